@@ -1,0 +1,169 @@
+// Package bm25 scores the skills of a compiled index against a query.
+//
+// For each query term the scorer looks the term up in the index's term
+// table and walks its postings; terms of at least three characters also
+// meet the keywords that contain them (partial match, "query" inside "slow
+// query"), through the index's trigram table. It never visits a skill that
+// shares no term with the query, so the cost grows with the postings the
+// query touches, not with the catalog.
+//
+// A skill's score is the sum over matched index terms of
+//
+//	w_q × tf × (k1 + 1) / (tf + k1 × (1 − b + b × dl / avgdl))
+//
+// where tf is the sum of the term's compiled weights over the skill's
+// fields (tier × IDF for keywords, field weight × IDF for text: BM25F), ×
+// PartialFactor for a partial match, and w_q is the query term's weight (1,
+// lower for synonyms and negated words). IDF is inside tf already and is
+// not applied again. Each query term and each index term counts once per
+// skill, at its best pairing.
+package bm25
+
+import (
+	"fmt"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// BM25 parameters. k1 = 1.2 saturates quickly, so no single keyword owns a
+// score; b = 0.75 is the classic length normalisation, mild here because
+// skills are of similar length.
+const (
+	K1 = 1.2
+	B  = 0.75
+)
+
+// PartialFactor discounts a keyword that merely contains the query term.
+const PartialFactor = 0.6
+
+// Match is one index term that contributed to a skill's score.
+type Match struct {
+	Term    string  // index term
+	Query   string  // the query term that reached it
+	Partial bool    // the query term is inside the index term
+	Fields  []Field // per-field parts of tf
+	TF      float64
+	QWeight float64
+	Score   float64
+}
+
+// Field is one field's part of a match.
+type Field struct {
+	Field  index.Field
+	Base   float64 // tier or field weight
+	Weight float64 // tf-idf weight
+}
+
+// Result is one scored skill.
+type Result struct {
+	Skill   int
+	Name    string
+	Score   float64
+	Matches []Match
+}
+
+// Explain renders the result's score as an explanation tree.
+func (r *Result) Explain(ix *index.Index) *Explanation {
+	s := ix.Skills[r.Skill]
+	e := &Explanation{Value: r.Score, Message: fmt.Sprintf("bm25 %s (dl %.1f, avgdl %.1f, k1 %.1f, b %.2f)", r.Name, s.Length, ix.AvgLength, K1, B)}
+	for _, m := range r.Matches {
+		kind := "exact"
+		if m.Partial {
+			kind = fmt.Sprintf("partial ×%.1f", PartialFactor)
+		}
+		msg := fmt.Sprintf("%q %s", m.Term, kind)
+		if m.Query != m.Term {
+			msg += fmt.Sprintf(" via %q", m.Query)
+		}
+		if m.QWeight != 1 {
+			msg += fmt.Sprintf(", query weight %.2f", m.QWeight)
+		}
+		c := &Explanation{Value: m.Score, Message: msg + fmt.Sprintf(", tf %.3f", m.TF)}
+		for _, f := range m.Fields {
+			c.Children = append(c.Children, &Explanation{Value: f.Weight,
+				Message: fmt.Sprintf("%s field, weight %.2f × idf %.2f", f.Field, f.Base, f.Weight/f.Base)})
+		}
+		e.Children = append(e.Children, c)
+	}
+	return e
+}
+
+// Score returns every skill that matches the query, best first.
+func Score(ix *index.Index, q tokenize.Query) []Result {
+	// Every way a query term reaches a skill, then per skill a greedy
+	// one-to-one assignment: each query term and each index term counts
+	// once, at its best. Without it, "react" would score again inside
+	// every "react ..." keyword of a skill.
+	reach := map[int][]Match{}
+	byskill := map[int][]Field{}
+	visit := func(qt tokenize.Term, term int, partial bool) {
+		clear(byskill)
+		ix.Postings(term, func(p index.Posting) {
+			if partial && !p.Field.IsKeyword() {
+				return
+			}
+			w := p.Weight
+			if partial {
+				w *= PartialFactor
+			}
+			byskill[p.Skill] = append(byskill[p.Skill], Field{Field: p.Field, Base: p.Base, Weight: w})
+		})
+		for skill, fields := range byskill {
+			tf := 0.0
+			for _, f := range fields {
+				tf += f.Weight
+			}
+			norm := K1 * (1 - B + B*ix.Skills[skill].Length/ix.AvgLength)
+			reach[skill] = append(reach[skill], Match{Term: ix.Terms[term], Query: qt.Text, Partial: partial,
+				Fields: fields, TF: tf, QWeight: qt.Weight, Score: qt.Weight * tf * (K1 + 1) / (tf + norm)})
+		}
+	}
+	for _, qt := range q.Terms {
+		if id := ix.TermID(qt.Text); id >= 0 {
+			visit(qt, id, false)
+		}
+		if utf8.RuneCountInString(qt.Text) >= index.MinPartial {
+			ix.Containing(qt.Text, func(id int) { visit(qt, id, true) })
+		}
+	}
+	out := make([]Result, 0, len(reach))
+	usedQ, usedT := map[string]bool{}, map[string]bool{}
+	for skill, ms := range reach {
+		sort.Slice(ms, func(i, j int) bool {
+			if ms[i].Score != ms[j].Score {
+				return ms[i].Score > ms[j].Score
+			}
+			if ms[i].Term != ms[j].Term {
+				return ms[i].Term < ms[j].Term
+			}
+			return ms[i].Query < ms[j].Query
+		})
+		clear(usedQ)
+		clear(usedT)
+		r := Result{Skill: skill, Name: ix.Skills[skill].Name}
+		for _, m := range ms {
+			if usedQ[m.Query] || usedT[m.Term] {
+				continue
+			}
+			usedQ[m.Query], usedT[m.Term] = true, true
+			r.Score += m.Score
+			r.Matches = append(r.Matches, m)
+		}
+		out = append(out, r)
+	}
+	Sort(out)
+	return out
+}
+
+// Sort orders results by score, then by name so that ties are stable.
+func Sort(rs []Result) {
+	sort.Slice(rs, func(i, j int) bool {
+		if rs[i].Score != rs[j].Score {
+			return rs[i].Score > rs[j].Score
+		}
+		return rs[i].Name < rs[j].Name
+	})
+}

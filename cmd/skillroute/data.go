@@ -1,0 +1,48 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/skillroute/skillroute/router"
+)
+
+// dataFlags are the flags that choose the router's data.
+type dataFlags struct {
+	catalog, rules, synonyms string
+	derive                   bool
+}
+
+func (d *dataFlags) register(fs *flag.FlagSet, withRules bool) {
+	fs.StringVar(&d.catalog, "catalog", "", "skills folder (DIR/NAME/SKILL.md), bookworm skills-index.json, or \"builtin\" (default: built-in skills)")
+	fs.StringVar(&d.synonyms, "synonyms", "", "synonym file, our YAML or bookworm synonyms.json (default: built-in)")
+	if withRules {
+		fs.StringVar(&d.rules, "rules", "", "disambiguation rules, our YAML or bookworm JSON (default: built-in)")
+	}
+}
+
+func (d *dataFlags) options(stderr io.Writer) router.Options {
+	return router.Options{
+		Catalog: d.catalog, Rules: d.rules, Synonyms: d.synonyms,
+		DeriveKeywords: d.derive, CacheDir: cacheDir(), Warn: stderr,
+	}
+}
+
+// stateDir is where skillroute keeps its files: $CLAUDE_PLUGIN_DATA when
+// run as a plugin, else $SKILLROUTE_HOME, else ~/.claude/skillroute.
+func stateDir() string {
+	for _, env := range []string{"CLAUDE_PLUGIN_DATA", "SKILLROUTE_HOME"} {
+		if v := os.Getenv(env); v != "" {
+			return v
+		}
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return filepath.Join(os.TempDir(), "skillroute")
+	}
+	return filepath.Join(home, ".claude", "skillroute")
+}
+
+func cacheDir() string { return filepath.Join(stateDir(), "cache") }

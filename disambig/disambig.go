@@ -1,0 +1,352 @@
+// Package disambig adjusts a ranking with external disambiguation rules.
+//
+// Keywords alone cannot tell "测试" in 单元测试 (unit tests) from 渗透测试
+// (a pentest) or A/B 测试 (an experiment). A rule names a trigger (a regular
+// expression over the prompt), the skill it favours and the skills it
+// disfavours:
+//
+//   - id: test-pentest
+//     note: 渗透测试 is security work, not unit testing
+//     trigger: '渗透测试|penetration test|pentest'
+//     boost: security-expert
+//     penalty: [tester-expert]
+//     weight: 0.3
+//     examples: [下周上线前要做一次渗透测试]
+//
+// When rules fire, each boosted skill's score becomes base × (1 + w) with w
+// the largest weight among the rules that boost it: the max, never the
+// product, so three overlapping rules do not triple a score. A boosted
+// skill that BM25 did not find enters at half the top score. A penalised
+// skill is lowered by (1 − 0.3 × w) and, if it still stands above the skill
+// its rule boosts, is put just below it: a rule's verdict on rank holds.
+//
+// Rules are read from our YAML or from bookworm's disambiguation-rules.json,
+// whose mutual_exclusion entries are honoured.
+package disambig
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/skillroute/skillroute/bm25"
+	"gopkg.in/yaml.v3"
+)
+
+// PenaltyFactor scales a rule's weight into the share a penalty removes:
+// the peer's 0.3, enough to reorder near-ties without erasing a skill.
+const PenaltyFactor = 0.3
+
+// EntryShare is the share of the top score at which a boosted skill that
+// BM25 did not score enters the ranking, as the peer does.
+const EntryShare = 0.5
+
+// BelowBoosted is where a penalised skill is put when it would stay above
+// the boosted one: just under it, keeping the order of the rest.
+const BelowBoosted = 0.95
+
+// Rule is one disambiguation rule.
+type Rule struct {
+	ID       string
+	Note     string
+	Trigger  *regexp.Regexp
+	Boost    string // may be empty: a rule that only penalises
+	Penalty  []string
+	Weight   float64
+	Examples []string
+	Line     int // line in the rules file, 0 if unknown
+
+	// Bookworm's mutual exclusion: when the rule With also fires and
+	// OnKeyword matches the prompt, only one of the two applies.
+	ExclusiveWith string
+	OnKeyword     *regexp.Regexp
+}
+
+// Set is an ordered list of rules.
+type Set struct {
+	Source string
+	Rules  []Rule
+}
+
+// Problem is a rule the loader could not accept.
+type Problem struct {
+	File   string
+	Line   int
+	RuleID string
+	Reason string
+}
+
+func (p Problem) Error() string {
+	loc := p.File
+	if p.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	return fmt.Sprintf("%s: rule %s: %s", loc, p.RuleID, p.Reason)
+}
+
+type ruleEntry struct {
+	ID              string   `yaml:"id" json:"id"`
+	Note            string   `yaml:"note" json:"note"`
+	Trigger         string   `yaml:"trigger" json:"trigger"`
+	Boost           string   `yaml:"boost" json:"boost"`
+	Penalty         []string `yaml:"penalty" json:"penalty"`
+	Weight          float64  `yaml:"weight" json:"weight"`
+	Examples        []string `yaml:"examples" json:"examples"`
+	MutualExclusion *struct {
+		With      string `yaml:"with" json:"with"`
+		OnKeyword string `yaml:"on_keyword" json:"on_keyword"`
+	} `yaml:"mutual_exclusion" json:"mutual_exclusion"`
+	line int
+}
+
+// Parse reads a rules file. known reports whether a skill exists.
+//
+// Every problem in our YAML format is an error. A bookworm file (leading
+// '{') was written for a larger catalog and for JavaScript's regular
+// expressions, so its rules that name skills absent here or use
+// look-around are dropped and returned as problems to warn about; unknown
+// names in a penalty list are dropped from the list.
+func Parse(file string, data []byte, known func(string) bool) (*Set, []Problem, error) {
+	bookworm := bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
+	entries, err := decode(data, bookworm)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", file, err)
+	}
+	set := &Set{Source: file}
+	var problems []Problem
+	ids := map[string]int{}
+	for i, e := range entries {
+		if e.ID == "" {
+			e.ID = fmt.Sprintf("#%d", i+1)
+		}
+		r, probs := build(file, e, known, bookworm)
+		if prev, dup := ids[e.ID]; dup {
+			probs = append(probs, Problem{file, e.line, e.ID, fmt.Sprintf("duplicate id (first at rule %d)", prev+1)})
+		}
+		ids[e.ID] = i
+		problems = append(problems, probs...)
+		if r != nil {
+			set.Rules = append(set.Rules, *r)
+		}
+	}
+	if !bookworm && len(problems) > 0 {
+		return nil, nil, joinProblems(problems)
+	}
+	return set, problems, nil
+}
+
+func joinProblems(ps []Problem) error {
+	msgs := make([]string, len(ps))
+	for i, p := range ps {
+		msgs[i] = p.Error()
+	}
+	return fmt.Errorf("%s", strings.Join(msgs, "\n"))
+}
+
+func decode(data []byte, bookworm bool) ([]ruleEntry, error) {
+	if bookworm {
+		var f struct {
+			Rules []ruleEntry `json:"rules"`
+		}
+		err := json.Unmarshal(data, &f)
+		return f.Rules, err
+	}
+	var doc struct {
+		Rules []yaml.Node `yaml:"rules"`
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	out := make([]ruleEntry, len(doc.Rules))
+	for i := range doc.Rules {
+		if err := doc.Rules[i].Decode(&out[i]); err != nil {
+			return nil, fmt.Errorf("line %d: %v", doc.Rules[i].Line, err)
+		}
+		out[i].line = doc.Rules[i].Line
+	}
+	return out, nil
+}
+
+func build(file string, e ruleEntry, known func(string) bool, bookworm bool) (*Rule, []Problem) {
+	var probs []Problem
+	bad := func(format string, args ...any) {
+		probs = append(probs, Problem{file, e.line, e.ID, fmt.Sprintf(format, args...)})
+	}
+	r := &Rule{ID: e.ID, Note: e.Note, Boost: e.Boost, Weight: e.Weight, Examples: e.Examples, Line: e.line}
+	fatal := false
+	if strings.TrimSpace(e.Trigger) == "" {
+		bad("no trigger")
+		fatal = true
+	} else if re, err := regexp.Compile("(?i)" + e.Trigger); err != nil {
+		bad("trigger does not compile: %v", err)
+		fatal = true
+	} else {
+		r.Trigger = re
+	}
+	if e.Boost == "" && len(e.Penalty) == 0 {
+		bad("neither boost nor penalty")
+		fatal = true
+	}
+	if e.Boost != "" && !known(e.Boost) {
+		bad("boost names unknown skill %q", e.Boost)
+		fatal = true
+	}
+	if e.Weight <= 0 || e.Weight > 2 {
+		bad("weight %.2f out of range (0, 2]", e.Weight)
+		fatal = true
+	}
+	for _, p := range e.Penalty {
+		switch {
+		case !known(p):
+			bad("penalty names unknown skill %q", p)
+		case p == e.Boost:
+			bad("penalises the skill it boosts (%q)", p)
+			fatal = true
+		default:
+			r.Penalty = append(r.Penalty, p)
+		}
+	}
+	if bookworm && len(r.Penalty) == 0 && r.Boost == "" {
+		fatal = true
+	}
+	if me := e.MutualExclusion; me != nil && me.With != "" {
+		r.ExclusiveWith = me.With
+		if me.OnKeyword != "" {
+			if re, err := regexp.Compile("(?i)" + me.OnKeyword); err != nil {
+				bad("mutual_exclusion on_keyword does not compile: %v", err)
+			} else {
+				r.OnKeyword = re
+			}
+		}
+	}
+	if fatal {
+		return nil, probs
+	}
+	return r, probs
+}
+
+// Candidate is one ranked skill as the rules see it.
+type Candidate struct {
+	Skill   string
+	Score   float64
+	Explain *bm25.Explanation
+}
+
+// Fired returns the rules whose trigger matches the prompt, after mutual
+// exclusion: of two exclusive rules that both fire on their keyword, the
+// one that declares the exclusion wins; if both declare it, the earlier.
+func (s *Set) Fired(prompt string) []*Rule {
+	if s == nil {
+		return nil
+	}
+	var fired []*Rule
+	byID := map[string]int{}
+	for i := range s.Rules {
+		if s.Rules[i].Trigger.MatchString(prompt) {
+			byID[s.Rules[i].ID] = len(fired)
+			fired = append(fired, &s.Rules[i])
+		}
+	}
+	drop := map[int]bool{}
+	for i, r := range fired {
+		j, ok := byID[r.ExclusiveWith]
+		if !ok || drop[i] || (r.OnKeyword != nil && !r.OnKeyword.MatchString(prompt)) {
+			continue
+		}
+		drop[j] = true // r declares the exclusion, or is the earlier of two that do
+	}
+	out := fired[:0:0]
+	for i, r := range fired {
+		if !drop[i] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Apply adjusts the candidates by the rules that fire on the prompt and
+// returns them re-ranked, with the fired rules.
+func (s *Set) Apply(prompt string, cands []Candidate) ([]Candidate, []*Rule) {
+	fired := s.Fired(strings.ToLower(prompt))
+	if len(fired) == 0 {
+		return cands, nil
+	}
+	top := 0.0
+	pos := map[string]int{}
+	for i, c := range cands {
+		top = max(top, c.Score)
+		pos[c.Skill] = i
+	}
+	boost, boostBy := map[string]float64{}, map[string]string{}
+	penalty, penaltyBy := map[string]float64{}, map[string]string{}
+	for _, r := range fired {
+		if r.Boost != "" && r.Weight > boost[r.Boost] {
+			boost[r.Boost], boostBy[r.Boost] = r.Weight, r.ID
+		}
+		for _, p := range r.Penalty {
+			if r.Weight > penalty[p] {
+				penalty[p], penaltyBy[p] = r.Weight, r.ID
+			}
+		}
+	}
+	for _, name := range sortedKeys(boost) {
+		i, ok := pos[name]
+		if !ok {
+			entry := top * EntryShare
+			cands = append(cands, Candidate{Skill: name, Score: entry, Explain: &bm25.Explanation{
+				Value: entry, Message: fmt.Sprintf("not matched; entered by rule %s at %.1f × top score", boostBy[name], EntryShare)}})
+			i = len(cands) - 1
+			pos[name] = i
+		}
+		c := &cands[i]
+		c.Score *= 1 + boost[name]
+		c.Explain = wrap(c.Score, fmt.Sprintf("rule %s boosts %s × (1 + %.2f)", boostBy[name], name, boost[name]), c.Explain)
+	}
+	for _, name := range sortedKeys(penalty) {
+		if i, ok := pos[name]; ok {
+			c := &cands[i]
+			c.Score *= 1 - PenaltyFactor*penalty[name]
+			c.Explain = wrap(c.Score, fmt.Sprintf("rule %s penalises %s × (1 − %.1f × %.2f)", penaltyBy[name], name, PenaltyFactor, penalty[name]), c.Explain)
+		}
+	}
+	for _, r := range fired {
+		bi, ok := pos[r.Boost]
+		if r.Boost == "" || !ok {
+			continue
+		}
+		for _, p := range r.Penalty {
+			if pi, ok := pos[p]; ok && cands[pi].Score > cands[bi].Score {
+				c := &cands[pi]
+				c.Score = cands[bi].Score * BelowBoosted
+				c.Explain = wrap(c.Score, fmt.Sprintf("rule %s keeps %s below %s", r.ID, p, r.Boost), c.Explain)
+			}
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].Score != cands[j].Score {
+			return cands[i].Score > cands[j].Score
+		}
+		return cands[i].Skill < cands[j].Skill
+	})
+	return cands, fired
+}
+
+func wrap(value float64, msg string, child *bm25.Explanation) *bm25.Explanation {
+	e := &bm25.Explanation{Value: value, Message: msg}
+	if child != nil {
+		e.Children = []*bm25.Explanation{child}
+	}
+	return e
+}
+
+func sortedKeys(m map[string]float64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,402 @@
+// Package index compiles a skill catalog into the structure BM25 walks.
+//
+// Each skill is a small document with five fields. Its curated keywords
+// come in three tiers (core 1.0, strong 0.7, extended 0.4, or the weights a
+// bookworm index gives); its description and when_to_use text, and its
+// SKILL.md body, are weaker fields. Paraphrased prompts rarely contain a
+// curated keyword, so the text fields catch the words people use to
+// describe a problem; they are weighted low so that a curated keyword
+// always decides when one is present (BM25F: field weights scale a term's
+// frequency before saturation).
+//
+// At compile time every keyword's tier weight is multiplied by its smoothed
+// IDF, ln((N+1)/(df+1)) + 1, into the posting's weight. BM25 then uses that
+// weight as its term frequency and applies no IDF of its own: the seed's P0
+// bug was applying it twice. Text-field terms get fieldWeight × (1 + ln tf)
+// × their own IDF over the text fields.
+//
+// The index is flat: a sorted term table, postings in three parallel
+// arrays, a trigram table over keyword terms for partial matching, and the
+// Chinese segmentation dictionary. Lookups are binary searches, so loading
+// builds nothing; gob decodes the flat arrays in one pass (see
+// BenchmarkLoad). That layout is meant to hold catalogs of 100,000 skills.
+package index
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// Field says where in a skill a term was found.
+type Field uint8
+
+// Fields of a skill document. The keyword fields equal skills.Tier values.
+const (
+	FieldCore Field = iota
+	FieldStrong
+	FieldExtended
+	FieldDescription // description and when_to_use
+	FieldBody
+)
+
+// String names the field in explanations.
+func (f Field) String() string {
+	return [...]string{"core", "strong", "extended", "description", "body"}[f]
+}
+
+// IsKeyword reports whether the field is a curated keyword tier.
+func (f Field) IsKeyword() bool { return f <= FieldExtended }
+
+// Text-field weights. A description word should count for about as much as
+// an extended keyword; a body word for less, since a 30-line playbook holds
+// many words that are not what the skill is for. Tuned on dev.jsonl with
+// `skillroute eval`: see the README's figures.
+const (
+	DescriptionWeight = 0.35
+	BodyWeight        = 0.15
+)
+
+// lengthOfTextTerm is how much one distinct text-field term adds to a
+// skill's document length, against 1 for a keyword: long bodies should not
+// push a skill's keyword matches down much.
+const lengthOfTextTerm = 0.1
+
+// MinPartial is the shortest query term (in characters) that may match
+// inside a longer keyword. Shorter ones ("ui", "上线" inside "上线流程")
+// match too much by accident.
+const MinPartial = 3
+
+// FormatVersion changes whenever the encoded layout changes, so that an
+// index written by another version is rebuilt, never misread.
+const FormatVersion = 3
+
+// SkillInfo is what the router needs to know about a skill at route time.
+type SkillInfo struct {
+	Name        string
+	Description string
+	Source      string
+	Enhances    []string
+	Conflicts   []string
+	Keywords    int     // keyword count
+	Derived     bool    // keywords derived from the text, not written
+	Length      float64 // BM25 document length
+}
+
+// Index is a compiled catalog.
+type Index struct {
+	Format     int
+	SourceHash string // sha256 of the catalog and synonyms it was built from
+	Stamp      string // the loader's cheap fingerprint of the same sources
+	Skills     []SkillInfo
+	AvgLength  float64
+
+	Terms      []string // sorted
+	Starts     []uint32 // postings of Terms[i] are [Starts[i], Starts[i+1])
+	PostSkill  []uint32
+	PostWeight []float32 // tf-idf weight, IDF included
+	PostField  []Field
+	// Tier weight before IDF, for explanations; text fields hold field weight × (1+ln tf).
+	PostBase []float32
+
+	Grams      []string // sorted trigrams of keyword terms
+	GramStarts []uint32
+	GramTerms  []uint32 // term ids
+
+	Dict     []string           // Han words for segmentation
+	Synonyms *tokenize.Synonyms // may be nil
+
+	tok *tokenize.Tokenizer
+}
+
+// Posting is one (term, skill, field) entry.
+type Posting struct {
+	Skill  int
+	Field  Field
+	Weight float64 // tf-idf weight
+	Base   float64 // tier or field weight before IDF
+}
+
+// Options control compilation.
+type Options struct {
+	// DeriveKeywords ignores written keyword tiers and derives them from
+	// name, description and body, as for plain Claude Code skills.
+	DeriveKeywords bool
+}
+
+// IDF is the smoothed inverse document frequency of a term found in df of
+// n documents: never zero, so a word every skill lists still counts a
+// little.
+func IDF(n, df int) float64 {
+	return math.Log(float64(n+1)/float64(df+1)) + 1
+}
+
+// Compile builds an index from a catalog and synonyms (may be nil).
+func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
+	n := len(cat.Skills)
+	// The dictionary holds every Han keyword and synonym, so that body text
+	// and prompts are cut into the same words.
+	var dictWords []string
+	for _, s := range cat.Skills {
+		for _, k := range s.Keywords {
+			dictWords = append(dictWords, k.Text)
+		}
+	}
+	dictWords = append(dictWords, syn.Words()...)
+	tok := tokenize.New(dictWords, syn)
+
+	type key struct {
+		term  string
+		skill int
+		field Field
+	}
+	base := map[key]float64{}
+	ix := &Index{Format: FormatVersion, Synonyms: syn, Skills: make([]SkillInfo, n)}
+	var derivedWords []string
+	deriver := newDeriver(cat, tok)
+	for i := range cat.Skills {
+		s := &cat.Skills[i]
+		kws := s.Keywords
+		derived := false
+		if opt.DeriveKeywords || len(kws) == 0 {
+			kws, derived = deriver.derive(s), true
+			for _, k := range kws {
+				derivedWords = append(derivedWords, k.Text)
+			}
+		}
+		for _, k := range kws {
+			kk := key{tokenize.Normalize(k.Text), i, Field(k.Tier)}
+			if kk.term != "" {
+				base[kk] = max(base[kk], k.Weight)
+			}
+		}
+		textTerms := 0
+		for _, f := range []struct {
+			field Field
+			text  string
+			w     float64
+		}{
+			{FieldDescription, s.Description + "\n" + s.WhenToUse, DescriptionWeight},
+			{FieldBody, s.Body, BodyWeight},
+		} {
+			counts := map[string]int{}
+			for _, w := range tok.Words(f.text) {
+				counts[w]++
+			}
+			for w, c := range counts {
+				base[key{w, i, f.field}] = f.w * (1 + math.Log(float64(c)))
+			}
+			textTerms += len(counts)
+		}
+		kwCount := 0
+		for kk := range base {
+			if kk.skill == i && kk.field.IsKeyword() {
+				kwCount++
+			}
+		}
+		ix.Skills[i] = SkillInfo{
+			Name: s.Name, Description: s.Description, Source: s.Source,
+			Enhances: s.Enhances, Conflicts: s.Conflicts,
+			Keywords: kwCount, Derived: derived,
+			Length: float64(kwCount) + lengthOfTextTerm*float64(textTerms),
+		}
+	}
+	if len(derivedWords) > 0 {
+		dictWords = append(dictWords, derivedWords...)
+	}
+	ix.Dict = tokenize.HanWords(dictWords)
+
+	// Document frequencies: keyword fields and text fields counted apart,
+	// a skill counted once per term.
+	type dfKey struct {
+		term    string
+		keyword bool
+	}
+	seen := map[key]bool{}
+	df := map[dfKey]int{}
+	for kk := range base {
+		sk := key{kk.term, kk.skill, 0}
+		if !kk.field.IsKeyword() {
+			sk.field = FieldDescription
+		}
+		if !seen[sk] {
+			seen[sk] = true
+			df[dfKey{kk.term, kk.field.IsKeyword()}]++
+		}
+	}
+	keys := make([]key, 0, len(base))
+	for kk := range base {
+		keys = append(keys, kk)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if keys[a].term != keys[b].term {
+			return keys[a].term < keys[b].term
+		}
+		if keys[a].skill != keys[b].skill {
+			return keys[a].skill < keys[b].skill
+		}
+		return keys[a].field < keys[b].field
+	})
+	keywordTerms := map[string]uint32{}
+	for _, kk := range keys {
+		if len(ix.Terms) == 0 || ix.Terms[len(ix.Terms)-1] != kk.term {
+			ix.Terms = append(ix.Terms, kk.term)
+			ix.Starts = append(ix.Starts, uint32(len(ix.PostSkill)))
+		}
+		if kk.field.IsKeyword() {
+			keywordTerms[kk.term] = uint32(len(ix.Terms) - 1)
+		}
+		b := base[kk]
+		ix.PostSkill = append(ix.PostSkill, uint32(kk.skill))
+		ix.PostField = append(ix.PostField, kk.field)
+		ix.PostBase = append(ix.PostBase, float32(b))
+		ix.PostWeight = append(ix.PostWeight, float32(b*IDF(n, df[dfKey{kk.term, kk.field.IsKeyword()}])))
+	}
+	ix.Starts = append(ix.Starts, uint32(len(ix.PostSkill)))
+
+	total := 0.0
+	for _, s := range ix.Skills {
+		total += s.Length
+	}
+	if n > 0 {
+		ix.AvgLength = total / float64(n)
+	}
+	ix.buildGrams(keywordTerms)
+	ix.SourceHash = SourceHash(cat, syn, opt)
+	return ix
+}
+
+// buildGrams indexes keyword terms by their character trigrams, so that a
+// partial match looks at the few keywords that can contain the query term.
+func (ix *Index) buildGrams(keywordTerms map[string]uint32) {
+	grams := map[string][]uint32{}
+	for term, id := range keywordTerms {
+		for _, g := range trigrams(term) {
+			if l := grams[g]; len(l) == 0 || l[len(l)-1] != id {
+				grams[g] = append(grams[g], id)
+			}
+		}
+	}
+	for g := range grams {
+		ix.Grams = append(ix.Grams, g)
+	}
+	sort.Strings(ix.Grams)
+	for _, g := range ix.Grams {
+		ids := grams[g]
+		sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
+		ix.GramStarts = append(ix.GramStarts, uint32(len(ix.GramTerms)))
+		ix.GramTerms = append(ix.GramTerms, ids...)
+	}
+	ix.GramStarts = append(ix.GramStarts, uint32(len(ix.GramTerms)))
+}
+
+// trigrams returns the distinct three-character substrings of s.
+func trigrams(s string) []string {
+	if utf8.RuneCountInString(s) < 3 {
+		return nil
+	}
+	var out []string
+	var offs []int
+	for i := range s {
+		offs = append(offs, i)
+	}
+	offs = append(offs, len(s))
+	seen := map[string]bool{}
+	for i := 0; i+3 < len(offs); i++ {
+		g := s[offs[i]:offs[i+3]]
+		if !seen[g] {
+			seen[g] = true
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// SourceHash fingerprints the content an index is built from.
+func SourceHash(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) string {
+	h := sha256.New()
+	if opt.DeriveKeywords {
+		h.Write([]byte("derive\x00"))
+	}
+	for _, s := range cat.Skills {
+		for _, part := range []string{s.Name, s.Description, s.WhenToUse, s.Body, s.Maturity, s.Source,
+			strings.Join(s.Enhances, ","), strings.Join(s.Conflicts, ",")} {
+			h.Write([]byte(part))
+			h.Write([]byte{0})
+		}
+		for _, k := range s.Keywords {
+			fmt.Fprintf(h, "%s\x00%d\x00%g\x00", k.Text, k.Tier, k.Weight)
+		}
+	}
+	for _, w := range syn.Words() {
+		h.Write([]byte(w))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Tokenizer returns the tokenizer that matches this index's terms.
+func (ix *Index) Tokenizer() *tokenize.Tokenizer {
+	if ix.tok == nil {
+		ix.tok = tokenize.New(ix.Dict, ix.Synonyms)
+	}
+	return ix.tok
+}
+
+// SkillID returns the position of the named skill, or -1.
+func (ix *Index) SkillID(name string) int {
+	for i, s := range ix.Skills {
+		if s.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// TermID returns the id of a term, or -1.
+func (ix *Index) TermID(term string) int {
+	i := sort.SearchStrings(ix.Terms, term)
+	if i < len(ix.Terms) && ix.Terms[i] == term {
+		return i
+	}
+	return -1
+}
+
+// Postings calls fn for each posting of term id.
+func (ix *Index) Postings(id int, fn func(Posting)) {
+	for p := ix.Starts[id]; p < ix.Starts[id+1]; p++ {
+		fn(Posting{Skill: int(ix.PostSkill[p]), Field: ix.PostField[p], Weight: float64(ix.PostWeight[p]), Base: float64(ix.PostBase[p])})
+	}
+}
+
+// Containing calls fn with the id of every keyword term, other than term
+// itself, that contains term; term must be at least MinPartial characters.
+func (ix *Index) Containing(term string, fn func(id int)) {
+	grams := trigrams(term)
+	if len(grams) == 0 {
+		return
+	}
+	// Scan the rarest trigram's list and verify each candidate.
+	best, bestLen := -1, math.MaxInt
+	for _, g := range grams {
+		i := sort.SearchStrings(ix.Grams, g)
+		if i == len(ix.Grams) || ix.Grams[i] != g {
+			return // some trigram occurs in no keyword: nothing contains term
+		}
+		if l := int(ix.GramStarts[i+1] - ix.GramStarts[i]); l < bestLen {
+			best, bestLen = i, l
+		}
+	}
+	for _, id := range ix.GramTerms[ix.GramStarts[best]:ix.GramStarts[best+1]] {
+		if t := ix.Terms[id]; t != term && strings.Contains(t, term) {
+			fn(int(id))
+		}
+	}
+}

@@ -1,0 +1,88 @@
+package router
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/skillroute/skillroute/bm25"
+	"github.com/skillroute/skillroute/disambig"
+	"github.com/skillroute/skillroute/index"
+)
+
+// Signals are the session's evidence besides the prompt, each a score in
+// [0, 1] per skill name.
+type Signals struct {
+	Context  map[string]float64 // recently used skills and what they enhance
+	Project  map[string]float64 // skills the project's type favours
+	Workflow map[string]float64 // the next skill predicted from past sequences
+}
+
+// Fusion weights, the seed's linear design: final = bm25×0.6 +
+// context×5×0.2 + project×5×0.1 + workflow×5×0.1. Linear, so the context
+// still counts when BM25 finds nothing ("帮我优化一下" after a frontend
+// turn). CtxBase (5) lifts the [0, 1] signals to the scale of BM25 scores.
+// The prompt keeps the largest weight so a clear new request beats the
+// context: a full context signal (1.0 → 1.0 after weighting) is worth
+// about one distinctive keyword (≈ 1.7 × 0.6).
+const (
+	WeightBM25     = 0.6
+	WeightContext  = 0.2
+	WeightProject  = 0.1
+	WeightWorkflow = 0.1
+	CtxBase        = 5.0
+)
+
+// fuse combines BM25 results with the signals. The result is divided by
+// WeightBM25, so that with no signals a score is the BM25 score itself and
+// confidence reads the same with or without a session.
+func fuse(ix *index.Index, results []bm25.Result, sig Signals, explain bool) []disambig.Candidate {
+	cands := make([]disambig.Candidate, 0, len(results))
+	pos := map[string]int{}
+	for i := range results {
+		r := &results[i]
+		pos[r.Name] = len(cands)
+		c := disambig.Candidate{Skill: r.Name, Score: r.Score}
+		if explain {
+			c.Explain = r.Explain(ix)
+		}
+		cands = append(cands, c)
+	}
+	add := func(signal map[string]float64, weight float64, what string) {
+		for name, v := range signal {
+			if v <= 0 || ix.SkillID(name) < 0 {
+				continue
+			}
+			part := v * CtxBase * weight / WeightBM25
+			i, ok := pos[name]
+			if !ok {
+				i = len(cands)
+				pos[name] = i
+				cands = append(cands, disambig.Candidate{Skill: name})
+			}
+			c := &cands[i]
+			c.Score += part
+			if !explain {
+				continue
+			}
+			c.Explain = &bm25.Explanation{Value: c.Score, Message: fmt.Sprintf("+ %s %.2f × %.0f × %.1f / %.1f", what, v, CtxBase, weight, WeightBM25),
+				Children: nonNil(c.Explain)}
+		}
+	}
+	add(sig.Context, WeightContext, "session context")
+	add(sig.Project, WeightProject, "project type")
+	add(sig.Workflow, WeightWorkflow, "workflow")
+	sort.SliceStable(cands, func(i, j int) bool {
+		if cands[i].Score != cands[j].Score {
+			return cands[i].Score > cands[j].Score
+		}
+		return cands[i].Skill < cands[j].Skill
+	})
+	return cands
+}
+
+func nonNil(e *bm25.Explanation) []*bm25.Explanation {
+	if e == nil {
+		return nil
+	}
+	return []*bm25.Explanation{e}
+}

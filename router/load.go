@@ -1,0 +1,190 @@
+package router
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/skillroute/skillroute/disambig"
+	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/rules"
+	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// Builtin names the built-in catalog, rules or synonyms in Options.
+const Builtin = "builtin"
+
+// Options say where the router's data comes from. Empty fields mean the
+// defaults: the built-in catalog, rules and synonyms.
+type Options struct {
+	Catalog  string // a skills folder, a bookworm skills-index.json, or "builtin"
+	Rules    string // a rules file (our YAML or bookworm JSON), or "builtin"
+	Synonyms string // a synonym file (our YAML or bookworm JSON), or "builtin"
+	// DeriveKeywords ignores written keyword tiers (see index.Options).
+	DeriveKeywords bool
+	// CacheDir, when set, keeps the compiled index there and reuses it
+	// while its sources are unchanged.
+	CacheDir string
+	// Warn receives problems that do not stop routing (a bookworm rule
+	// that names a skill not in the catalog). May be nil.
+	Warn io.Writer
+}
+
+// Open loads the catalog and synonyms (or their compiled index) and the
+// rules, and returns a router over them.
+func Open(opt Options) (*Router, error) {
+	ix, err := OpenIndex(opt)
+	if err != nil {
+		return nil, err
+	}
+	set, err := LoadRules(opt.Rules, ix, opt.Warn)
+	if err != nil {
+		return nil, err
+	}
+	return New(ix, set), nil
+}
+
+// LoadRules reads a rules file ("" or "builtin" for the default) and
+// checks it against the index's skills.
+func LoadRules(path string, ix *index.Index, warn io.Writer) (*disambig.Set, error) {
+	name, data := rules.DisambiguationName, rules.Disambiguation
+	if path != "" && path != Builtin {
+		var err error
+		if data, err = os.ReadFile(path); err != nil {
+			return nil, fmt.Errorf("rules: %w", err)
+		}
+		name = path
+	}
+	set, problems, err := disambig.Parse(name, data, func(s string) bool { return ix.SkillID(s) >= 0 })
+	if err != nil {
+		return nil, err
+	}
+	if warn != nil && len(problems) > 0 {
+		fmt.Fprintf(warn, "warning: %s: %d rules not usable here, skipped or trimmed (first: %v)\n", name, len(problems), problems[0])
+	}
+	return set, nil
+}
+
+// sources are the bytes an index is compiled from.
+type sources struct {
+	catalog  *skills.Catalog
+	synonyms *tokenize.Synonyms
+}
+
+// OpenIndex returns the compiled index for the options, from the cache
+// when its stamp still matches the sources, else compiled afresh (and
+// cached, when a cache folder is given).
+func OpenIndex(opt Options) (*index.Index, error) {
+	stamp, err := Stamp(opt)
+	if err != nil {
+		return nil, err
+	}
+	var cache string
+	if opt.CacheDir != "" {
+		cache = filepath.Join(opt.CacheDir, "index-"+stamp[:16]+".bin")
+		if ix, err := index.Load(cache); err == nil && ix.Stamp == stamp {
+			return ix, nil
+		}
+	}
+	src, err := readSources(opt)
+	if err != nil {
+		return nil, err
+	}
+	ix := index.Compile(src.catalog, src.synonyms, index.Options{DeriveKeywords: opt.DeriveKeywords})
+	ix.Stamp = stamp
+	if cache != "" {
+		if err := ix.Save(cache); err != nil && opt.Warn != nil {
+			fmt.Fprintf(opt.Warn, "warning: cannot cache index: %v\n", err)
+		}
+	}
+	return ix, nil
+}
+
+// Stamp fingerprints the sources of an index cheaply: the content of the
+// built-in data, and the path, size and modification time of files. It
+// changes whenever a source does, so a stale cached index is never used.
+func Stamp(opt Options) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "format %d derive %v\n", index.FormatVersion, opt.DeriveKeywords)
+	if opt.Catalog == "" || opt.Catalog == Builtin {
+		files, err := skills.BuiltinFiles()
+		if err != nil {
+			return "", err
+		}
+		for _, name := range sortedNames(files) {
+			fmt.Fprintf(h, "builtin %s %d\n", name, len(files[name]))
+			h.Write(files[name])
+		}
+	} else if err := stampPath(h, opt.Catalog); err != nil {
+		return "", fmt.Errorf("catalog: %w", err)
+	}
+	if opt.Synonyms == "" || opt.Synonyms == Builtin {
+		h.Write(rules.Synonyms)
+	} else if err := stampPath(h, opt.Synonyms); err != nil {
+		return "", fmt.Errorf("synonyms: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func stampPath(w io.Writer, path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	abs, _ := filepath.Abs(path)
+	fmt.Fprintf(w, "%s %d %d\n", abs, info.Size(), info.ModTime().UnixNano())
+	if !info.IsDir() {
+		return nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		p := filepath.Join(path, e.Name(), "SKILL.md")
+		if fi, err := os.Stat(p); err == nil {
+			fmt.Fprintf(w, "%s %d %d\n", p, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return nil
+}
+
+func readSources(opt Options) (sources, error) {
+	var src sources
+	var err error
+	if opt.Catalog == "" || opt.Catalog == Builtin {
+		src.catalog, err = skills.Builtin()
+	} else {
+		src.catalog, err = skills.Load(opt.Catalog)
+	}
+	if err != nil {
+		return src, err
+	}
+	if len(src.catalog.Skills) == 0 {
+		return src, errors.New("catalog has no skills")
+	}
+	name, data := rules.SynonymsName, rules.Synonyms
+	if opt.Synonyms != "" && opt.Synonyms != Builtin {
+		if data, err = os.ReadFile(opt.Synonyms); err != nil {
+			return src, fmt.Errorf("synonyms: %w", err)
+		}
+		name = opt.Synonyms
+	}
+	src.synonyms, err = tokenize.ParseSynonyms(name, data)
+	return src, err
+}
+
+func sortedNames(m map[string][]byte) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}

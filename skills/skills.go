@@ -1,0 +1,196 @@
+// Package skills reads the skills a router chooses between.
+//
+// A skill is a Claude Code SKILL.md file: YAML frontmatter followed by a
+// Markdown body. skillroute understands Claude Code's own fields (name,
+// description, when_to_use) and adds its routing fields:
+//
+//	keywords:
+//	  core: [...]      # terms that belong to this skill alone    (weight 1.0)
+//	  strong: [...]    # terms that point strongly to this skill (weight 0.7)
+//	  extended: [...]  # shared terms that point here weakly     (weight 0.4)
+//	enhances: [...]    # skills commonly used after this one
+//	requires, conflicts: [...]
+//	maturity: stable
+//
+// A catalog is loaded from a folder laid out as Claude Code lays skills
+// (DIR/NAME/SKILL.md), from a bookworm skills-index.json, or from the
+// built-in skills embedded in this package. Errors name the file and line.
+package skills
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Tier is the strength with which a keyword points at its skill.
+type Tier uint8
+
+// Keyword tiers, strongest first.
+const (
+	Core Tier = iota
+	Strong
+	Extended
+)
+
+// Tier weights. The seed's three-tier design: a core term identifies the
+// skill, a strong one leans towards it, an extended one is shared. The
+// ratios (1 : 0.7 : 0.4) keep two extended hits below one core hit.
+const (
+	CoreWeight     = 1.0
+	StrongWeight   = 0.7
+	ExtendedWeight = 0.4
+)
+
+// String returns the tier's name as written in SKILL.md.
+func (t Tier) String() string {
+	switch t {
+	case Core:
+		return "core"
+	case Strong:
+		return "strong"
+	default:
+		return "extended"
+	}
+}
+
+// Weight returns the tier's default keyword weight.
+func (t Tier) Weight() float64 {
+	switch t {
+	case Core:
+		return CoreWeight
+	case Strong:
+		return StrongWeight
+	default:
+		return ExtendedWeight
+	}
+}
+
+// Keyword is one routing term of a skill.
+type Keyword struct {
+	Text   string
+	Tier   Tier
+	Weight float64 // tier weight, or the weight a bookworm index gives
+}
+
+// Skill is one routable skill.
+type Skill struct {
+	Name        string
+	Description string
+	WhenToUse   string
+	Keywords    []Keyword // empty for plain Claude Code skills
+	Enhances    []string
+	Requires    []string
+	Conflicts   []string
+	Maturity    string
+	Body        string
+	Source      string // where it was read: a path, "builtin:NAME", or "FILE#NAME"
+}
+
+// frontmatter mirrors the YAML header of a SKILL.md.
+type frontmatter struct {
+	Name        string   `yaml:"name"`
+	Description string   `yaml:"description"`
+	WhenToUse   string   `yaml:"when_to_use"`
+	Keywords    tiers    `yaml:"keywords"`
+	Enhances    []string `yaml:"enhances"`
+	Requires    []string `yaml:"requires"`
+	Conflicts   []string `yaml:"conflicts"`
+	Maturity    string   `yaml:"maturity"`
+}
+
+type tiers struct {
+	Core     []string `yaml:"core"`
+	Strong   []string `yaml:"strong"`
+	Extended []string `yaml:"extended"`
+}
+
+// Parse reads one SKILL.md. name is used in errors and as the skill's name
+// when the frontmatter has none (Claude Code names a skill by its folder).
+func Parse(source, dirName string, data []byte) (Skill, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	sk := Skill{Source: source, Name: dirName}
+	if !strings.HasPrefix(text, "---\n") {
+		// No frontmatter: Claude Code takes the first paragraph as description.
+		sk.Body = text
+		sk.Description = firstParagraph(text)
+		return sk, nil
+	}
+	rest := text[len("---\n"):]
+	end := strings.Index(rest, "\n---")
+	if end < 0 {
+		return sk, fmt.Errorf("%s:1: frontmatter opened with --- is never closed", source)
+	}
+	header := rest[:end]
+	body := rest[end+len("\n---"):]
+	if i := strings.IndexByte(body, '\n'); i >= 0 {
+		body = body[i+1:]
+	} else {
+		body = ""
+	}
+	var fm frontmatter
+	if err := yaml.Unmarshal([]byte(header), &fm); err != nil {
+		return sk, fmt.Errorf("%s: %w", source, shiftYAMLError(err, 1))
+	}
+	if fm.Name != "" {
+		sk.Name = fm.Name
+	}
+	if sk.Name == "" {
+		return sk, fmt.Errorf("%s:2: skill has no name (no name field and no folder name)", source)
+	}
+	sk.Description = strings.TrimSpace(fm.Description)
+	sk.WhenToUse = strings.TrimSpace(fm.WhenToUse)
+	sk.Enhances, sk.Requires, sk.Conflicts = fm.Enhances, fm.Requires, fm.Conflicts
+	sk.Maturity = fm.Maturity
+	sk.Body = body
+	if sk.Description == "" {
+		sk.Description = firstParagraph(body)
+	}
+	for _, t := range []struct {
+		words []string
+		tier  Tier
+	}{{fm.Keywords.Core, Core}, {fm.Keywords.Strong, Strong}, {fm.Keywords.Extended, Extended}} {
+		for _, w := range t.words {
+			if w = strings.TrimSpace(w); w != "" {
+				sk.Keywords = append(sk.Keywords, Keyword{Text: w, Tier: t.tier, Weight: t.tier.Weight()})
+			}
+		}
+	}
+	return sk, nil
+}
+
+// shiftYAMLError moves yaml.v3's line numbers by offset, so that they count
+// from the top of the file rather than from the top of the frontmatter.
+func shiftYAMLError(err error, offset int) error {
+	var te *yaml.TypeError
+	msg := err.Error()
+	if errors.As(err, &te) {
+		msg = strings.Join(te.Errors, "; ")
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	var line int
+	if _, scanErr := fmt.Sscanf(msg, "line %d:", &line); scanErr == nil {
+		rest := msg[strings.IndexByte(msg, ':')+1:]
+		return fmt.Errorf("%d:%s", line+offset, rest)
+	}
+	if i := strings.Index(msg, "line "); i >= 0 {
+		if _, scanErr := fmt.Sscanf(msg[i:], "line %d", &line); scanErr == nil {
+			return fmt.Errorf("%d: %s", line+offset, msg)
+		}
+	}
+	return fmt.Errorf("%d: %s", offset+1, msg)
+}
+
+func firstParagraph(text string) string {
+	for _, para := range strings.Split(text, "\n\n") {
+		p := strings.TrimSpace(para)
+		if p != "" && !strings.HasPrefix(p, "#") {
+			return strings.Join(strings.Fields(p), " ")
+		}
+	}
+	return ""
+}

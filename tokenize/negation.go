@@ -1,0 +1,78 @@
+package tokenize
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// negationRE finds the words with which a user rules something out. Plain
+// "not" and 没有 are left out on purpose: in "does not load" or "缓存没有
+// 生效" they describe the symptom, not what the user refuses.
+var negationRE = regexp.MustCompile(`不要|不用|不需要|无需|不必|不想|别|without|don'?t|do not|no need|never|instead of|rather than|not (?:a|an|the|about|for|using|use|need)\b`)
+
+// notNegation lists characters that, before 别, make a word that is not a
+// negation: 区别, 特别, 分别, 类别, 级别, 识别 ...
+const notNegation = "区特分类级识告差性个派辨鉴离"
+
+// negationReach is how far a negation reaches past its marker: five Han
+// characters or two and a half English words (a word counts two), enough for "不要用
+// Redis" or "without a database" and short of the next request.
+const negationReach = 5
+
+type scope struct{ from, to int }
+
+// negationScopes returns the byte ranges that negations cover, each ending
+// at the reach or at the next clause punctuation, whichever comes first.
+func negationScopes(text string) []scope {
+	var out []scope
+	for _, m := range negationRE.FindAllStringIndex(text, -1) {
+		if strings.HasPrefix(text[m[0]:], "别") && m[0] > 0 {
+			prev, _ := utf8.DecodeLastRuneInString(text[:m[0]])
+			if strings.ContainsRune(notNegation, prev) {
+				continue
+			}
+		}
+		units, end := 0, m[1]
+		inWord := false
+		for end < len(text) && units < negationReach {
+			r, size := utf8.DecodeRuneInString(text[end:])
+			if strings.ContainsRune("，。,.;；!?！？\n:：、", r) {
+				break
+			}
+			switch {
+			case unicode.Is(unicode.Han, r):
+				units++
+				inWord = false
+			case unicode.IsLetter(r) || unicode.IsDigit(r):
+				if !inWord {
+					units += 2
+				}
+				inWord = true
+			default:
+				inWord = false
+			}
+			end += size
+		}
+		// Finish the word the reach ended in.
+		for end < len(text) {
+			r, size := utf8.DecodeRuneInString(text[end:])
+			if !(unicode.IsLetter(r) || unicode.IsDigit(r)) || unicode.Is(unicode.Han, r) {
+				break
+			}
+			end += size
+		}
+		out = append(out, scope{m[1], end})
+	}
+	return out
+}
+
+func inScopes(scopes []scope, pos int) bool {
+	for _, s := range scopes {
+		if pos >= s.from && pos < s.to {
+			return true
+		}
+	}
+	return false
+}
