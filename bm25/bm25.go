@@ -15,8 +15,8 @@
 // fields (tier × IDF for keywords, field weight × IDF for text: BM25F), ×
 // PartialFactor for a partial match, and w_q is the query term's weight (1,
 // lower for synonyms and negated words). IDF is inside tf already and is
-// not applied again. Each query term and each index term counts once per
-// skill, at its best pairing.
+// not applied again. Each word of the prompt (with its synonyms) and each
+// index term counts once per skill, at its best pairing.
 package bm25
 
 import (
@@ -43,11 +43,13 @@ const PartialFactor = 0.6
 type Match struct {
 	Term    string  // index term
 	Query   string  // the query term that reached it
+	Origin  string  // the prompt's own word behind Query (itself, unless a synonym)
 	Partial bool    // the query term is inside the index term
 	Fields  []Field // per-field parts of tf
 	TF      float64
 	QWeight float64
 	Score   float64
+	skill   int
 }
 
 // Field is one field's part of a match.
@@ -94,32 +96,42 @@ func (r *Result) Explain(ix *index.Index) *Explanation {
 // Score returns every skill that matches the query, best first.
 func Score(ix *index.Index, q tokenize.Query) []Result {
 	// Every way a query term reaches a skill, then per skill a greedy
-	// one-to-one assignment: each query term and each index term counts
-	// once, at its best. Without it, "react" would score again inside
-	// every "react ..." keyword of a skill.
+	// one-to-one assignment: each word of the prompt (with its synonyms)
+	// and each index term counts once, at its best. Without it, "react"
+	// would score again inside every "react ..." keyword of a skill, and
+	// a word with six synonyms would count six times.
 	reach := map[int][]Match{}
-	byskill := map[int][]Field{}
 	visit := func(qt tokenize.Term, term int, partial bool) {
-		clear(byskill)
+		origin := qt.From
+		if origin == "" {
+			origin = qt.Text
+		}
+		// Postings are ordered by skill, then field: one run per skill.
+		var m Match
+		flush := func() {
+			if m.TF > 0 {
+				norm := K1 * (1 - B + B*ix.Skills[m.skill].Length/ix.AvgLength)
+				m.Score = qt.Weight * m.TF * (K1 + 1) / (m.TF + norm)
+				reach[m.skill] = append(reach[m.skill], m)
+			}
+		}
+		m.skill = -1
 		ix.Postings(term, func(p index.Posting) {
 			if partial && !p.Field.IsKeyword() {
 				return
+			}
+			if p.Skill != m.skill {
+				flush()
+				m = Match{Term: ix.Terms[term], Query: qt.Text, Origin: origin, Partial: partial, QWeight: qt.Weight, skill: p.Skill}
 			}
 			w := p.Weight
 			if partial {
 				w *= PartialFactor
 			}
-			byskill[p.Skill] = append(byskill[p.Skill], Field{Field: p.Field, Base: p.Base, Weight: w})
+			m.TF += w
+			m.Fields = append(m.Fields, Field{Field: p.Field, Base: p.Base, Weight: w})
 		})
-		for skill, fields := range byskill {
-			tf := 0.0
-			for _, f := range fields {
-				tf += f.Weight
-			}
-			norm := K1 * (1 - B + B*ix.Skills[skill].Length/ix.AvgLength)
-			reach[skill] = append(reach[skill], Match{Term: ix.Terms[term], Query: qt.Text, Partial: partial,
-				Fields: fields, TF: tf, QWeight: qt.Weight, Score: qt.Weight * tf * (K1 + 1) / (tf + norm)})
-		}
+		flush()
 	}
 	for _, qt := range q.Terms {
 		if id := ix.TermID(qt.Text); id >= 0 {
@@ -145,10 +157,10 @@ func Score(ix *index.Index, q tokenize.Query) []Result {
 		clear(usedT)
 		r := Result{Skill: skill, Name: ix.Skills[skill].Name}
 		for _, m := range ms {
-			if usedQ[m.Query] || usedT[m.Term] {
+			if usedQ[m.Origin] || usedT[m.Term] {
 				continue
 			}
-			usedQ[m.Query], usedT[m.Term] = true, true
+			usedQ[m.Origin], usedT[m.Term] = true, true
 			r.Score += m.Score
 			r.Matches = append(r.Matches, m)
 		}

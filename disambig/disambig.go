@@ -19,6 +19,8 @@
 // skill that BM25 did not find enters at half the top score. A penalised
 // skill is lowered by (1 − 0.3 × w) and, if it still stands above the skill
 // its rule boosts, is put just below it: a rule's verdict on rank holds.
+// When fired rules disagree, the most specific (the longest matched text)
+// has the last word, over its penalties and over what weaker rules boosted.
 //
 // Rules are read from our YAML or from bookworm's disambiguation-rules.json,
 // whose mutual_exclusion entries are honoured.
@@ -31,6 +33,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/bm25"
 	"gopkg.in/yaml.v3"
@@ -63,6 +66,8 @@ type Rule struct {
 	// OnKeyword matches the prompt, only one of the two applies.
 	ExclusiveWith string
 	OnKeyword     *regexp.Regexp
+
+	filter prefilter
 }
 
 // Set is an ordered list of rules.
@@ -185,6 +190,7 @@ func build(file string, e ruleEntry, known func(string) bool, bookworm bool) (*R
 		fatal = true
 	} else {
 		r.Trigger = re
+		r.filter = newPrefilter(e.Trigger)
 	}
 	if e.Boost == "" && len(e.Penalty) == 0 {
 		bad("neither boost nor penalty")
@@ -235,7 +241,7 @@ type Candidate struct {
 	Explain *bm25.Explanation
 }
 
-// Fired returns the rules whose trigger matches the prompt, after mutual
+// Fired returns the rules whose trigger matches the lower-cased prompt, after mutual
 // exclusion: of two exclusive rules that both fire on their keyword, the
 // one that declares the exclusion wins; if both declare it, the earlier.
 func (s *Set) Fired(prompt string) []*Rule {
@@ -245,7 +251,7 @@ func (s *Set) Fired(prompt string) []*Rule {
 	var fired []*Rule
 	byID := map[string]int{}
 	for i := range s.Rules {
-		if s.Rules[i].Trigger.MatchString(prompt) {
+		if r := &s.Rules[i]; r.filter.mayMatch(prompt) && r.Trigger.MatchString(prompt) {
 			byID[s.Rules[i].ID] = len(fired)
 			fired = append(fired, &s.Rules[i])
 		}
@@ -270,10 +276,19 @@ func (s *Set) Fired(prompt string) []*Rule {
 // Apply adjusts the candidates by the rules that fire on the prompt and
 // returns them re-ranked, with the fired rules.
 func (s *Set) Apply(prompt string, cands []Candidate) ([]Candidate, []*Rule) {
-	fired := s.Fired(strings.ToLower(prompt))
+	prompt = strings.ToLower(prompt)
+	fired := s.Fired(prompt)
 	if len(fired) == 0 {
 		return cands, nil
 	}
+	// A rule's specificity is the length of the text its trigger matched.
+	specificity := map[*Rule]int{}
+	for _, r := range fired {
+		if loc := r.Trigger.FindStringIndex(prompt); loc != nil {
+			specificity[r] = utf8.RuneCountInString(prompt[loc[0]:loc[1]])
+		}
+	}
+	sort.SliceStable(fired, func(i, j int) bool { return specificity[fired[i]] < specificity[fired[j]] })
 	top := 0.0
 	pos := map[string]int{}
 	for i, c := range cands {
@@ -312,12 +327,22 @@ func (s *Set) Apply(prompt string, cands []Candidate) ([]Candidate, []*Rule) {
 			c.Explain = wrap(c.Score, fmt.Sprintf("rule %s penalises %s × (1 − %.1f × %.2f)", penaltyBy[name], name, PenaltyFactor, penalty[name]), c.Explain)
 		}
 	}
-	for _, r := range fired {
+	// Rank verdicts, least specific rule first, so that the most specific
+	// one speaks last: when "部署" (deploy → devops) and "kubernetes.*部署"
+	// (→ kubernetes) both fire, the longer match knows more. A rule's
+	// verdict also covers what less specific rules boosted instead.
+	for i, r := range fired {
 		bi, ok := pos[r.Boost]
 		if r.Boost == "" || !ok {
 			continue
 		}
-		for _, p := range r.Penalty {
+		below := append([]string(nil), r.Penalty...)
+		for _, weaker := range fired[:i] {
+			if weaker.Boost != "" && weaker.Boost != r.Boost && specificity[weaker] < specificity[r] {
+				below = append(below, weaker.Boost)
+			}
+		}
+		for _, p := range below {
 			if pi, ok := pos[p]; ok && cands[pi].Score > cands[bi].Score {
 				c := &cands[pi]
 				c.Score = cands[bi].Score * BelowBoosted

@@ -69,6 +69,10 @@ const (
 // push a skill's keyword matches down much.
 const lengthOfTextTerm = 0.1
 
+// MaxInputGrams bounds the trigrams of one query term that partial
+// matching looks up: the rarest of the first few filters as well as any.
+const MaxInputGrams = 24
+
 // MinPartial is the shortest query term (in characters) that may match
 // inside a longer keyword. Shorter ones ("ui", "上线" inside "上线流程")
 // match too much by accident.
@@ -378,14 +382,28 @@ func (ix *Index) Postings(id int, fn func(Posting)) {
 
 // Containing calls fn with the id of every keyword term, other than term
 // itself, that contains term; term must be at least MinPartial characters.
+// An English term must start a word of the keyword: "vue" is part of
+// "vue router", but "ahead" is no part of "lookahead", nor "test" of
+// "pytest". Chinese has no word boundaries, so any position counts.
 func (ix *Index) Containing(term string, fn func(id int)) {
-	grams := trigrams(term)
-	if len(grams) == 0 {
-		return
-	}
-	// Scan the rarest trigram's list and verify each candidate.
+	// Scan the rarest trigram's list and verify each candidate. The
+	// trigrams are cut in place: this runs for most query terms.
 	best, bestLen := -1, math.MaxInt
-	for _, g := range grams {
+	var offs [MaxInputGrams + 3]int
+	n := 0
+	for i := range term {
+		if n == len(offs) {
+			break
+		}
+		offs[n] = i
+		n++
+	}
+	if n < len(offs) {
+		offs[n] = len(term)
+		n++
+	}
+	for k := 0; k+3 < n; k++ {
+		g := term[offs[k]:offs[k+3]]
 		i := sort.SearchStrings(ix.Grams, g)
 		if i == len(ix.Grams) || ix.Grams[i] != g {
 			return // some trigram occurs in no keyword: nothing contains term
@@ -394,9 +412,33 @@ func (ix *Index) Containing(term string, fn func(id int)) {
 			best, bestLen = i, l
 		}
 	}
+	if best < 0 {
+		return // shorter than a trigram
+	}
+	latin := term[0] < utf8.RuneSelf
 	for _, id := range ix.GramTerms[ix.GramStarts[best]:ix.GramStarts[best+1]] {
-		if t := ix.Terms[id]; t != term && strings.Contains(t, term) {
+		if t := ix.Terms[id]; t != term && containsPart(t, term, latin) {
 			fn(int(id))
 		}
 	}
+}
+
+// containsPart reports whether term occurs in keyword, at a word start
+// when latin is set.
+func containsPart(keyword, term string, latin bool) bool {
+	for from := 0; ; {
+		i := strings.Index(keyword[from:], term)
+		if i < 0 {
+			return false
+		}
+		i += from
+		if !latin || i == 0 || !isWordByte(keyword[i-1]) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80
 }

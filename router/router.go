@@ -43,7 +43,7 @@ const (
 const (
 	ScoreScale   = 2.5
 	MarginFloor  = 0.55
-	AbstainBelow = 0.30
+	AbstainBelow = 0.42
 	HighFrom     = 0.60
 )
 

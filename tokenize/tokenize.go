@@ -288,7 +288,6 @@ func (t *Tokenizer) han(out []token, run string, offset int) []token {
 		byteAt[i+1] = n
 	}
 	// Dictionary words present in the run: all gse needs to know.
-	type span struct{ from, to int } // rune offsets, to exclusive
 	var found []span
 	present := map[string]struct{}{}
 	for i := range runes {
@@ -301,7 +300,16 @@ func (t *Tokenizer) han(out []token, run string, offset int) []token {
 		}
 	}
 	covered := make([]bool, len(runes))
-	if len(found) > 0 {
+	if len(found) > 0 && !overlapping(found) {
+		// Nothing to choose between: every word found is a segment, and
+		// gse would only confirm it (found is ordered by start).
+		for _, f := range found {
+			out = append(out, token{string(runes[f.from:f.to]), offset + byteAt[f.from]})
+			for i := f.from; i < f.to; i++ {
+				covered[i] = true
+			}
+		}
+	} else if len(found) > 0 {
 		for _, seg := range segment(present, run) {
 			from := utf8.RuneCountInString(run[:seg.start])
 			to := from + utf8.RuneCountInString(run[seg.start:seg.end])
@@ -334,8 +342,9 @@ func (t *Tokenizer) han(out []token, run string, offset int) []token {
 				continue
 			}
 			for n := minWindow; n <= maxWindow && a+n <= j; n++ {
-				if !isParticle(runes[a+n-1]) {
-					out = append(out, token{string(runes[a : a+n]), offset + byteAt[a]})
+				w := string(runes[a : a+n])
+				if !isParticle(runes[a+n-1]) && !fillerWords[w] {
+					out = append(out, token{w, offset + byteAt[a]})
 				}
 			}
 		}
@@ -350,6 +359,33 @@ func (t *Tokenizer) han(out []token, run string, offset int) []token {
 const particles = "的了我你他她它们是在和与及把被吗呢吧啊呀个这那一也都就还要会能想请帮给让么什哪怎很"
 
 func isParticle(r rune) bool { return strings.ContainsRune(particles, r) }
+
+// fillerWords are conversational words that windows would otherwise make
+// into terms ("有没有", "还是"): they occur in any Chinese request and in
+// any Chinese body text, so they only add noise. Dictionary words are never
+// filtered: a skill that lists one as a keyword still matches it.
+var fillerWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`有没有 有没 没有 还是 还有 怎么样 怎样 为什么 是不是 能不能 可不可以 可以 现在 已经
+		然后 但是 因为 所以 如果 或者 以及 需要 应该 自己 一些 不是 就是 比如 其实 目前 之前 之后 以后
+		时候 东西 问题 情况 感觉 觉得 知道 看看 看下 试试 直接 所有 这些 那些 今天 明天 一直 总是 经常`) {
+		fillerWords[w] = true
+	}
+}
+
+// span is a stretch of runes, to exclusive.
+type span struct{ from, to int }
+
+// overlapping reports whether any two spans, ordered by start, overlap.
+func overlapping(s []span) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i].from < s[i-1].to {
+			return true
+		}
+	}
+	return false
+}
 
 type segSpan struct{ start, end int }
 

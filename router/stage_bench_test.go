@@ -1,0 +1,33 @@
+package router_test
+
+import (
+	"testing"
+
+	"github.com/skillroute/skillroute/bm25"
+	"github.com/skillroute/skillroute/router"
+)
+
+func BenchmarkStagesBookworm(b *testing.B) {
+	const bw = "../../shared/bookworm/"
+	qs := prompts(b, bw+"golden-dev.jsonl")
+	r, err := router.Open(router.Options{Catalog: bw + "skills-index.json", Rules: bw + "disambiguation-rules.json", Synonyms: bw + "synonyms.json"})
+	if err != nil {
+		b.Skip(err)
+	}
+	tok := r.Index.Tokenizer()
+	b.Run("tokenize", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			tok.Tokenize(qs[i%len(qs)])
+		}
+	})
+	b.Run("score", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			bm25.Score(r.Index, tok.Tokenize(qs[i%len(qs)]))
+		}
+	})
+	b.Run("rules", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			r.Rules.Fired(qs[i%len(qs)])
+		}
+	})
+}
