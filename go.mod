@@ -3,11 +3,13 @@ module github.com/skillroute/skillroute
 go 1.26.8
 
 require (
-	github.com/go-ego/gse v0.80.3 // indirect
-	github.com/gofrs/flock v0.13.2 // indirect
-	github.com/kljensen/snowball v0.10.0 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
+	github.com/go-ego/gse v0.80.3
+	github.com/kljensen/snowball v0.10.0
+	github.com/stretchr/testify v1.12.1
+	gopkg.in/yaml.v3 v3.0.1
+)
+
+require (
 	github.com/vcaesar/cedar v0.20.2 // indirect
-	golang.org/x/sys v0.49.0 // indirect
-	gopkg.in/yaml.v3 v3.0.1 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )

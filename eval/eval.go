@@ -3,7 +3,9 @@
 // A case is one JSON line {"query","expected"}; expected is a skill name or
 // "none" when the router should abstain. The report gives top-1 (the routed
 // skill is the expected one; abstaining counts as a miss), top-3 and MRR
-// over the candidate list, the share of "none" prompts abstained, the share
+// over the candidate list, ranked top-1 (the first candidate even when the
+// router abstained: how a router that always answers, like the bookworm
+// peer with its fallback, is scored), the share of "none" prompts abstained, the share
 // of skill prompts wrongly abstained, per-skill precision and recall, the
 // most frequent confusions and route latency.
 package eval
@@ -111,6 +113,7 @@ func (o Outcome) Rank() int {
 type Summary struct {
 	N            int     `json:"n"` // skill prompts
 	Top1         float64 `json:"top1"`
+	Top1Ranked   float64 `json:"top1_ranked"` // first candidate, even when the router abstained
 	Top3         float64 `json:"top3"`
 	MRR          float64 `json:"mrr"`
 	NoneN        int     `json:"none_n"`
@@ -167,7 +170,7 @@ func Summarize(outs []Outcome) Report {
 	var lat []time.Duration
 	expected, routed, correct := map[string]int{}, map[string]int{}, map[string]int{}
 	confusions := map[[2]string]int{}
-	var top1, top3, abstained, noneOK int
+	var top1, ranked1, top3, abstained, noneOK int
 	var rr float64
 	for _, o := range outs {
 		lat = append(lat, o.Latency)
@@ -199,6 +202,9 @@ func Summarize(outs []Outcome) Report {
 			confusions[[2]string{o.Expected, got}]++
 			rep.Misses = append(rep.Misses, o)
 		}
+		if rank == 1 {
+			ranked1++
+		}
 		if rank > 0 && rank <= 3 {
 			top3++
 		}
@@ -212,7 +218,7 @@ func Summarize(outs []Outcome) Report {
 		}
 		return float64(a) / float64(b)
 	}
-	s.Top1, s.Top3, s.MRR = frac(top1, s.N), frac(top3, s.N), 0
+	s.Top1, s.Top1Ranked, s.Top3, s.MRR = frac(top1, s.N), frac(ranked1, s.N), frac(top3, s.N), 0
 	if s.N > 0 {
 		s.MRR = rr / float64(s.N)
 	}
@@ -260,6 +266,7 @@ func (rep *Report) Write(w io.Writer, title string, verbose bool) {
 	fmt.Fprintf(w, "%s\n", title)
 	fmt.Fprintf(w, "  skill prompts %d: top-1 %.1f%%  top-3 %.1f%%  MRR %.3f  wrongly abstained %.1f%%\n",
 		s.N, 100*s.Top1, 100*s.Top3, s.MRR, 100*s.FalseAbstain)
+	fmt.Fprintf(w, "  ranked top-1 (first candidate, abstentions included) %.1f%%\n", 100*s.Top1Ranked)
 	fmt.Fprintf(w, "  none prompts %d: correctly abstained %.1f%%\n", s.NoneN, 100*s.NoneCorrect)
 	fmt.Fprintf(w, "  latency p50 %.0f µs  p99 %.0f µs\n", s.P50us, s.P99us)
 	if len(rep.Confusions) > 0 {

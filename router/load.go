@@ -112,6 +112,11 @@ func OpenIndex(opt Options) (*index.Index, error) {
 func Stamp(opt Options) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "format %d derive %v\n", index.FormatVersion, opt.DeriveKeywords)
+	// The compiler is a source too: a rebuilt binary may cut text
+	// differently, so its own file is part of the stamp.
+	if exe, err := os.Executable(); err == nil {
+		_ = stampPath(h, exe)
+	}
 	if opt.Catalog == "" || opt.Catalog == Builtin {
 		files, err := skills.BuiltinFiles()
 		if err != nil {

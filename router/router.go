@@ -42,8 +42,8 @@ const (
 // top-1 precision on dev.jsonl passes 95 %.
 const (
 	ScoreScale   = 2.5
-	MarginFloor  = 0.55
-	AbstainBelow = 0.42
+	MarginFloor  = 0.75
+	AbstainBelow = 0.46
 	HighFrom     = 0.60
 )
 

@@ -316,12 +316,9 @@ func (t *Tokenizer) han(out []token, run string, offset int) []token {
 			if _, ok := present[run[seg.start:seg.end]]; !ok {
 				continue
 			}
-			// The chosen word and every dictionary word inside it.
-			for _, f := range found {
-				if f.from >= from && f.to <= to {
-					out = append(out, token{string(runes[f.from:f.to]), offset + byteAt[f.from]})
-				}
-			}
+			word := run[seg.start:seg.end]
+			out = append(out, token{word, offset + seg.start})
+			out = t.subWords(out, word, offset+seg.start)
 			for i := from; i < to; i++ {
 				covered[i] = true
 			}
@@ -372,6 +369,39 @@ func init() {
 		时候 东西 问题 情况 感觉 觉得 知道 看看 看下 试试 直接 所有 这些 那些 今天 明天 一直 总是 经常`) {
 		fillerWords[w] = true
 	}
+}
+
+// subWords adds the words a chosen compound is made of, as gse's search
+// mode does: "搜索引擎优化" also gives 搜索, 引擎 and 优化, but not 索引,
+// which straddles two of its parts. One level deep: the parts of a part
+// add little.
+func (t *Tokenizer) subWords(out []token, word string, offset int) []token {
+	inner := map[string]struct{}{}
+	runes := []rune(word)
+	for i := range runes {
+		for n := 1; n <= t.maxRunes && i+n <= len(runes); n++ {
+			if n == len(runes) {
+				continue
+			}
+			if w := string(runes[i : i+n]); t.has(w) {
+				inner[w] = struct{}{}
+			}
+		}
+	}
+	if len(inner) == 0 {
+		return out
+	}
+	for _, seg := range segment(inner, word) {
+		if w := word[seg.start:seg.end]; t.has(w) {
+			out = append(out, token{w, offset + seg.start})
+		}
+	}
+	return out
+}
+
+func (t *Tokenizer) has(w string) bool {
+	_, ok := t.dict[w]
+	return ok
 }
 
 // span is a stretch of runes, to exclusive.

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// runCLI runs the command in-process with its state in a temp folder.
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	t.Setenv("SKILLROUTE_HOME", t.TempDir())
+	t.Setenv("CLAUDE_PLUGIN_DATA", "")
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+const sharedEval = "../../../shared/eval/dev.jsonl"
+
+func TestRouteJSON(t *testing.T) {
+	code, out, _ := runCLI(t, "route", "--json", "--catalog", "builtin", "React", "页面加载慢，Lighthouse", "只有", "40", "分")
+	require.Equal(t, 0, code)
+	var d struct {
+		Query      string  `json:"query"`
+		Skill      string  `json:"skill"`
+		Confidence float64 `json:"confidence"`
+		Level      string  `json:"level"`
+		Candidates []struct {
+			Skill      string  `json:"skill"`
+			Score      float64 `json:"score"`
+			Confidence float64 `json:"confidence"`
+		} `json:"candidates"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &d))
+	assert.Equal(t, "React 页面加载慢，Lighthouse 只有 40 分", d.Query)
+	assert.Equal(t, "performance-expert", d.Skill, "a slow React page is a performance problem")
+	assert.Contains(t, []string{"HIGH", "MEDIUM"}, d.Level)
+	require.NotEmpty(t, d.Candidates)
+	assert.Equal(t, d.Skill, d.Candidates[0].Skill)
+	assert.InDelta(t, d.Confidence, d.Candidates[0].Confidence, 1e-9)
+	for _, c := range d.Candidates {
+		assert.True(t, c.Confidence >= 0 && c.Confidence <= 1)
+	}
+}
+
+func TestRouteAbstainsOnSmallTalk(t *testing.T) {
+	code, out, _ := runCLI(t, "route", "--json", "thanks, see you tomorrow")
+	require.Equal(t, 0, code)
+	var d struct {
+		Skill string `json:"skill"`
+		Level string `json:"level"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &d))
+	assert.Equal(t, "", d.Skill)
+	assert.Equal(t, "LOW", d.Level)
+}
+
+func TestRouteExplain(t *testing.T) {
+	code, out, _ := runCLI(t, "route", "--explain", "渗透测试报告怎么写")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "security-expert")
+	assert.Contains(t, out, "bm25 security-expert")
+	assert.Contains(t, out, "field, weight")
+}
+
+func TestRouteUsage(t *testing.T) {
+	code, _, errOut := runCLI(t, "route")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "Usage: skillroute route")
+	code, _, errOut = runCLI(t, "route", "--help")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, errOut, "-json")
+	code, _, _ = runCLI(t, "nonsense")
+	assert.Equal(t, 2, code)
+}
+
+func TestCompileWritesLoadableIndex(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "index.bin")
+	code, out, errOut := runCLI(t, "compile", "-o", file)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "compiled 50 skills")
+	info, err := os.Stat(file)
+	require.NoError(t, err)
+	assert.Greater(t, info.Size(), int64(1000))
+}
+
+func TestCompileReportsBadSkillFile(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "broken"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "broken", "SKILL.md"),
+		[]byte("---\nname: broken\ndescription: [unclosed\n---\nbody\n"), 0o644))
+	code, _, errOut := runCLI(t, "compile", "--catalog", dir)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, filepath.Join(dir, "broken", "SKILL.md")+":")
+}
+
+func TestEvalJSONLastLine(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cases.jsonl")
+	require.NoError(t, os.WriteFile(file, []byte(strings.Join([]string{
+		`{"query": "帮我写单元测试，用 Jest mock 掉 axios", "expected": "tester-expert"}`,
+		`{"query": "git rebase 之后冲突了怎么解决", "expected": "git-operation-master"}`,
+		`{"query": "你好", "expected": "none"}`,
+	}, "\n")), 0o644))
+	code, out, errOut := runCLI(t, "eval", "--json", file)
+	require.Equal(t, 0, code, errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var s map[string]float64
+	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &s))
+	for _, k := range []string{"n", "top1", "top3", "mrr", "none_n", "none_correct", "false_abstain", "p50_us", "p99_us"} {
+		assert.Contains(t, s, k)
+	}
+	assert.Equal(t, 2.0, s["n"])
+	assert.Equal(t, 1.0, s["none_n"])
+	assert.Equal(t, 1.0, s["top1"])
+	assert.Equal(t, 1.0, s["none_correct"])
+}
+
+func TestEvalNamesBadLine(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "bad.jsonl")
+	require.NoError(t, os.WriteFile(file, []byte("{\"query\":\"a\",\"expected\":\"none\"}\n{oops\n"), 0o644))
+	code, _, errOut := runCLI(t, "eval", file)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, file+":2:")
+}
+
+func TestRulesLint(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.yaml")
+	require.NoError(t, os.WriteFile(good, []byte(`rules:
+  - id: pentest
+    note: a pentest is security work
+    trigger: '渗透测试|pentest'
+    boost: security-expert
+    penalty: [tester-expert]
+    weight: 0.3
+    examples: ["下周要做渗透测试，先列范围"]
+`), 0o644))
+	code, out, errOut := runCLI(t, "rules", "lint", good)
+	require.Equal(t, 0, code, out+errOut)
+	assert.Contains(t, out, "1 rules, 1 examples: ok")
+
+	bad := filepath.Join(dir, "bad.yaml")
+	require.NoError(t, os.WriteFile(bad, []byte(`rules:
+  - id: broken-regex
+    trigger: '(unclosed'
+    boost: security-expert
+    weight: 0.3
+  - id: ghost
+    trigger: 'x'
+    boost: no-such-skill
+    weight: 0.3
+`), 0o644))
+	code, _, errOut = runCLI(t, "rules", "lint", bad)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, bad+":2: rule broken-regex: trigger does not compile")
+	assert.Contains(t, errOut, "rule ghost: boost names unknown skill \"no-such-skill\"")
+
+	wrong := filepath.Join(dir, "wrong.yaml")
+	require.NoError(t, os.WriteFile(wrong, []byte(`rules:
+  - id: misrouted
+    trigger: 'rebase'
+    boost: copywriter-expert
+    weight: 0.1
+    examples: ["git rebase 冲突了"]
+`), 0o644))
+	code, out, _ = runCLI(t, "rules", "lint", wrong)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "rule misrouted: example \"git rebase 冲突了\" routes to")
+}
+
+// TestBuiltinRulesLint keeps the shipped rules file clean: every rule
+// compiles, names real skills, and its examples route to its boost.
+func TestBuiltinRulesLint(t *testing.T) {
+	code, out, errOut := runCLI(t, "rules", "lint", "../../rules/disambiguation.yaml")
+	require.Equal(t, 0, code, out+errOut)
+}
