@@ -21,9 +21,10 @@ import (
 const Builtin = "builtin"
 
 // Options say where the router's data comes from. Empty fields mean the
-// defaults: the built-in catalog, rules and synonyms.
+// defaults: the built-in rules and synonyms, and the built-in catalog
+// merged with the skills Claude Code has on this machine (skills.Discover).
 type Options struct {
-	Catalog  string // a skills folder, a bookworm skills-index.json, or "builtin"
+	Catalog  string // a skills folder, a bookworm skills-index.json, "builtin", or "" for discovery
 	Rules    string // a rules file (our YAML or bookworm JSON), or "builtin"
 	Synonyms string // a synonym file (our YAML or bookworm JSON), or "builtin"
 	// DeriveKeywords ignores written keyword tiers (see index.Options).
@@ -117,6 +118,13 @@ func Stamp(opt Options) (string, error) {
 	if exe, err := os.Executable(); err == nil {
 		_ = stampPath(h, exe)
 	}
+	if opt.Catalog == "" {
+		for _, f := range skills.PlacesFromEnv().Files() {
+			if err := stampPath(h, f); err != nil {
+				fmt.Fprintf(h, "%s missing\n", f)
+			}
+		}
+	}
 	if opt.Catalog == "" || opt.Catalog == Builtin {
 		files, err := skills.BuiltinFiles()
 		if err != nil {
@@ -163,9 +171,18 @@ func stampPath(w io.Writer, path string) error {
 func readSources(opt Options) (sources, error) {
 	var src sources
 	var err error
-	if opt.Catalog == "" || opt.Catalog == Builtin {
+	switch opt.Catalog {
+	case "":
+		var warnings []error
+		src.catalog, warnings, err = skills.Discover(skills.PlacesFromEnv())
+		for _, w := range warnings {
+			if opt.Warn != nil {
+				fmt.Fprintf(opt.Warn, "warning: skill left out: %v\n", w)
+			}
+		}
+	case Builtin:
 		src.catalog, err = skills.Builtin()
-	} else {
+	default:
 		src.catalog, err = skills.Load(opt.Catalog)
 	}
 	if err != nil {

@@ -6,6 +6,8 @@
 //	skillroute compile [--catalog P] [--synonyms P] [-o FILE]
 //	skillroute eval [--catalog P] [--rules P] [--synonyms P] [--derive-keywords] [--json] [-v] FILE.jsonl
 //	skillroute rules lint [--catalog P] [--synonyms P] FILE
+//	skillroute skills list [--catalog P]
+//	skillroute skills install [--dir DIR] [--force]
 //
 // Run `skillroute COMMAND --help` for each command's flags.
 package main
@@ -33,6 +35,7 @@ func init() {
 		{"compile", "compile a catalog into an index file", runCompile},
 		{"eval", "measure routing accuracy on labelled prompts", runEval},
 		{"rules", "check a rules file: skillroute rules lint FILE", runRules},
+		{"skills", "list the catalog, or install the built-in skills", runSkills},
 	}
 }
 

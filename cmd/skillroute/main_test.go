@@ -17,12 +17,16 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	t.Setenv("SKILLROUTE_HOME", t.TempDir())
 	t.Setenv("CLAUDE_PLUGIN_DATA", "")
+	if os.Getenv("HOME") == realHome {
+		t.Setenv("HOME", t.TempDir()) // no user skills leak into results
+	}
+	t.Setenv("CLAUDE_PROJECT_DIR", "")
 	var out, errb bytes.Buffer
 	code = run(args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
-const sharedEval = "../../../shared/eval/dev.jsonl"
+var realHome = os.Getenv("HOME")
 
 func TestRouteJSON(t *testing.T) {
 	code, out, _ := runCLI(t, "route", "--json", "--catalog", "builtin", "React", "页面加载慢，Lighthouse", "只有", "40", "分")
@@ -180,4 +184,65 @@ func TestRulesLint(t *testing.T) {
 func TestBuiltinRulesLint(t *testing.T) {
 	code, out, errOut := runCLI(t, "rules", "lint", "../../rules/disambiguation.yaml")
 	require.Equal(t, 0, code, out+errOut)
+}
+
+func TestSkillsInstallAndDiscovery(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	dir := filepath.Join(home, ".claude", "skills")
+	// A user's own version of a built-in skill must survive install.
+	mine := filepath.Join(dir, "tester-expert", "SKILL.md")
+	require.NoError(t, os.MkdirAll(filepath.Dir(mine), 0o755))
+	custom := "---\nname: tester-expert\ndescription: my own testing playbook for flaky cucumber suites\n---\nbody\n"
+	require.NoError(t, os.WriteFile(mine, []byte(custom), 0o644))
+
+	code, out, errOut := runCLI(t, "skills", "install")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "49 written, 0 overwritten, 0 unchanged, 1 skipped")
+	got, err := os.ReadFile(mine)
+	require.NoError(t, err)
+	assert.Equal(t, custom, string(got))
+
+	code, out, _ = runCLI(t, "skills", "install")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "0 written, 0 overwritten, 49 unchanged, 1 skipped")
+
+	// The user's file overrides the built-in skill in the merged catalog.
+	code, out, _ = runCLI(t, "skills", "list")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, mine)
+	assert.Contains(t, out, "(derived)")
+	assert.Contains(t, out, "50 skills")
+
+	code, out, _ = runCLI(t, "skills", "install", "--force")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "1 overwritten")
+}
+
+func TestDiscoveryAddsProjectAndPluginSkills(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	write := func(path, body string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(body), 0o644))
+	}
+	write(filepath.Join(project, ".claude", "skills", "invoice-helper", "SKILL.md"),
+		"---\ndescription: Generate and check customer invoices, VAT lines and credit notes\n---\n")
+	write(filepath.Join(home, ".claude", "plugins", "cache", "market", "acme", "1.0.0", "skills", "deploy", "SKILL.md"),
+		"---\nname: deploy\ndescription: Ship the acme platform to the fleet\n---\n")
+	write(filepath.Join(home, ".claude", "skills", "broken", "SKILL.md"), "---\nname: [\n---\n")
+	var out, errb bytes.Buffer
+	t.Setenv("SKILLROUTE_HOME", t.TempDir())
+	t.Setenv("CLAUDE_PROJECT_DIR", project)
+	code := run([]string{"skills", "list"}, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	assert.Contains(t, out.String(), "invoice-helper")
+	assert.Contains(t, out.String(), "acme:deploy")
+	assert.Contains(t, out.String(), "52 skills")
+	assert.Contains(t, errb.String(), "broken")
+
+	out.Reset()
+	code = run([]string{"route", "--json", "the VAT lines on this customer invoice are wrong, add a credit note"}, &out, &errb)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out.String(), `"skill":"invoice-helper"`)
 }

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/skills"
+)
+
+const skillsUsage = "skills list [--catalog P] | skills install [--dir DIR] [--force]"
+
+func runSkills(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprintf(stderr, "Usage: skillroute %s\n", skillsUsage)
+		return errUsage
+	}
+	switch args[0] {
+	case "list":
+		return skillsList(args[1:], stdout, stderr)
+	case "install":
+		return skillsInstall(args[1:], stdout, stderr)
+	case "-h", "--help", "help":
+		fmt.Fprintf(stderr, "Usage: skillroute %s\n", skillsUsage)
+		return nil
+	}
+	fmt.Fprintf(stderr, "Usage: skillroute %s\n", skillsUsage)
+	return errUsage
+}
+
+func skillsList(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("skills list", "skills list [--catalog P]", stderr)
+	var data dataFlags
+	data.register(fs, false)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	ix, err := router.OpenIndex(data.options(stderr))
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tKEYWORDS\tSOURCE")
+	for _, s := range ix.Skills {
+		kw := fmt.Sprint(s.Keywords)
+		if s.Derived {
+			kw += " (derived)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, kw, s.Source)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d skills\n", len(ix.Skills))
+	return nil
+}
+
+func skillsInstall(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("skills install", "skills install [--dir DIR] [--force]", stderr)
+	home := skills.PlacesFromEnv().Home
+	dir := fs.String("dir", filepath.Join(home, ".claude", "skills"), "write DIR/NAME/SKILL.md here")
+	force := fs.Bool("force", false, "overwrite skill files that differ from the built-in ones")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	results, err := skills.Install(*dir, *force)
+	counts := map[string]int{}
+	for _, r := range results {
+		counts[r.Action]++
+		if r.Action != "unchanged" {
+			fmt.Fprintf(stdout, "%-32s %s\n", r.Action, r.Path)
+		}
+	}
+	fmt.Fprintf(stdout, "%d written, %d overwritten, %d unchanged, %d skipped in %s\n",
+		counts["written"], counts["overwritten"], counts["unchanged"], counts["skipped (differs; use --force)"], *dir)
+	return err
+}

@@ -1,0 +1,172 @@
+package skills
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Places says where Claude Code keeps skills on this machine.
+type Places struct {
+	Home       string // the user's home: ~/.claude/skills and plugin caches
+	ProjectDir string // $CLAUDE_PROJECT_DIR: its .claude/skills
+}
+
+// PlacesFromEnv reads the places from the environment.
+func PlacesFromEnv() Places {
+	home, _ := os.UserHomeDir()
+	return Places{Home: home, ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR")}
+}
+
+// Dirs lists the skill folders to read, lowest precedence first, each with
+// the prefix its skills are invoked by ("" or "plugin:").
+func (p Places) Dirs() []SkillDir {
+	var out []SkillDir
+	if p.Home != "" {
+		// Plugin skills: ~/.claude/plugins/cache/MARKETPLACE/PLUGIN/VERSION/skills.
+		matches, _ := filepath.Glob(filepath.Join(p.Home, ".claude", "plugins", "cache", "*", "*", "*", "skills"))
+		sort.Strings(matches)
+		for _, m := range matches {
+			plugin := filepath.Base(filepath.Dir(filepath.Dir(m)))
+			out = append(out, SkillDir{Path: m, Prefix: plugin + ":"})
+		}
+		out = append(out, SkillDir{Path: filepath.Join(p.Home, ".claude", "skills")})
+	}
+	if p.ProjectDir != "" {
+		out = append(out, SkillDir{Path: filepath.Join(p.ProjectDir, ".claude", "skills")})
+	}
+	return out
+}
+
+// SkillDir is one folder of DIR/NAME/SKILL.md skills.
+type SkillDir struct {
+	Path   string
+	Prefix string // "plugin:" for a plugin's skills
+}
+
+// Discover returns the built-in catalog merged with the skills found in the
+// places, a later place's skill overriding an earlier one's and any of them
+// overriding a built-in skill of the same name. A skill file that does not
+// parse is left out and reported in warnings, so one broken file never
+// stops routing.
+func Discover(p Places) (*Catalog, []error, error) {
+	base, err := Builtin()
+	if err != nil {
+		return nil, nil, err
+	}
+	byName := map[string]Skill{}
+	for _, s := range base.Skills {
+		byName[s.Name] = s
+	}
+	var warnings []error
+	for _, d := range p.Dirs() {
+		entries, err := os.ReadDir(d.Path)
+		if err != nil {
+			continue // absent folders are normal
+		}
+		for _, e := range entries {
+			file := filepath.Join(d.Path, e.Name(), "SKILL.md")
+			data, err := os.ReadFile(file)
+			if err != nil {
+				continue
+			}
+			// Claude Code invokes personal and project skills by folder name.
+			sk, err := Parse(file, e.Name(), data)
+			if err != nil {
+				warnings = append(warnings, err)
+				continue
+			}
+			if d.Prefix == "" {
+				sk.Name = e.Name()
+			} else if !strings.Contains(sk.Name, ":") {
+				sk.Name = d.Prefix + sk.Name
+			}
+			byName[sk.Name] = sk
+		}
+	}
+	list := make([]Skill, 0, len(byName))
+	for _, s := range byName {
+		list = append(list, s)
+	}
+	cat, err := newCatalog(list)
+	return cat, warnings, err
+}
+
+// Files returns the SKILL.md files a discovery reads, for fingerprinting.
+func (p Places) Files() []string {
+	var out []string
+	for _, d := range p.Dirs() {
+		entries, err := os.ReadDir(d.Path)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			out = append(out, filepath.Join(d.Path, e.Name(), "SKILL.md"))
+		}
+	}
+	return out
+}
+
+// InstallResult says what Install did with one skill.
+type InstallResult struct {
+	Name   string
+	Path   string
+	Action string // "written", "unchanged", "skipped (differs; use --force)", "overwritten"
+}
+
+// Install writes the built-in skills as DIR/NAME/SKILL.md. A file that
+// exists with other content is the user's: it is kept unless force is set.
+func Install(dir string, force bool) ([]InstallResult, error) {
+	files, err := BuiltinFiles()
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []InstallResult
+	for _, name := range names {
+		path := filepath.Join(dir, name, "SKILL.md")
+		res := InstallResult{Name: name, Path: path}
+		old, err := os.ReadFile(path)
+		switch {
+		case err == nil && string(old) == string(files[name]):
+			res.Action = "unchanged"
+		case err == nil && !force:
+			res.Action = "skipped (differs; use --force)"
+		default:
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return out, err
+			}
+			if err := writeAtomic(path, files[name]); err != nil {
+				return out, fmt.Errorf("%s: %w", path, err)
+			}
+			res.Action = "written"
+			if old != nil {
+				res.Action = "overwritten"
+			}
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".SKILL-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
