@@ -10,6 +10,8 @@ require (
 )
 
 require (
+	github.com/gofrs/flock v0.13.2 // indirect
 	github.com/vcaesar/cedar v0.20.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 )

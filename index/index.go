@@ -364,6 +364,29 @@ func (ix *Index) SkillID(name string) int {
 	return -1
 }
 
+// Resolve finds a skill by the name a session used or a skill file wrote:
+// its exact name, else without a "plugin:" prefix, else the one skill that
+// a plugin namespaces under that name ("deploy" -> "acme:deploy"). -1 when
+// none matches.
+func (ix *Index) Resolve(name string) int {
+	if id := ix.SkillID(name); id >= 0 {
+		return id
+	}
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		return ix.SkillID(name[i+1:])
+	}
+	found := -1
+	for i, s := range ix.Skills {
+		if strings.HasSuffix(s.Name, ":"+name) {
+			if found >= 0 {
+				return -1 // ambiguous between plugins
+			}
+			found = i
+		}
+	}
+	return found
+}
+
 // TermID returns the id of a term, or -1.
 func (ix *Index) TermID(term string) int {
 	i := sort.SearchStrings(ix.Terms, term)

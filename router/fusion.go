@@ -3,6 +3,7 @@ package router
 import (
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/skillroute/skillroute/bm25"
 	"github.com/skillroute/skillroute/disambig"
@@ -32,6 +33,9 @@ const (
 	CtxBase        = 5.0
 )
 
+// maxEvidence is how many matched terms a candidate names as its reasons.
+const maxEvidence = 3
+
 // fuse combines BM25 results with the signals. The result is divided by
 // WeightBM25, so that with no signals a score is the BM25 score itself and
 // confidence reads the same with or without a session.
@@ -42,6 +46,12 @@ func fuse(ix *index.Index, results []bm25.Result, sig Signals, explain bool) []d
 		r := &results[i]
 		pos[r.Name] = len(cands)
 		c := disambig.Candidate{Skill: r.Name, Score: r.Score}
+		for _, m := range r.Matches {
+			if len(c.Evidence) == maxEvidence {
+				break
+			}
+			c.Evidence = append(c.Evidence, strconv.Quote(m.Term))
+		}
 		if explain {
 			c.Explain = r.Explain(ix)
 		}
@@ -49,9 +59,11 @@ func fuse(ix *index.Index, results []bm25.Result, sig Signals, explain bool) []d
 	}
 	add := func(signal map[string]float64, weight float64, what string) {
 		for name, v := range signal {
-			if v <= 0 || ix.SkillID(name) < 0 {
+			id := ix.Resolve(name)
+			if v <= 0 || id < 0 {
 				continue
 			}
+			name = ix.Skills[id].Name
 			part := v * CtxBase * weight / WeightBM25
 			i, ok := pos[name]
 			if !ok {
@@ -61,6 +73,7 @@ func fuse(ix *index.Index, results []bm25.Result, sig Signals, explain bool) []d
 			}
 			c := &cands[i]
 			c.Score += part
+			c.Evidence = append(c.Evidence, what)
 			if !explain {
 				continue
 			}

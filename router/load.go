@@ -20,6 +20,11 @@ import (
 // Builtin names the built-in catalog, rules or synonyms in Options.
 const Builtin = "builtin"
 
+// Installed names, as Options.Catalog, the skills Claude Code itself can
+// load on this machine (personal, project and plugin skills, no built-in
+// ones unless installed): what a hook may recommend.
+const Installed = "installed"
+
 // Options say where the router's data comes from. Empty fields mean the
 // defaults: the built-in rules and synonyms, and the built-in catalog
 // merged with the skills Claude Code has on this machine (skills.Discover).
@@ -118,7 +123,7 @@ func Stamp(opt Options) (string, error) {
 	if exe, err := os.Executable(); err == nil {
 		_ = stampPath(h, exe)
 	}
-	if opt.Catalog == "" {
+	if opt.Catalog == "" || opt.Catalog == Installed {
 		for _, f := range skills.PlacesFromEnv().Files() {
 			if err := stampPath(h, f); err != nil {
 				fmt.Fprintf(h, "%s missing\n", f)
@@ -172,9 +177,9 @@ func readSources(opt Options) (sources, error) {
 	var src sources
 	var err error
 	switch opt.Catalog {
-	case "":
+	case "", Installed:
 		var warnings []error
-		src.catalog, warnings, err = skills.Discover(skills.PlacesFromEnv())
+		src.catalog, warnings, err = skills.Discover(skills.PlacesFromEnv(), opt.Catalog == "")
 		for _, w := range warnings {
 			if opt.Warn != nil {
 				fmt.Fprintf(opt.Warn, "warning: skill left out: %v\n", w)

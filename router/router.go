@@ -56,6 +56,7 @@ type Candidate struct {
 	Score      float64           `json:"score"`
 	Confidence float64           `json:"confidence"`
 	Explain    *bm25.Explanation `json:"-"`
+	Evidence   []string          `json:"-"` // why, in a few words: matched terms, signals, rules
 }
 
 // Decision is the router's answer for one prompt.
@@ -113,7 +114,7 @@ func (r *Router) RouteWith(prompt string, sig Signals) Decision {
 		if i > 0 {
 			ru = top // a runner-up is measured against the winner
 		}
-		d.Candidates = append(d.Candidates, Candidate{Skill: c.Skill, Score: round(c.Score), Confidence: round(Confidence(c.Score, ru)), Explain: c.Explain})
+		d.Candidates = append(d.Candidates, Candidate{Skill: c.Skill, Score: round(c.Score), Confidence: round(Confidence(c.Score, ru)), Explain: c.Explain, Evidence: c.Evidence})
 	}
 	if len(d.Candidates) == 0 {
 		return d

@@ -1,6 +1,7 @@
 package skills
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,12 +13,26 @@ import (
 type Places struct {
 	Home       string // the user's home: ~/.claude/skills and plugin caches
 	ProjectDir string // $CLAUDE_PROJECT_DIR: its .claude/skills
+	PluginRoot string // $CLAUDE_PLUGIN_ROOT when running as a plugin: its skills/
 }
 
 // PlacesFromEnv reads the places from the environment.
 func PlacesFromEnv() Places {
 	home, _ := os.UserHomeDir()
-	return Places{Home: home, ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR")}
+	return Places{Home: home, ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"), PluginRoot: os.Getenv("CLAUDE_PLUGIN_ROOT")}
+}
+
+// pluginName reads a plugin's name from its manifest, else its folder.
+func pluginName(root string) string {
+	var m struct {
+		Name string `json:"name"`
+	}
+	if data, err := os.ReadFile(filepath.Join(root, ".claude-plugin", "plugin.json")); err == nil {
+		if json.Unmarshal(data, &m) == nil && m.Name != "" {
+			return m.Name
+		}
+	}
+	return filepath.Base(root)
 }
 
 // Dirs lists the skill folders to read, lowest precedence first, each with
@@ -34,6 +49,9 @@ func (p Places) Dirs() []SkillDir {
 		}
 		out = append(out, SkillDir{Path: filepath.Join(p.Home, ".claude", "skills")})
 	}
+	if p.PluginRoot != "" {
+		out = append(out, SkillDir{Path: filepath.Join(p.PluginRoot, "skills"), Prefix: pluginName(p.PluginRoot) + ":"})
+	}
 	if p.ProjectDir != "" {
 		out = append(out, SkillDir{Path: filepath.Join(p.ProjectDir, ".claude", "skills")})
 	}
@@ -46,19 +64,23 @@ type SkillDir struct {
 	Prefix string // "plugin:" for a plugin's skills
 }
 
-// Discover returns the built-in catalog merged with the skills found in the
-// places, a later place's skill overriding an earlier one's and any of them
-// overriding a built-in skill of the same name. A skill file that does not
-// parse is left out and reported in warnings, so one broken file never
-// stops routing.
-func Discover(p Places) (*Catalog, []error, error) {
-	base, err := Builtin()
-	if err != nil {
-		return nil, nil, err
-	}
+// Discover returns the skills found in the places, merged over the
+// built-in catalog when withBuiltin is set: a later place's skill overrides
+// an earlier one's, and any of them a built-in skill of the same name.
+// Without the built-in catalog it is what Claude Code itself can load, the
+// only skills a hook may recommend. A skill file that does not parse is
+// left out and reported in warnings, so one broken file never stops
+// routing.
+func Discover(p Places, withBuiltin bool) (*Catalog, []error, error) {
 	byName := map[string]Skill{}
-	for _, s := range base.Skills {
-		byName[s.Name] = s
+	if withBuiltin {
+		base, err := Builtin()
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, s := range base.Skills {
+			byName[s.Name] = s
+		}
 	}
 	var warnings []error
 	for _, d := range p.Dirs() {

@@ -3,10 +3,10 @@ package main
 import (
 	"flag"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/state"
 )
 
 // dataFlags are the flags that choose the router's data.
@@ -30,19 +30,9 @@ func (d *dataFlags) options(stderr io.Writer) router.Options {
 	}
 }
 
-// stateDir is where skillroute keeps its files: $CLAUDE_PLUGIN_DATA when
-// run as a plugin, else $SKILLROUTE_HOME, else ~/.claude/skillroute.
-func stateDir() string {
-	for _, env := range []string{"CLAUDE_PLUGIN_DATA", "SKILLROUTE_HOME"} {
-		if v := os.Getenv(env); v != "" {
-			return v
-		}
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return filepath.Join(os.TempDir(), "skillroute")
-	}
-	return filepath.Join(home, ".claude", "skillroute")
-}
+// stateDir is where skillroute keeps its files (see package state).
+func stateDir() string { return state.Dir() }
 
-func cacheDir() string { return filepath.Join(stateDir(), "cache") }
+func cacheDir() string { return cacheDirIn(stateDir()) }
+
+func cacheDirIn(dir string) string { return filepath.Join(dir, "cache") }

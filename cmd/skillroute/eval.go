@@ -31,13 +31,37 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(file.Cases) == 0 {
+	if len(file.Cases) == 0 && len(file.Sessions) == 0 {
 		return fmt.Errorf("%s: no prompts to evaluate", fs.Arg(0))
 	}
-	rep := eval.Summarize(eval.RouteCases(r, file.Cases))
-	rep.Write(stdout, fmt.Sprintf("%s: %d prompts", fs.Arg(0), len(file.Cases)), *verbose)
+	var last eval.Summary
+	if len(file.Cases) > 0 {
+		rep := eval.Summarize(eval.RouteCases(r, file.Cases))
+		rep.Write(stdout, fmt.Sprintf("%s: %d prompts", fs.Arg(0), len(file.Cases)), *verbose)
+		last = rep.Summary
+	}
+	if len(file.Sessions) > 0 {
+		turns := 0
+		for _, s := range file.Sessions {
+			turns += len(s.Turns)
+		}
+		plain, err := eval.RouteSessions(r, file.Sessions, false)
+		if err != nil {
+			return err
+		}
+		without := eval.Summarize(plain)
+		without.Write(stdout, fmt.Sprintf("%s: %d sessions, %d turns, each turn routed alone (no context)", fs.Arg(0), len(file.Sessions), turns), false)
+		fused, err := eval.RouteSessions(r, file.Sessions, true)
+		if err != nil {
+			return err
+		}
+		with := eval.Summarize(fused)
+		with.Write(stdout, fmt.Sprintf("%s: the same turns replayed through the hook, with session context", fs.Arg(0)), *verbose)
+		fmt.Fprintf(stdout, "context adds %+.1f points of top-1\n", 100*(with.Summary.Top1-without.Summary.Top1))
+		last = with.Summary
+	}
 	if *asJSON {
-		return json.NewEncoder(stdout).Encode(rep.Summary)
+		return json.NewEncoder(stdout).Encode(last)
 	}
 	return nil
 }

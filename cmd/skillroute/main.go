@@ -8,6 +8,9 @@
 //	skillroute rules lint [--catalog P] [--synonyms P] FILE
 //	skillroute skills list [--catalog P]
 //	skillroute skills install [--dir DIR] [--force]
+//	skillroute hook < EVENT.json
+//	skillroute install [--project] [--dry-run] [--no-skills]
+//	skillroute uninstall [--project] [--dry-run]
 //
 // Run `skillroute COMMAND --help` for each command's flags.
 package main
@@ -36,6 +39,9 @@ func init() {
 		{"eval", "measure routing accuracy on labelled prompts", runEval},
 		{"rules", "check a rules file: skillroute rules lint FILE", runRules},
 		{"skills", "list the catalog, or install the built-in skills", runSkills},
+		{"hook", "handle one Claude Code hook event (stdin JSON)", runHook},
+		{"install", "register the hook in Claude Code's settings and install the skills", runInstall},
+		{"uninstall", "remove the hook entries from Claude Code's settings", runUninstall},
 	}
 }
 

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/skillroute/skillroute/hook"
+	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/state"
+)
+
+// maxEvent bounds what is read from stdin: a prompt is capped at 4,000
+// characters by the tokenizer anyway; pasted logs beyond 1 MiB are cut.
+const maxEvent = 1 << 20
+
+// runHook handles one Claude Code hook event. Whatever happens it returns
+// nil (exit 0): a hook must never block or break the user's prompt.
+func runHook(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+		fmt.Fprintf(stderr, "Usage: skillroute hook < EVENT.json\n\nReads one Claude Code hook event (UserPromptSubmit, PostToolUse of Skill,\nUserPromptExpansion, SessionStart) on stdin; prints additionalContext JSON\nwhen a skill is recommended, else nothing. Always exits 0.\n")
+		return nil
+	}
+	return hookMain(os.Stdin, stdout, router.Options{Catalog: router.Installed})
+}
+
+func hookMain(stdin io.Reader, stdout io.Writer, opt router.Options) error {
+	dir := state.Dir()
+	opt.CacheDir = cacheDirIn(dir)
+	store := &hook.Store{Dir: dir}
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), hook.Deadline)
+	defer cancel()
+
+	done := make(chan hook.Result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- hook.Result{Reason: fmt.Sprintf("panic: %v", p)}
+			}
+		}()
+		input, err := io.ReadAll(io.LimitReader(stdin, maxEvent))
+		if err != nil {
+			done <- hook.Result{Reason: "read stdin: " + err.Error()}
+			return
+		}
+		h := &hook.Handler{Store: store, Open: func() (*router.Router, error) { return router.Open(opt) }}
+		done <- h.Handle(ctx, input)
+	}()
+	var res hook.Result
+	select {
+	case res = <-done:
+	case <-ctx.Done():
+		res = hook.Result{Reason: fmt.Sprintf("deadline of %v passed", hook.Deadline)}
+	}
+	if res.Output != nil && ctx.Err() == nil {
+		stdout.Write(append(res.Output, '\n'))
+	}
+	if res.Reason != "" {
+		logCtx, cancelLog := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		store.Log(logCtx, time.Now(), "hook", fmt.Sprintf("%s (%.1f ms)", res.Reason, float64(time.Since(start).Microseconds())/1000))
+		cancelLog()
+	}
+	return nil
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/skillroute/skillroute/hook"
+	"github.com/skillroute/skillroute/skills"
+)
+
+// settingsScope returns the settings file and skills folder to edit.
+func settingsScope(project bool) (settings, skillDir string, err error) {
+	if project {
+		dir := os.Getenv("CLAUDE_PROJECT_DIR")
+		if dir == "" {
+			if dir, err = os.Getwd(); err != nil {
+				return "", "", err
+			}
+		}
+		return filepath.Join(dir, ".claude", "settings.json"), filepath.Join(dir, ".claude", "skills"), nil
+	}
+	home := skills.PlacesFromEnv().Home
+	if home == "" {
+		return "", "", fmt.Errorf("no home folder; use --project")
+	}
+	return filepath.Join(home, ".claude", "settings.json"), filepath.Join(home, ".claude", "skills"), nil
+}
+
+func runInstall(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("install", "install [--project] [--dry-run] [--no-skills]", stderr)
+	project := fs.Bool("project", false, "edit the project's .claude/settings.json instead of ~/.claude/settings.json")
+	dryRun := fs.Bool("dry-run", false, "say what would change, write nothing")
+	noSkills := fs.Bool("no-skills", false, "do not install the built-in skills (the hook then recommends only skills you have)")
+	binary := fs.String("binary", "", "path of the skillroute binary the hook runs (default: this one)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	settings, skillDir, err := settingsScope(*project)
+	if err != nil {
+		return err
+	}
+	bin := *binary
+	if bin == "" {
+		if bin, err = os.Executable(); err != nil {
+			return err
+		}
+		if resolved, err := filepath.EvalSymlinks(bin); err == nil {
+			bin = resolved
+		}
+		if strings.Contains(bin, "go-build") {
+			return fmt.Errorf("this binary is a temporary `go run` build; run `go install ./cmd/skillroute` and then `skillroute install`")
+		}
+	}
+	changes, err := hook.Install(settings, bin, *dryRun)
+	if err != nil {
+		return err
+	}
+	verb := ""
+	if *dryRun {
+		verb = " (dry run: nothing written)"
+	}
+	fmt.Fprintf(stdout, "hooks in %s%s:\n", settings, verb)
+	for _, c := range changes {
+		fmt.Fprintf(stdout, "  %-20s %s\n", c.Event, c.Action)
+	}
+	if *noSkills {
+		return nil
+	}
+	if *dryRun {
+		fmt.Fprintf(stdout, "would install the built-in skills into %s\n", skillDir)
+		return nil
+	}
+	results, err := skills.Install(skillDir, false)
+	written, skipped := 0, 0
+	for _, r := range results {
+		switch {
+		case r.Action == "written" || r.Action == "overwritten":
+			written++
+		case strings.HasPrefix(r.Action, "skipped"):
+			skipped++
+			fmt.Fprintf(stdout, "  kept your own %s\n", r.Path)
+		}
+	}
+	fmt.Fprintf(stdout, "skills in %s: %d written, %d kept as you had them\n", skillDir, written, skipped)
+	return err
+}
+
+func runUninstall(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("uninstall", "uninstall [--project] [--dry-run]", stderr)
+	project := fs.Bool("project", false, "edit the project's .claude/settings.json")
+	dryRun := fs.Bool("dry-run", false, "say what would change, write nothing")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	settings, _, err := settingsScope(*project)
+	if err != nil {
+		return err
+	}
+	changes, err := hook.Uninstall(settings, *dryRun)
+	if err != nil {
+		return err
+	}
+	if len(changes) == 0 {
+		fmt.Fprintf(stdout, "no skillroute hooks in %s\n", settings)
+		return nil
+	}
+	for _, c := range changes {
+		fmt.Fprintf(stdout, "  %-20s %s\n", c.Event, c.Action)
+	}
+	fmt.Fprintf(stdout, "installed skills were left in place; remove them from the skills folder if you wish\n")
+	return nil
+}

@@ -1,0 +1,273 @@
+// Package hook is skillroute as Claude Code meets it: one process per hook
+// event, reading the event's JSON on stdin and printing, at most, one JSON
+// object that adds a line of context to the prompt.
+//
+// It handles four events. UserPromptSubmit routes the prompt with the
+// session's signals (recent skills, project type, workflow) and, when a
+// skill is recommended, prints it as additionalContext. PostToolUse of the
+// Skill tool and UserPromptExpansion (a typed /skill) record which skill
+// was actually used, which feeds the session context and the workflow
+// statistics. SessionStart resets or resumes the session's state.
+//
+// The hook must never get in the user's way: whatever happens (malformed
+// input, an unknown event, a broken or locked state file, a slow disk) it
+// exits 0, prints nothing it is not sure of, and gives up at Deadline. Exit
+// code 2 would erase the user's prompt; any other failure code shows an
+// error notice. Reasons for silence go to hook.log in the state folder.
+package hook
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	sctx "github.com/skillroute/skillroute/context"
+	"github.com/skillroute/skillroute/router"
+)
+
+// Deadline bounds one hook call. Claude Code waits for UserPromptSubmit
+// hooks before the model starts: 200 ms is unnoticeable, and far inside the
+// 5 s timeout the installer registers.
+const Deadline = 200 * time.Millisecond
+
+// MaxContext caps the injected text. Injected context stays in the
+// transcript and accumulates turn after turn, so it is kept to a line.
+const MaxContext = 600
+
+// Event is the part of a hook event's JSON the router reads. Unknown
+// fields are ignored; missing ones are empty.
+type Event struct {
+	SessionID     string          `json:"session_id"`
+	PromptID      string          `json:"prompt_id"`
+	Cwd           string          `json:"cwd"`
+	HookEventName string          `json:"hook_event_name"`
+	Prompt        string          `json:"prompt"`
+	Source        string          `json:"source"`
+	ToolName      string          `json:"tool_name"`
+	ToolInput     json.RawMessage `json:"tool_input"`
+	ExpansionType string          `json:"expansion_type"`
+	CommandName   string          `json:"command_name"`
+}
+
+// Decision is one routed prompt, as recorded in decisions.jsonl.
+type Decision struct {
+	ID         string    `json:"id"`
+	Session    string    `json:"session"`
+	PromptHash string    `json:"prompt_hash"`
+	Skill      string    `json:"skill"`
+	Confidence float64   `json:"confidence"`
+	Time       time.Time `json:"time"`
+	Query      string    `json:"-"` // kept in the session file only, for corrections
+}
+
+// Handler handles hook events against one state folder.
+type Handler struct {
+	Store *Store
+	// Open returns the router; called only for prompts, so the other
+	// events never load the index.
+	Open func() (*router.Router, error)
+	Now  func() time.Time
+}
+
+// Result is what a handled event produced.
+type Result struct {
+	Output   []byte           // what to print on stdout; nil for silence
+	Decision *router.Decision // for a routed prompt
+	Reason   string           // why the hook stayed silent, for the log
+}
+
+// Handle processes one event's JSON. It never fails: problems become a
+// silent Result with a Reason.
+func (h *Handler) Handle(ctx context.Context, input []byte) Result {
+	var ev Event
+	if len(strings.TrimSpace(string(input))) == 0 {
+		return Result{Reason: "empty input"}
+	}
+	if err := json.Unmarshal(input, &ev); err != nil {
+		return Result{Reason: "malformed event: " + err.Error()}
+	}
+	switch ev.HookEventName {
+	case "UserPromptSubmit":
+		return h.prompt(ctx, ev)
+	case "PostToolUse":
+		if ev.ToolName != "Skill" {
+			return Result{Reason: "PostToolUse of " + ev.ToolName}
+		}
+		return h.used(ctx, ev, skillOf(ev.ToolInput))
+	case "UserPromptExpansion":
+		if ev.ExpansionType != "" && ev.ExpansionType != "slash_command" {
+			return Result{Reason: "expansion " + ev.ExpansionType}
+		}
+		return h.used(ctx, ev, ev.CommandName)
+	case "SessionStart":
+		return h.start(ctx, ev)
+	case "":
+		return Result{Reason: "event without hook_event_name"}
+	}
+	return Result{Reason: "unhandled event " + ev.HookEventName}
+}
+
+// skillOf reads the skill name of a Skill tool call: "skill", or
+// "skill_name" as some versions send.
+func skillOf(raw json.RawMessage) string {
+	var in struct {
+		Skill     string `json:"skill"`
+		SkillName string `json:"skill_name"`
+	}
+	_ = json.Unmarshal(raw, &in)
+	if in.Skill != "" {
+		return in.Skill
+	}
+	return in.SkillName
+}
+
+func (h *Handler) now() time.Time {
+	if h.Now != nil {
+		return h.Now()
+	}
+	return time.Now()
+}
+
+// prompt routes a prompt with the session's signals.
+func (h *Handler) prompt(ctx context.Context, ev Event) Result {
+	text := strings.TrimSpace(ev.Prompt)
+	if text == "" {
+		return Result{Reason: "empty prompt"}
+	}
+	if strings.HasPrefix(text, "/") {
+		return Result{Reason: "slash command"}
+	}
+	r, err := h.Open()
+	if err != nil {
+		return Result{Reason: "router: " + err.Error()}
+	}
+	sess, _ := h.Store.Session(ev.SessionID) // a broken session file routes without context
+	sig := h.signals(r, sess, ev.Cwd)
+	d := r.RouteWith(text, sig)
+	now := h.now()
+	rec := Decision{ID: decisionID(ev, now), Session: ev.SessionID, PromptHash: hash(text),
+		Skill: d.Skill, Confidence: d.Confidence, Time: now.UTC(), Query: text}
+	_ = h.Store.RecordDecision(ctx, rec, sess)
+	res := Result{Decision: &d}
+	if d.Skill == "" {
+		res.Reason = fmt.Sprintf("abstained (confidence %.2f)", d.Confidence)
+		return res
+	}
+	res.Output = contextOutput(describe(d))
+	return res
+}
+
+// signals gathers the session's evidence for the router.
+func (h *Handler) signals(r *router.Router, sess *sctx.Session, cwd string) router.Signals {
+	var sig router.Signals
+	if sess != nil && len(sess.Recent) > 0 {
+		// Names as the catalog writes them: a session may have used
+		// "plugin:name" while enhances lists say "name".
+		canon := func(name string) string {
+			if id := r.Index.Resolve(name); id >= 0 {
+				return r.Index.Skills[id].Name
+			}
+			return name
+		}
+		recent := make([]string, len(sess.Recent))
+		for i, s := range sess.Recent {
+			recent[i] = canon(s)
+		}
+		sig.Context = sctx.ContextScores(recent, func(skill string) []string {
+			id := r.Index.Resolve(skill)
+			if id < 0 {
+				return nil
+			}
+			out := make([]string, len(r.Index.Skills[id].Enhances))
+			for i, e := range r.Index.Skills[id].Enhances {
+				out[i] = canon(e)
+			}
+			return out
+		})
+		if wf, err := h.Store.Workflow(); err == nil {
+			sig.Workflow = wf.Predict(recent)
+		}
+	}
+	if cwd != "" {
+		var types []string
+		if sess != nil && sess.ProjectDir == cwd && sess.Project != nil {
+			types = sess.Project
+		} else {
+			types = sctx.DetectProject(cwd)
+			if sess != nil {
+				sess.ProjectDir, sess.Project = cwd, append([]string{}, types...)
+			}
+		}
+		sig.Project = sctx.ProjectScores(types)
+	}
+	return sig
+}
+
+// describe writes the injected line: factual, short, naming the skill by
+// the name Claude Code invokes it with.
+func describe(d router.Decision) string {
+	top := d.Candidates[0]
+	var b strings.Builder
+	fmt.Fprintf(&b, "skillroute: the skill %q matches this request (confidence %.2f", d.Skill, d.Confidence)
+	if len(top.Evidence) > 0 {
+		fmt.Fprintf(&b, "; %s", strings.Join(top.Evidence, ", "))
+	}
+	b.WriteString(").")
+	if len(d.Candidates) > 1 && d.Level != router.High {
+		fmt.Fprintf(&b, " Runner-up: %q (%.2f).", d.Candidates[1].Skill, d.Candidates[1].Confidence)
+	}
+	s := b.String()
+	if len(s) > MaxContext {
+		s = s[:MaxContext]
+	}
+	return s
+}
+
+func contextOutput(text string) []byte {
+	out := map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": "UserPromptSubmit", "additionalContext": text}}
+	data, _ := json.Marshal(out)
+	return data
+}
+
+// used records that the session used a skill.
+func (h *Handler) used(ctx context.Context, ev Event, skill string) Result {
+	skill = strings.TrimSpace(skill)
+	if skill == "" {
+		return Result{Reason: "no skill name"}
+	}
+	if err := h.Store.RecordUse(ctx, ev.SessionID, skill, h.now()); err != nil {
+		return Result{Reason: "record use: " + err.Error()}
+	}
+	return Result{Reason: "recorded use of " + skill}
+}
+
+// start resets the session on a fresh start or /clear, keeps it on resume
+// or compaction, and sweeps sessions that have expired.
+func (h *Handler) start(ctx context.Context, ev Event) Result {
+	switch ev.Source {
+	case "resume", "compact":
+		return Result{Reason: "session resumed"}
+	}
+	if err := h.Store.ResetSession(ctx, ev.SessionID); err != nil {
+		return Result{Reason: "reset: " + err.Error()}
+	}
+	h.Store.Expire(h.now())
+	return Result{Reason: "session reset (" + ev.Source + ")"}
+}
+
+func hash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:8])
+}
+
+func decisionID(ev Event, now time.Time) string {
+	if ev.PromptID != "" {
+		return ev.PromptID
+	}
+	return hash(fmt.Sprintf("%s\x00%s\x00%d", ev.SessionID, ev.Prompt, now.UnixNano()))
+}

@@ -1,0 +1,257 @@
+package hook_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/skillroute/skillroute/hook"
+	"github.com/skillroute/skillroute/router"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var (
+	openOnce sync.Once
+	shared   *router.Router
+	openErr  error
+)
+
+// builtinRouter opens the built-in catalog once for all tests.
+func builtinRouter() (*router.Router, error) {
+	openOnce.Do(func() { shared, openErr = router.Open(router.Options{Catalog: router.Builtin}) })
+	return shared, openErr
+}
+
+func newHandler(t *testing.T) *hook.Handler {
+	t.Helper()
+	return &hook.Handler{Store: &hook.Store{Dir: t.TempDir()}, Open: builtinRouter}
+}
+
+func event(t *testing.T, fields map[string]any) []byte {
+	t.Helper()
+	data, err := json.Marshal(fields)
+	require.NoError(t, err)
+	return data
+}
+
+func TestPromptSubmitContract(t *testing.T) {
+	h := newHandler(t)
+	res := h.Handle(context.Background(), event(t, map[string]any{
+		"session_id": "s1", "hook_event_name": "UserPromptSubmit", "cwd": t.TempDir(),
+		"prompt": "帮我写单元测试，用 Jest mock 掉 axios 请求", "permission_mode": "default", "unknown_field": 1,
+	}))
+	require.NotNil(t, res.Output, res.Reason)
+	var out struct {
+		HookSpecificOutput struct {
+			HookEventName     string `json:"hookEventName"`
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	require.NoError(t, json.Unmarshal(res.Output, &out))
+	assert.Equal(t, "UserPromptSubmit", out.HookSpecificOutput.HookEventName)
+	assert.Contains(t, out.HookSpecificOutput.AdditionalContext, `"tester-expert"`)
+	assert.Less(t, len(out.HookSpecificOutput.AdditionalContext), 1000)
+
+	// The decision is recorded, with a hash instead of the prompt.
+	data, err := os.ReadFile(filepath.Join(h.Store.Dir, "decisions.jsonl"))
+	require.NoError(t, err)
+	var d map[string]any
+	require.NoError(t, json.Unmarshal([]byte(strings.TrimSpace(string(data))), &d))
+	for _, k := range []string{"id", "session", "prompt_hash", "skill", "confidence", "time"} {
+		assert.Contains(t, d, k)
+	}
+	assert.Equal(t, "tester-expert", d["skill"])
+	assert.NotContains(t, string(data), "Jest")
+}
+
+func TestSilence(t *testing.T) {
+	cases := []struct {
+		name  string
+		input string
+	}{
+		{"empty stdin", ""},
+		{"garbage", "}{ not json"},
+		{"a JSON array", "[1,2,3]"},
+		{"unknown event", `{"hook_event_name":"Stop","session_id":"s"}`},
+		{"no event name", `{"prompt":"hello"}`},
+		{"slash command", `{"hook_event_name":"UserPromptSubmit","session_id":"s","prompt":"/deploy staging"}`},
+		{"small talk", `{"hook_event_name":"UserPromptSubmit","session_id":"s","prompt":"thanks, that's all"}`},
+		{"empty prompt", `{"hook_event_name":"UserPromptSubmit","session_id":"s","prompt":"   "}`},
+		{"other tool", `{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"Write","tool_input":{}}`},
+		{"skill without name", `{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"Skill","tool_input":{}}`},
+		{"session start", `{"hook_event_name":"SessionStart","session_id":"s","source":"startup"}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := newHandler(t).Handle(context.Background(), []byte(c.input))
+			assert.Nil(t, res.Output)
+			assert.NotEmpty(t, res.Reason, "silence is explained in the log")
+		})
+	}
+}
+
+// A broken session file must not stop routing: the prompt is routed
+// without context, and the file is replaced.
+func TestBrokenStateStillRoutes(t *testing.T) {
+	h := newHandler(t)
+	dir := filepath.Join(h.Store.Dir, "sessions")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "s1.json"), []byte("{torn"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(h.Store.Dir, "workflow.json"), []byte("nonsense"), 0o644))
+	res := h.Handle(context.Background(), event(t, map[string]any{
+		"session_id": "s1", "hook_event_name": "UserPromptSubmit", "prompt": "git rebase 之后冲突了，怎么解决"}))
+	require.NotNil(t, res.Output, res.Reason)
+	assert.Contains(t, string(res.Output), "git-operation-master")
+	f, err := h.Store.SessionFile("s1")
+	require.NoError(t, err)
+	require.NotNil(t, f.Last)
+	assert.Equal(t, "git-operation-master", f.Last.Skill)
+}
+
+func TestSkillUseFeedsContext(t *testing.T) {
+	h := newHandler(t)
+	ctx := context.Background()
+	use := func(raw string) {
+		res := h.Handle(ctx, []byte(raw))
+		assert.Nil(t, res.Output)
+	}
+	use(`{"hook_event_name":"PostToolUse","session_id":"s1","tool_name":"Skill","tool_input":{"skill":"skillroute:performance-expert","args":""}}`)
+	use(`{"hook_event_name":"UserPromptExpansion","session_id":"s1","expansion_type":"slash_command","command_name":"performance-expert"}`)
+	use(`{"hook_event_name":"PostToolUse","session_id":"s1","tool_name":"Skill","tool_input":{"skill_name":"performance-expert"}}`)
+	sess, err := h.Store.Session("s1")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"skillroute:performance-expert", "performance-expert", "performance-expert"}, sess.Recent)
+
+	// A follow-up that names no field goes where the session has been.
+	res := h.Handle(ctx, event(t, map[string]any{"session_id": "s1", "hook_event_name": "UserPromptSubmit",
+		"prompt": "字体也一样处理一下"}))
+	require.NotNil(t, res.Decision)
+	require.NotEmpty(t, res.Decision.Candidates)
+	assert.Equal(t, "performance-expert", res.Decision.Candidates[0].Skill)
+
+	// A fresh start forgets; a resume keeps.
+	h.Handle(ctx, []byte(`{"hook_event_name":"SessionStart","session_id":"s1","source":"resume"}`))
+	sess, _ = h.Store.Session("s1")
+	assert.Len(t, sess.Recent, 3)
+	h.Handle(ctx, []byte(`{"hook_event_name":"SessionStart","session_id":"s1","source":"clear"}`))
+	sess, _ = h.Store.Session("s1")
+	assert.Empty(t, sess.Recent)
+}
+
+// Several Claude Code sessions, and several hooks of one session, run at
+// once: no use may be lost and no file torn.
+func TestConcurrentHooksOnOneSession(t *testing.T) {
+	h := newHandler(t)
+	const n = 40
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if i%2 == 0 {
+				h.Handle(ctx, []byte(fmt.Sprintf(`{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"Skill","tool_input":{"skill":"skill-%d"}}`, i)))
+			} else {
+				h.Handle(ctx, []byte(`{"hook_event_name":"UserPromptSubmit","session_id":"s","prompt":"Dockerfile 改成多阶段构建，镜像太大了"}`))
+			}
+		}(i)
+	}
+	wg.Wait()
+	f, err := h.Store.SessionFile("s")
+	require.NoError(t, err, "the session file is never torn")
+	assert.Len(t, f.Recent, 10, "the window holds the last 10 of 20 uses")
+	data, err := os.ReadFile(filepath.Join(h.Store.Dir, "decisions.jsonl"))
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	assert.Len(t, lines, n/2)
+	for _, l := range lines {
+		assert.True(t, json.Valid([]byte(l)), l)
+	}
+	wf, err := h.Store.Workflow()
+	require.NoError(t, err)
+	total := 0
+	for _, next := range wf.Bigrams {
+		for _, c := range next {
+			total += c
+		}
+	}
+	assert.Equal(t, n/2-1, total, "every use after the first adds one transition")
+}
+
+func TestInstallUninstallRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	original := `{
+  "model": "opus",
+  "hooks": {
+    "PostToolUse": [
+      { "matcher": "Edit|Write", "hooks": [ { "type": "command", "command": "/usr/local/bin/lint.sh", "timeout": 30 } ] }
+    ],
+    "UserPromptSubmit": [
+      { "hooks": [ { "type": "command", "command": "echo hi" } ] }
+    ]
+  }
+}`
+	require.NoError(t, os.WriteFile(path, []byte(original), 0o644))
+	changes, err := hook.Install(path, "/opt/my tools/skillroute", false)
+	require.NoError(t, err)
+	require.Len(t, changes, len(hook.Registrations))
+	for _, c := range changes {
+		assert.Equal(t, "added", c.Action, c.Event)
+	}
+	var s map[string]any
+	data, _ := os.ReadFile(path)
+	require.NoError(t, json.Unmarshal(data, &s))
+	assert.Equal(t, "opus", s["model"])
+	text := string(data)
+	assert.Contains(t, text, `'/opt/my tools/skillroute' hook`)
+	assert.Contains(t, text, "/usr/local/bin/lint.sh")
+	assert.Contains(t, text, `"matcher": "Skill"`)
+	assert.Contains(t, text, `"timeout": 5`)
+	backups, _ := filepath.Glob(path + ".skillroute-backup-*")
+	assert.Len(t, backups, 1)
+
+	// Idempotent: a second install changes nothing.
+	changes, err = hook.Install(path, "/opt/my tools/skillroute", false)
+	require.NoError(t, err)
+	for _, c := range changes {
+		assert.Equal(t, "already present", c.Action)
+	}
+	again, _ := os.ReadFile(path)
+	assert.Equal(t, string(data), string(again))
+
+	// Uninstall removes exactly ours.
+	_, err = hook.Uninstall(path, false)
+	require.NoError(t, err)
+	var after, before map[string]any
+	data, _ = os.ReadFile(path)
+	require.NoError(t, json.Unmarshal(data, &after))
+	require.NoError(t, json.Unmarshal([]byte(original), &before))
+	assert.Equal(t, before, after)
+}
+
+func TestInstallRefusesBrokenSettings(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	require.NoError(t, os.WriteFile(path, []byte("{ broken"), 0o644))
+	_, err := hook.Install(path, "/bin/skillroute", false)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), path)
+	data, _ := os.ReadFile(path)
+	assert.Equal(t, "{ broken", string(data), "a file we cannot read is left as it was")
+}
+
+func TestDryRunWritesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	changes, err := hook.Install(path, "/bin/skillroute", true)
+	require.NoError(t, err)
+	assert.NotEmpty(t, changes)
+	_, err = os.Stat(path)
+	assert.True(t, os.IsNotExist(err))
+}

@@ -1,0 +1,215 @@
+package hook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/skillroute/skillroute/state"
+)
+
+// Registration is one hook entry the installer adds to settings.json.
+type Registration struct {
+	Event   string
+	Matcher string // "" for events without matchers
+}
+
+// Registrations are the events the router listens to. The timeout (s) is
+// far above the hook's own 200 ms deadline and far below Claude Code's
+// default 30 s for prompts, so a stuck disk can never hold a prompt long.
+var Registrations = []Registration{
+	{Event: "UserPromptSubmit"},
+	{Event: "PostToolUse", Matcher: "Skill"},
+	{Event: "UserPromptExpansion"},
+	{Event: "SessionStart"},
+}
+
+// HookTimeout is the timeout, in seconds, written for each hook entry.
+const HookTimeout = 5
+
+// Command returns the shell command that runs the hook for a binary path.
+func Command(binary string) string {
+	return shellQuote(binary) + " hook"
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// isOurs recognises a handler this installer wrote, whatever binary path
+// it named then: a command ending in "skillroute hook".
+func isOurs(h map[string]any) bool {
+	cmd, _ := h["command"].(string)
+	cmd = strings.TrimSpace(strings.ReplaceAll(cmd, "'", ""))
+	return strings.HasSuffix(cmd, "skillroute hook")
+}
+
+// Change says what Install or Uninstall did to one event.
+type Change struct {
+	Event  string
+	Action string // "added", "updated", "already present", "removed"
+}
+
+// Install merges the router's hook entries into the settings file at path,
+// keeping every other key and hook, writing a backup of the old file first,
+// and doing nothing when the entries are already there (idempotent). With
+// dryRun nothing is written.
+func Install(path, binary string, dryRun bool) ([]Change, error) {
+	return edit(path, dryRun, func(hooks map[string]any) []Change {
+		var changes []Change
+		for _, reg := range Registrations {
+			groups, _ := hooks[reg.Event].([]any)
+			want := map[string]any{"type": "command", "command": Command(binary), "timeout": HookTimeout}
+			action := "added"
+			var kept []any
+			for _, g := range groups {
+				group, ok := g.(map[string]any)
+				if !ok {
+					kept = append(kept, g)
+					continue
+				}
+				handlers, _ := group["hooks"].([]any)
+				var rest []any
+				for _, h := range handlers {
+					if hm, ok := h.(map[string]any); ok && isOurs(hm) {
+						if equalJSON(hm, want) && matcherOf(group) == reg.Matcher && action == "added" {
+							action = "already present"
+							rest = append(rest, h)
+						} else if action == "added" {
+							action = "updated"
+						}
+						continue
+					}
+					rest = append(rest, h)
+				}
+				if len(rest) == 0 && len(handlers) > 0 {
+					continue // the group held only our stale entry
+				}
+				group["hooks"] = rest
+				kept = append(kept, group)
+			}
+			if action != "already present" {
+				group := map[string]any{"hooks": []any{want}}
+				if reg.Matcher != "" {
+					group["matcher"] = reg.Matcher
+				}
+				kept = append(kept, group)
+			}
+			hooks[reg.Event] = kept
+			changes = append(changes, Change{reg.Event, action})
+		}
+		return changes
+	})
+}
+
+// Uninstall removes exactly the router's entries from the settings file.
+func Uninstall(path string, dryRun bool) ([]Change, error) {
+	return edit(path, dryRun, func(hooks map[string]any) []Change {
+		var changes []Change
+		for event, v := range hooks {
+			groups, ok := v.([]any)
+			if !ok {
+				continue
+			}
+			var kept []any
+			removed := false
+			for _, g := range groups {
+				group, ok := g.(map[string]any)
+				if !ok {
+					kept = append(kept, g)
+					continue
+				}
+				handlers, _ := group["hooks"].([]any)
+				var rest []any
+				for _, h := range handlers {
+					if hm, ok := h.(map[string]any); ok && isOurs(hm) {
+						removed = true
+						continue
+					}
+					rest = append(rest, h)
+				}
+				if len(rest) == 0 && len(handlers) > 0 {
+					continue
+				}
+				group["hooks"] = rest
+				kept = append(kept, group)
+			}
+			if removed {
+				changes = append(changes, Change{event, "removed"})
+				if len(kept) == 0 {
+					delete(hooks, event)
+				} else {
+					hooks[event] = kept
+				}
+			}
+		}
+		return changes
+	})
+}
+
+func matcherOf(group map[string]any) string {
+	m, _ := group["matcher"].(string)
+	return m
+}
+
+func equalJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+// edit loads a settings file (missing is empty), applies change to its
+// "hooks" object and writes it back with a backup, unless nothing changed.
+func edit(path string, dryRun bool, change func(map[string]any) []Change) ([]Change, error) {
+	settings := map[string]any{}
+	old, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		old = nil
+	case err != nil:
+		return nil, err
+	case len(strings.TrimSpace(string(old))) > 0:
+		if err := json.Unmarshal(old, &settings); err != nil {
+			return nil, fmt.Errorf("%s: not valid JSON, left untouched: %v", path, err)
+		}
+	}
+	hooks, ok := settings["hooks"].(map[string]any)
+	if !ok {
+		if settings["hooks"] != nil {
+			return nil, fmt.Errorf("%s: \"hooks\" is not an object, left untouched", path)
+		}
+		hooks = map[string]any{}
+	}
+	changes := change(hooks)
+	if len(hooks) == 0 {
+		delete(settings, "hooks")
+	} else {
+		settings["hooks"] = hooks
+	}
+	data, err := json.MarshalIndent(settings, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	data = append(data, '\n')
+	if dryRun || string(data) == string(old) || (old == nil && len(settings) == 0) {
+		return changes, nil
+	}
+	if old != nil {
+		backup := fmt.Sprintf("%s.skillroute-backup-%s", path, time.Now().UTC().Format("20060102T150405"))
+		if err := os.WriteFile(backup, old, 0o600); err != nil {
+			return nil, fmt.Errorf("backup: %w", err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	return changes, state.WriteAtomic(path, data)
+}

@@ -1,0 +1,193 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	sctx "github.com/skillroute/skillroute/context"
+	"github.com/skillroute/skillroute/state"
+)
+
+// SessionTTL is how long an idle session's state is kept: a week covers a
+// resumed conversation; older files only slow down the folder.
+const SessionTTL = 7 * 24 * time.Hour
+
+// Store is the hook's state folder:
+//
+//	sessions/ID.json   one session: recent skills, project type, last decision
+//	workflow.json      n-gram statistics of skill sequences
+//	decisions.jsonl    every routed prompt, one JSON line each
+//	hook.log           why the hook stayed silent, when it did
+type Store struct {
+	Dir string
+}
+
+// SessionFile is a session's persisted state.
+type SessionFile struct {
+	sctx.Session
+	Last *LastDecision `json:"last,omitempty"`
+}
+
+// LastDecision is the session's most recent routed prompt, kept so that a
+// later skill use or an explicit correction can be compared with it.
+type LastDecision struct {
+	ID         string    `json:"id"`
+	Query      string    `json:"query"`
+	Skill      string    `json:"skill"`
+	Confidence float64   `json:"confidence"`
+	Time       time.Time `json:"time"`
+}
+
+var unsafeID = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
+
+// sessionPath maps a session id to its file; ids are not trusted as paths.
+func (s *Store) sessionPath(id string) string {
+	if id == "" {
+		id = "default"
+	}
+	safe := unsafeID.ReplaceAllString(id, "_")
+	if safe != id || len(safe) > 100 || strings.HasPrefix(safe, ".") {
+		safe = "h-" + hash(id)
+	}
+	return filepath.Join(s.Dir, "sessions", safe+".json")
+}
+
+// Session reads a session's state; a missing file is an empty session.
+func (s *Store) Session(id string) (*sctx.Session, error) {
+	f, err := s.SessionFile(id)
+	if f == nil {
+		return &sctx.Session{ID: id}, err
+	}
+	return &f.Session, err
+}
+
+// SessionFile reads a session's whole file. A missing file gives a new
+// session; a corrupt one gives a new session and the error.
+func (s *Store) SessionFile(id string) (*SessionFile, error) {
+	data, err := os.ReadFile(s.sessionPath(id))
+	f := &SessionFile{Session: sctx.Session{ID: id}}
+	if errors.Is(err, fs.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return f, err
+	}
+	if err := json.Unmarshal(data, f); err != nil {
+		return &SessionFile{Session: sctx.Session{ID: id}}, err
+	}
+	return f, nil
+}
+
+// update reads, changes and writes a session file under its lock.
+func (s *Store) update(ctx context.Context, id string, change func(*SessionFile)) error {
+	path := s.sessionPath(id)
+	return state.Locked(ctx, path, func() error {
+		f, _ := s.SessionFile(id) // a corrupt file is replaced, not fatal
+		change(f)
+		data, err := json.Marshal(f)
+		if err != nil {
+			return err
+		}
+		return state.WriteAtomic(path, data)
+	})
+}
+
+// RecordDecision appends a routed prompt to decisions.jsonl and keeps it as
+// the session's last decision, with the project type found for it.
+func (s *Store) RecordDecision(ctx context.Context, d Decision, sess *sctx.Session) error {
+	line, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	if err := state.AppendLine(ctx, filepath.Join(s.Dir, "decisions.jsonl"), line); err != nil {
+		return err
+	}
+	return s.update(ctx, d.Session, func(f *SessionFile) {
+		f.Updated = d.Time
+		if sess != nil && sess.ProjectDir != "" {
+			f.ProjectDir, f.Project = sess.ProjectDir, sess.Project
+		}
+		f.Last = &LastDecision{ID: d.ID, Query: d.Query, Skill: d.Skill, Confidence: d.Confidence, Time: d.Time}
+	})
+}
+
+// RecordUse notes that the session used a skill, in its window and in the
+// workflow statistics.
+func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.Time) error {
+	var prev []string
+	err := s.update(ctx, session, func(f *SessionFile) {
+		prev = append(prev, f.Recent...)
+		f.Use(skill, now)
+	})
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(s.Dir, "workflow.json")
+	return state.Locked(ctx, path, func() error {
+		wf, _ := s.Workflow()
+		wf.Observe(prev, skill)
+		data, err := json.Marshal(wf)
+		if err != nil {
+			return err
+		}
+		return state.WriteAtomic(path, data)
+	})
+}
+
+// Workflow reads the workflow statistics; missing or corrupt gives empty.
+func (s *Store) Workflow() (*sctx.Workflow, error) {
+	wf := &sctx.Workflow{}
+	data, err := os.ReadFile(filepath.Join(s.Dir, "workflow.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return wf, nil
+	}
+	if err != nil {
+		return wf, err
+	}
+	if err := json.Unmarshal(data, wf); err != nil {
+		return &sctx.Workflow{}, err
+	}
+	return wf, nil
+}
+
+// ResetSession starts a session afresh.
+func (s *Store) ResetSession(ctx context.Context, id string) error {
+	return s.update(ctx, id, func(f *SessionFile) {
+		*f = SessionFile{Session: sctx.Session{ID: id}}
+	})
+}
+
+// Expire removes session files idle for longer than SessionTTL.
+func (s *Store) Expire(now time.Time) {
+	dir := filepath.Join(s.Dir, "sessions")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > SessionTTL {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// maxLog is the size at which hook.log is rotated to hook.log.1: a few
+// thousand lines, enough to see what happened this week.
+const maxLog = 1 << 20
+
+// Log appends a line to hook.log; failures are ignored (it is a log).
+func (s *Store) Log(ctx context.Context, now time.Time, event, msg string) {
+	path := filepath.Join(s.Dir, "hook.log")
+	if info, err := os.Stat(path); err == nil && info.Size() > maxLog {
+		_ = os.Rename(path, path+".1")
+	}
+	line, _ := json.Marshal(map[string]string{"time": now.UTC().Format(time.RFC3339Nano), "event": event, "msg": msg})
+	_ = state.AppendLine(ctx, path, line)
+}
