@@ -141,14 +141,15 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	if strings.HasPrefix(text, "/") {
 		return Result{Reason: "slash command"}
 	}
+	turn := sctx.Classify(text)
+	now := h.now()
 	r, err := h.Open()
 	if err != nil {
 		return Result{Reason: "router: " + err.Error()}
 	}
 	sess, _ := h.Store.Session(ev.SessionID) // a broken session file routes without context
-	sig := h.signals(r, sess, ev.Cwd)
+	sig := h.signals(r, sess, ev.Cwd, turn)
 	d := r.RouteWith(text, sig)
-	now := h.now()
 	rec := Decision{ID: decisionID(ev, now), Session: ev.SessionID, PromptHash: hash(text),
 		Skill: d.Skill, Confidence: d.Confidence, Time: now.UTC(), Query: text}
 	_ = h.Store.RecordDecision(ctx, rec, sess)
@@ -162,7 +163,7 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 }
 
 // signals gathers the session's evidence for the router.
-func (h *Handler) signals(r *router.Router, sess *sctx.Session, cwd string) router.Signals {
+func (h *Handler) signals(r *router.Router, sess *sctx.Session, cwd string, turn sctx.Turn) router.Signals {
 	var sig router.Signals
 	if sess != nil && len(sess.Recent) > 0 {
 		// Names as the catalog writes them: a session may have used
@@ -177,32 +178,30 @@ func (h *Handler) signals(r *router.Router, sess *sctx.Session, cwd string) rout
 		for i, s := range sess.Recent {
 			recent[i] = canon(s)
 		}
-		sig.Context = sctx.ContextScores(recent, func(skill string) []string {
-			id := r.Index.Resolve(skill)
-			if id < 0 {
-				return nil
-			}
-			out := make([]string, len(r.Index.Skills[id].Enhances))
-			for i, e := range r.Index.Skills[id].Enhances {
-				out[i] = canon(e)
-			}
-			return out
-		})
+		if turn == sctx.Continuation {
+			sig.Context = sctx.ContinuationScores(recent)
+		} else {
+			sig.Context = sctx.ContextScores(recent, func(skill string) []string {
+				id := r.Index.Resolve(skill)
+				if id < 0 {
+					return nil
+				}
+				out := make([]string, len(r.Index.Skills[id].Enhances))
+				for i, e := range r.Index.Skills[id].Enhances {
+					out[i] = canon(e)
+				}
+				return out
+			})
+		}
 		if wf, err := h.Store.Workflow(); err == nil {
 			sig.Workflow = wf.Predict(recent)
 		}
 	}
 	if cwd != "" {
-		var types []string
-		if sess != nil && sess.ProjectDir == cwd && sess.Project != nil {
-			types = sess.Project
-		} else {
-			types = sctx.DetectProject(cwd)
-			if sess != nil {
-				sess.ProjectDir, sess.Project = cwd, append([]string{}, types...)
-			}
+		if sess == nil {
+			sess = &sctx.Session{}
 		}
-		sig.Project = sctx.ProjectScores(types)
+		sig.Project = sctx.ProjectScores(sess.ProjectFor(cwd, h.now()))
 	}
 	return sig
 }

@@ -112,7 +112,7 @@ func (s *Store) RecordDecision(ctx context.Context, d Decision, sess *sctx.Sessi
 	return s.update(ctx, d.Session, func(f *SessionFile) {
 		f.Updated = d.Time
 		if sess != nil && sess.ProjectDir != "" {
-			f.ProjectDir, f.Project = sess.ProjectDir, sess.Project
+			f.ProjectDir, f.Project, f.ProjectAt = sess.ProjectDir, sess.Project, sess.ProjectAt
 		}
 		f.Last = &LastDecision{ID: d.ID, Query: d.Query, Skill: d.Skill, Confidence: d.Confidence, Time: d.Time}
 	})

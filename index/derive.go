@@ -61,31 +61,33 @@ func descriptionText(s *skills.Skill) string {
 func (d *deriver) derive(s *skills.Skill) []skills.Keyword {
 	var out []skills.Keyword
 	seen := map[string]bool{}
-	add := func(text string, tier skills.Tier) {
-		norm := tokenize.Normalize(text)
+	// Keywords are returned normalised, as the index stores them:
+	// Normalize is not idempotent (Porter2 of a stem may cut again), so
+	// words that come from the tokenizer must not pass through it twice.
+	add := func(norm string, tier skills.Tier) {
 		if norm == "" || seen[norm] {
 			return
 		}
 		seen[norm] = true
-		out = append(out, skills.Keyword{Text: text, Tier: tier, Weight: tier.Weight()})
+		out = append(out, skills.Keyword{Text: norm, Tier: tier, Weight: tier.Weight()})
 	}
 	text := descriptionText(s)
+	for _, part := range strings.FieldsFunc(strings.ToLower(s.Name), func(r rune) bool {
+		return r == '-' || r == '_' || r == ':' || r == ' '
+	}) {
+		if len(part) > 1 && !genericNameWords[part] {
+			add(tokenize.Normalize(part), skills.Core)
+		}
+	}
 	for _, m := range quotedRE.FindAllStringSubmatch(text, -1) {
 		for _, g := range m[1:] {
-			if g = strings.TrimSpace(strings.ToLower(g)); g != "" {
-				add(g, skills.Core)
+			if g = strings.TrimSpace(g); g != "" {
+				add(tokenize.Normalize(g), skills.Core)
 				// A long quoted phrase rarely recurs whole: its words count too.
 				for _, w := range d.tok.Words(g) {
 					add(w, skills.Strong)
 				}
 			}
-		}
-	}
-	for _, part := range strings.FieldsFunc(strings.ToLower(s.Name), func(r rune) bool {
-		return r == '-' || r == '_' || r == ':' || r == ' '
-	}) {
-		if len(part) > 1 && !genericNameWords[part] {
-			add(part, skills.Core)
 		}
 	}
 	for _, w := range d.tok.Words(text) {

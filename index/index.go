@@ -176,7 +176,11 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 			}
 		}
 		for _, k := range kws {
-			kk := key{tokenize.Normalize(k.Text), i, Field(k.Tier)}
+			term := k.Text // derived keywords come normalised
+			if !derived {
+				term = tokenize.Normalize(k.Text)
+			}
+			kk := key{term, i, Field(k.Tier)}
 			if kk.term != "" {
 				base[kk] = max(base[kk], k.Weight)
 			}

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/skillroute/skillroute/bm25"
+	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/index"
 )
@@ -43,7 +44,7 @@ const (
 const (
 	ScoreScale   = 2.5
 	MarginFloor  = 0.75
-	AbstainBelow = 0.46
+	AbstainBelow = 0.42
 	HighFrom     = 0.60
 )
 
@@ -66,7 +67,8 @@ type Decision struct {
 	Confidence float64     `json:"confidence"`
 	Level      Level       `json:"level"`
 	Candidates []Candidate `json:"candidates"`
-	Rules      []string    `json:"rules,omitempty"` // ids of the rules that fired
+	Rules      []string    `json:"rules,omitempty"`   // ids of the rules that fired
+	Closing    bool        `json:"closing,omitempty"` // a thanks-and-done turn: no skill by design
 }
 
 // Router routes prompts over one compiled index and rule set.
@@ -90,6 +92,11 @@ func (r *Router) Route(prompt string) Decision {
 
 // RouteWith decides for a prompt with the session's signals fused in.
 func (r *Router) RouteWith(prompt string, sig Signals) Decision {
+	if sctx.Classify(prompt) == sctx.Closing {
+		// "thanks, that's all" needs no skill, whatever words it shares
+		// with one.
+		return Decision{Query: prompt, Level: Low, Closing: true}
+	}
 	q := r.Index.Tokenizer().Tokenize(prompt)
 	results := bm25.Score(r.Index, q)
 	cands := fuse(r.Index, results, sig, r.Explain)
@@ -157,7 +164,9 @@ func round(x float64) float64 { return math.Round(x*10000) / 10000 }
 // Explain renders why the decision came out as it did.
 func (d *Decision) Explain() string {
 	var b strings.Builder
-	if d.Skill == "" {
+	if d.Closing {
+		b.WriteString("abstain: the prompt closes the exchange (thanks, done), no skill needed\n")
+	} else if d.Skill == "" {
 		fmt.Fprintf(&b, "abstain: confidence %.2f is below %.2f\n", d.Confidence, AbstainBelow)
 	} else {
 		fmt.Fprintf(&b, "route to %s: confidence %.2f (%s)\n", d.Skill, d.Confidence, d.Level)

@@ -134,7 +134,7 @@ func Parse(source, dirName string, data []byte) (Skill, error) {
 	}
 	var fm frontmatter
 	if err := yaml.Unmarshal([]byte(header), &fm); err != nil {
-		return sk, fmt.Errorf("%s: %w", source, shiftYAMLError(err, 1))
+		return sk, fmt.Errorf("%s:%w", source, shiftYAMLError(err, 1))
 	}
 	if fm.Name != "" {
 		sk.Name = fm.Name
@@ -175,7 +175,7 @@ func shiftYAMLError(err error, offset int) error {
 	var line int
 	if _, scanErr := fmt.Sscanf(msg, "line %d:", &line); scanErr == nil {
 		rest := msg[strings.IndexByte(msg, ':')+1:]
-		return fmt.Errorf("%d:%s", line+offset, rest)
+		return fmt.Errorf("%d:%s", line+offset+syntaxLineShift(msg), rest)
 	}
 	if i := strings.Index(msg, "line "); i >= 0 {
 		if _, scanErr := fmt.Sscanf(msg[i:], "line %d", &line); scanErr == nil {
@@ -183,6 +183,16 @@ func shiftYAMLError(err error, offset int) error {
 		}
 	}
 	return fmt.Errorf("%d: %s", offset+1, msg)
+}
+
+// syntaxLineShift corrects yaml.v3's report of an unclosed flow collection
+// ("did not find expected ',' or ']'"), which names the line before the one
+// that holds the opening bracket.
+func syntaxLineShift(msg string) int {
+	if strings.Contains(msg, "did not find expected") {
+		return 1
+	}
+	return 0
 }
 
 func firstParagraph(text string) string {

@@ -10,11 +10,15 @@ import (
 // negationRE finds the words with which a user rules something out. Plain
 // "not" and 没有 are left out on purpose: in "does not load" or "缓存没有
 // 生效" they describe the symptom, not what the user refuses.
-var negationRE = regexp.MustCompile(`不要|不用|不需要|无需|不必|不想|别|without|don'?t|do not|no need|never|instead of|rather than|not (?:a|an|the|about|for|using|use|need)\b`)
+var negationRE = regexp.MustCompile(`不要|不用|不需要|无需|不必|不想|别|\b(?:without|don'?t|do not|no need|never|instead of|rather than|not (?:a|an|the|about|for|using|use|need))\b`)
 
 // notNegation lists characters that, before 别, make a word that is not a
 // negation: 区别, 特别, 分别, 类别, 级别, 识别 ...
 const notNegation = "区特分类级识告差性个派辨鉴离"
+
+// notNegationAfter lists characters that, after 别, make 别人 (others), 别的
+// (other), 别处 (elsewhere) ...: words, not a "don't".
+const notNegationAfter = "人的处家样"
 
 // negationReach is how far a negation reaches past its marker: five Han
 // characters or two and a half English words (a word counts two), enough for "不要用
@@ -31,6 +35,11 @@ func negationScopes(text string) []scope {
 		if strings.HasPrefix(text[m[0]:], "别") && m[0] > 0 {
 			prev, _ := utf8.DecodeLastRuneInString(text[:m[0]])
 			if strings.ContainsRune(notNegation, prev) {
+				continue
+			}
+		}
+		if strings.HasPrefix(text[m[0]:], "别") {
+			if next, _ := utf8.DecodeRuneInString(text[m[1]:]); strings.ContainsRune(notNegationAfter, next) {
 				continue
 			}
 		}

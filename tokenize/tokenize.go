@@ -353,7 +353,7 @@ func (t *Tokenizer) han(out []token, run string, offset int) []token {
 // particles are function characters: a window that starts or ends with
 // one ("我写", "一下", "怎么") is grammar, not a word, and would match every
 // text that is written in Chinese.
-const particles = "的了我你他她它们是在和与及把被吗呢吧啊呀个这那一也都就还要会能想请帮给让么什哪怎很"
+const particles = "的了我你他她它们是在和与及把被吗呢吧啊呀个这那一也都就还想请帮给让么什哪怎很"
 
 func isParticle(r rune) bool { return strings.ContainsRune(particles, r) }
 
@@ -366,7 +366,8 @@ var fillerWords = map[string]bool{}
 func init() {
 	for _, w := range strings.Fields(`有没有 有没 没有 还是 还有 怎么样 怎样 为什么 是不是 能不能 可不可以 可以 现在 已经
 		然后 但是 因为 所以 如果 或者 以及 需要 应该 自己 一些 不是 就是 比如 其实 目前 之前 之后 以后
-		时候 东西 问题 情况 感觉 觉得 知道 看看 看下 试试 直接 所有 这些 那些 今天 明天 一直 总是 经常`) {
+		时候 东西 问题 情况 感觉 觉得 知道 看看 看下 试试 直接 所有 这些 那些 今天 明天 一直 总是 经常
+		不要 不用 要用 别用 不想 想要 要不要 会不会`) {
 		fillerWords[w] = true
 	}
 }

@@ -1,17 +1,405 @@
-package tokenize
+package tokenize_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skillroute/skillroute/tokenize"
 )
 
-func TestScratch(t *testing.T) {
-	tk := New([]string{"页面", "加载", "慢", "数据库", "存储", "库存"}, nil)
-	for _, s := range []string{"React 页面加载慢", "数据库存储", "帮我看看性能问题", "ci/cd pipeline setup", "crawls crawling", "不要用Redis 做缓存", "without docker please", "区别是什么 特别慢", "page does not load", "Next.js app's router", "slow query in core web vitals", strings.Repeat("数", 5000)[:30]} {
-		q := tk.Tokenize(s)
-		fmt.Printf("%q -> %+v\n", s, q.Terms)
+// terms returns the query's terms by text.
+func terms(q tokenize.Query) map[string]tokenize.Term {
+	out := make(map[string]tokenize.Term, len(q.Terms))
+	for _, t := range q.Terms {
+		out[t.Text] = t
 	}
-	fmt.Println(tk.Words("The pages are loading slowly 页面加载"))
-	fmt.Println(Normalize("Crawls  Crawling next.js"))
+	return out
+}
+
+// texts returns the query's term texts in order.
+func texts(q tokenize.Query) []string {
+	out := make([]string, len(q.Terms))
+	for i, t := range q.Terms {
+		out[i] = t.Text
+	}
+	return out
+}
+
+// TestTokenizeTerms protects the basic cut of Chinese, English and mixed
+// prompts: the words a user types come back as the terms the index stores.
+func TestTokenizeTerms(t *testing.T) {
+	dict := []string{"页面", "加载", "慢", "数据库", "存储", "库存", "缓存"}
+	tests := []struct {
+		name    string
+		prompt  string
+		want    []string // all of these terms
+		exclude []string // none of these terms
+	}{
+		{
+			name:   "mixed Chinese and English",
+			prompt: "React 页面加载慢",
+			want:   []string{"react", "页面", "加载", "慢"},
+		},
+		{
+			name:    "dictionary words win over windows",
+			prompt:  "数据库存储",
+			want:    []string{"数据库", "存储"},
+			exclude: []string{"库存", "据库", "数据"},
+		},
+		{
+			name:   "windows over text the dictionary lacks",
+			prompt: "数据库索引失效",
+			want:   []string{"数据库", "索引", "索引失效", "失效", "引失"},
+		},
+		{
+			name:    "particles do not start windows",
+			prompt:  "帮我优化",
+			want:    []string{"优化"},
+			exclude: []string{"帮我", "我优", "帮我优化"},
+		},
+		{
+			name:    "filler words are no terms",
+			prompt:  "有没有办法",
+			want:    []string{"办法"},
+			exclude: []string{"有没有"},
+		},
+		{
+			name:    "english words are lower-cased and stemmed",
+			prompt:  "Crawling Pages",
+			want:    []string{"crawl", "page", "crawl page"},
+			exclude: []string{"Crawling", "crawling", "pages"},
+		},
+		{
+			name:   "compound parts",
+			prompt: "ci/cd",
+			want:   []string{"ci/cd", "ci", "cd"},
+		},
+		{
+			name:   "dotted names keep their form and give parts",
+			prompt: "Next.js",
+			want:   []string{"next.js", "next", "js"},
+		},
+		{
+			name:    "stop words are dropped",
+			prompt:  "the cache and the database",
+			want:    []string{"cach", "databas"},
+			exclude: []string{"the", "and", "and the", "the cach"},
+		},
+	}
+	tok := tokenize.New(dict, nil)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := texts(tok.Tokenize(tt.prompt))
+			for _, w := range tt.want {
+				assert.Contains(t, got, w)
+			}
+			for _, w := range tt.exclude {
+				assert.NotContains(t, got, w)
+			}
+		})
+	}
+}
+
+// TestTokenizeExact pins the full output for a few prompts, so that noise
+// terms creeping in are noticed.
+func TestTokenizeExact(t *testing.T) {
+	tok := tokenize.New([]string{"页面", "加载", "慢", "数据库", "存储", "库存"}, nil)
+	tests := []struct {
+		prompt string
+		want   []string
+	}{
+		{"React 页面加载慢", []string{"react", "加载", "慢", "页面"}},
+		{"数据库存储", []string{"存储", "数据库"}},
+		{"ci/cd", []string{"cd", "ci", "ci/cd"}},
+		{"", []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.prompt, func(t *testing.T) {
+			q := tok.Tokenize(tt.prompt)
+			assert.Equal(t, tt.want, texts(q))
+			for _, tm := range q.Terms {
+				assert.Equal(t, 1.0, tm.Weight, tm.Text)
+				assert.False(t, tm.Negated, tm.Text)
+				assert.Empty(t, tm.From, tm.Text)
+			}
+		})
+	}
+}
+
+// TestTokenizePhrases protects compound keyword matching: adjacent English
+// words form phrases of two and three words, never more.
+func TestTokenizePhrases(t *testing.T) {
+	tok := tokenize.New(nil, nil)
+	got := texts(tok.Tokenize("slow query in core web vitals report"))
+	for _, w := range []string{"slow queri", "core web", "core web vital", "web vital report"} {
+		assert.Contains(t, got, w)
+	}
+	for _, term := range got {
+		assert.LessOrEqual(t, strings.Count(term, " "), 2, "phrase %q has more than three words", term)
+	}
+	// Phrases never start or end with a stop word.
+	assert.NotContains(t, got, "queri in")
+	assert.NotContains(t, got, "in core")
+
+	// Punctuation between words breaks a phrase.
+	got = texts(tok.Tokenize("docker, nginx"))
+	assert.NotContains(t, got, "docker nginx")
+
+	// Words does not build phrases.
+	for _, w := range tok.Words("core web vitals") {
+		assert.NotContains(t, w, " ")
+	}
+}
+
+// TestStemming protects "crawls" meeting "crawling" in prompts, keywords
+// and texts alike.
+func TestStemming(t *testing.T) {
+	tok := tokenize.New(nil, nil)
+	tests := []struct{ a, b string }{
+		{"crawls", "crawling"},
+		{"crawl", "crawled"},
+		{"Queries", "query"},
+		{"deployment", "deployments"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.a+"/"+tt.b, func(t *testing.T) {
+			assert.Equal(t, tokenize.Normalize(tt.a), tokenize.Normalize(tt.b))
+			assert.Equal(t, texts(tok.Tokenize(tt.a)), texts(tok.Tokenize(tt.b)))
+			assert.Equal(t, tok.Words(tt.a), tok.Words(tt.b))
+		})
+	}
+	// Names are kept as written.
+	for _, name := range []string{"next.js", "k8s", "c++", "gin"} {
+		assert.Equal(t, name, tokenize.Normalize(name))
+	}
+	assert.Equal(t, "slow queri", tokenize.Normalize("  Slow   Queries "))
+}
+
+// TestMaxInput protects the hook's cost bound: text beyond MaxInput
+// characters is ignored, never an error, and never cut inside a character.
+func TestMaxInput(t *testing.T) {
+	tok := tokenize.New([]string{"数据库"}, nil)
+	tests := []struct {
+		name   string
+		prompt string
+		term   string
+		want   bool
+	}{
+		{"ascii within", strings.Repeat(". ", tokenize.MaxInput/2-10) + "kubernetes", "kubernet", true},
+		{"ascii beyond", strings.Repeat(". ", tokenize.MaxInput/2) + "kubernetes", "kubernet", false},
+		{"han exactly at the cap", strings.Repeat("。", tokenize.MaxInput-3) + "数据库", "数据库", true},
+		{"han beyond", strings.Repeat("。", tokenize.MaxInput-2) + "数据库", "数据库", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var q tokenize.Query
+			require.NotPanics(t, func() { q = tok.Tokenize(tt.prompt) })
+			_, ok := terms(q)[tt.term]
+			assert.Equal(t, tt.want, ok)
+		})
+	}
+
+	// A cut through multi-byte text yields whole characters only.
+	for _, prompt := range []string{
+		"a" + strings.Repeat("数", 3*tokenize.MaxInput),
+		strings.Repeat("数据库", tokenize.MaxInput),
+		strings.Repeat("é漢字", tokenize.MaxInput),
+	} {
+		var q tokenize.Query
+		require.NotPanics(t, func() { q = tok.Tokenize(prompt) })
+		require.NotEmpty(t, q.Terms)
+		for _, tm := range q.Terms {
+			assert.True(t, utf8.ValidString(tm.Text), "invalid UTF-8 term %q", tm.Text)
+		}
+	}
+}
+
+// TestNegation protects "不要用 Redis" and "without docker": the refused
+// terms are lowered, everything else keeps its weight.
+func TestNegation(t *testing.T) {
+	tok := tokenize.New([]string{"缓存", "生效"}, nil)
+	tests := []struct {
+		name    string
+		prompt  string
+		negated []string
+		plain   []string
+	}{
+		{"chinese", "不要用Redis", []string{"redi"}, nil},
+		{"chinese with space", "不要用 redis 做缓存，改用 memcached", []string{"redi", "缓存"}, []string{"memcach"}},
+		{"english", "without docker", []string{"docker"}, nil},
+		{"don't", "don't use kafka", []string{"kafka"}, nil},
+		{"scope ends at clause punctuation", "without docker. nginx config", []string{"docker"}, []string{"nginx", "config"}},
+		{"区别 is no negation", "区别 redis memcached", nil, []string{"redi", "memcach"}},
+		{"特别 is no negation", "特别是redis", nil, []string{"redi"}},
+		{"does not load describes a symptom", "the page does not load", nil, []string{"page", "load"}},
+		{"没有 describes a symptom", "缓存没有生效", nil, []string{"缓存", "生效"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := terms(tok.Tokenize(tt.prompt))
+			for _, w := range tt.negated {
+				require.Contains(t, got, w)
+				assert.Equal(t, tokenize.NegatedWeight, got[w].Weight, w)
+				assert.True(t, got[w].Negated, w)
+			}
+			for _, w := range tt.plain {
+				require.Contains(t, got, w)
+				assert.Equal(t, 1.0, got[w].Weight, w)
+				assert.False(t, got[w].Negated, w)
+			}
+		})
+	}
+}
+
+// TestNegationInsideWord protects prompts like "whenever the build fails"
+// from being read as a refusal of the build.
+func TestNegationInsideWord(t *testing.T) {
+	tok := tokenize.New(nil, nil)
+	got := terms(tok.Tokenize("whenever the build fails"))
+	require.Contains(t, got, "build")
+	assert.Equal(t, 1.0, got["build"].Weight)
+	assert.False(t, got["build"].Negated)
+}
+
+// TestNegationBieRen protects 别人 ("someone else") from being read as 别
+// ("don't").
+func TestNegationBieRen(t *testing.T) {
+	tok := tokenize.New(nil, nil)
+	got := terms(tok.Tokenize("review 别人的 pr"))
+	require.Contains(t, got, "pr")
+	assert.Equal(t, 1.0, got["pr"].Weight)
+}
+
+// TestWindowsKeepWordsEndingInParticleCharacters protects common technical
+// words such as 性能 and 功能 when the dictionary lacks them.
+func TestWindowsKeepWordsEndingInParticleCharacters(t *testing.T) {
+	tok := tokenize.New(nil, nil)
+	assert.Contains(t, texts(tok.Tokenize("性能问题")), "性能")
+	assert.Contains(t, texts(tok.Tokenize("功能")), "功能")
+}
+
+const synonymsYAML = `
+groups:
+  - id: k8s
+    note: kubernetes
+    words: [kubernetes, k8s, 容器编排]
+  - id: cache
+    words: [缓存, cache]
+    weight: 0.5
+`
+
+// TestSynonymExpansion protects query expansion: group-mates are added
+// below the user's own words, and never lower a word the user typed.
+func TestSynonymExpansion(t *testing.T) {
+	syn, err := tokenize.ParseSynonyms("syn.yaml", []byte(synonymsYAML))
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []string{"kubernetes", "k8s", "容器编排", "缓存", "cache"}, syn.Words())
+	tok := tokenize.New(syn.Words(), syn)
+	require.Less(t, tokenize.SynonymWeight, 1.0)
+
+	t.Run("group-mates at SynonymWeight", func(t *testing.T) {
+		got := terms(tok.Tokenize("k8s"))
+		assert.Equal(t, tokenize.Term{Text: "k8s", Weight: 1}, got["k8s"])
+		assert.Equal(t, tokenize.Term{Text: "kubernet", Weight: tokenize.SynonymWeight, From: "k8s"}, got["kubernet"])
+		assert.Equal(t, tokenize.Term{Text: "容器编排", Weight: tokenize.SynonymWeight, From: "k8s"}, got["容器编排"])
+		assert.Len(t, got, 3)
+	})
+	t.Run("group weight", func(t *testing.T) {
+		got := terms(tok.Tokenize("cache"))
+		assert.InDelta(t, 0.5, got["缓存"].Weight, 1e-12)
+	})
+	t.Run("typed words keep weight 1", func(t *testing.T) {
+		for _, prompt := range []string{"k8s kubernetes", "kubernetes k8s", "容器编排 k8s"} {
+			got := terms(tok.Tokenize(prompt))
+			for _, w := range strings.Fields(prompt) {
+				w = tokenize.Normalize(w)
+				assert.Equal(t, 1.0, got[w].Weight, "%s in %q", w, prompt)
+				assert.Empty(t, got[w].From, "%s in %q", w, prompt)
+			}
+		}
+	})
+	t.Run("negated words expand negated", func(t *testing.T) {
+		got := terms(tok.Tokenize("without k8s"))
+		assert.Equal(t, tokenize.NegatedWeight, got["k8s"].Weight)
+		assert.InDelta(t, tokenize.NegatedWeight*tokenize.SynonymWeight, got["kubernet"].Weight, 1e-12)
+		assert.True(t, got["kubernet"].Negated)
+	})
+	t.Run("no synonyms", func(t *testing.T) {
+		var none *tokenize.Synonyms
+		assert.Nil(t, none.Expand("k8s"))
+		assert.Nil(t, none.Words())
+		assert.Len(t, tokenize.New(nil, nil).Tokenize("k8s").Terms, 1)
+	})
+}
+
+// TestBookwormSynonyms protects reading bookworm's synonyms.json: the first
+// three words of a group expand at 0.7, the rest at 0.4.
+func TestBookwormSynonyms(t *testing.T) {
+	data := `{
+  "version": "v6.5",
+  "groups": [
+    {"id": "frontend", "words": ["前端", "frontend", "客户端", "ui", "界面"]}
+  ]
+}`
+	syn, err := tokenize.ParseSynonyms("synonyms.json", []byte(data))
+	require.NoError(t, err)
+	weights := func(term string) map[string]float64 {
+		out := map[string]float64{}
+		for _, e := range syn.Expand(term) {
+			assert.Equal(t, "frontend", e.Group)
+			out[e.Term] = e.Weight
+		}
+		return out
+	}
+	assert.Equal(t, map[string]float64{"frontend": 0.7, "客户端": 0.7, "ui": 0.4, "界面": 0.4}, weights("前端"))
+	assert.Equal(t, map[string]float64{"前端": 0.7, "frontend": 0.7, "客户端": 0.7, "ui": 0.4}, weights("界面"))
+}
+
+// TestSynonymErrors protects users editing a synonym file: every error
+// names the file.
+func TestSynonymErrors(t *testing.T) {
+	tests := []struct {
+		name, file, data, reason string
+	}{
+		{"bad yaml", "my-syn.yaml", "groups: [\n  - id: x\n    words: [a", ""},
+		{"wrong yaml type", "my-syn.yaml", "groups: 3\n", ""},
+		{"bad json", "bw.json", `{"groups": [`, ""},
+		{"one word", "my-syn.yaml", "groups:\n  - id: solo\n    words: [only]\n", "group solo"},
+		{"weight too high", "my-syn.yaml", "groups:\n  - id: heavy\n    words: [a, b]\n    weight: 1.5\n", "below 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			syn, err := tokenize.ParseSynonyms(tt.file, []byte(tt.data))
+			require.Error(t, err)
+			assert.Nil(t, syn)
+			assert.True(t, strings.HasPrefix(err.Error(), tt.file+":"), "error %q does not name %s", err, tt.file)
+			assert.Contains(t, err.Error(), tt.reason)
+		})
+	}
+}
+
+// TestHanWords protects the segmentation dictionary an index stores: Han
+// words only, lower-cased, sorted and unique.
+func TestHanWords(t *testing.T) {
+	got := tokenize.HanWords([]string{"缓存", " 数据库 ", "redis", "缓存", "k8s集群", ""})
+	assert.Equal(t, []string{"数据库", "缓存"}, got)
+}
+
+// TestTokenizeDeterministic protects reproducible routing: the same prompt
+// always gives the same sorted terms.
+func TestTokenizeDeterministic(t *testing.T) {
+	syn, err := tokenize.ParseSynonyms("syn.yaml", []byte(synonymsYAML))
+	require.NoError(t, err)
+	tok := tokenize.New([]string{"数据库", "存储", "库存"}, syn)
+	prompt := "k8s 集群里数据库存储很慢 without cache"
+	first := tok.Tokenize(prompt)
+	for range 20 {
+		assert.Equal(t, first, tok.Tokenize(prompt))
+	}
+	got := texts(first)
+	assert.IsIncreasing(t, got)
 }

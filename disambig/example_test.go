@@ -1,0 +1,39 @@
+package disambig_test
+
+import (
+	"fmt"
+
+	"github.com/skillroute/skillroute/disambig"
+)
+
+// A rule moves security work ahead of unit testing when the prompt asks
+// for a penetration test.
+func Example() {
+	rules := []byte(`
+rules:
+  - id: test-pentest
+    trigger: '渗透测试|penetration test|pentest'
+    boost: security-expert
+    penalty: [tester-expert]
+    weight: 0.3
+`)
+	known := func(name string) bool { return name == "security-expert" || name == "tester-expert" }
+	set, _, err := disambig.Parse("rules.yaml", rules, known)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	cands := []disambig.Candidate{
+		{Skill: "tester-expert", Score: 10},
+		{Skill: "security-expert", Score: 5},
+	}
+	ranked, fired := set.Apply("下周上线前要做一次渗透测试", cands)
+	fmt.Println("fired:", fired[0].ID)
+	for _, c := range ranked {
+		fmt.Printf("%s %.3f\n", c.Skill, c.Score)
+	}
+	// Output:
+	// fired: test-pentest
+	// security-expert 6.500
+	// tester-expert 6.175
+}

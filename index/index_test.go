@@ -1,0 +1,412 @@
+package index_test
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// catalog sorts the skills by name, as a loaded catalog is.
+func catalog(list ...skills.Skill) *skills.Catalog {
+	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
+	return &skills.Catalog{Skills: list}
+}
+
+// kw builds keywords of one tier at the tier's weight.
+func kw(tier skills.Tier, words ...string) []skills.Keyword {
+	out := make([]skills.Keyword, len(words))
+	for i, w := range words {
+		out[i] = skills.Keyword{Text: w, Tier: tier, Weight: tier.Weight()}
+	}
+	return out
+}
+
+func concat(lists ...[]skills.Keyword) []skills.Keyword {
+	var out []skills.Keyword
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// postings returns the postings of a term by skill name and field.
+func postings(t *testing.T, ix *index.Index, term string) map[string]map[index.Field]index.Posting {
+	t.Helper()
+	id := ix.TermID(term)
+	require.GreaterOrEqual(t, id, 0, "term %q not in index", term)
+	out := map[string]map[index.Field]index.Posting{}
+	ix.Postings(id, func(p index.Posting) {
+		name := ix.Skills[p.Skill].Name
+		if out[name] == nil {
+			out[name] = map[index.Field]index.Posting{}
+		}
+		out[name][p.Field] = p
+	})
+	return out
+}
+
+// keywordCatalog has three skills with keywords only (no text fields), so
+// that every posting is a keyword posting.
+func keywordCatalog() *skills.Catalog {
+	return catalog(
+		skills.Skill{Name: "cache-expert", Keywords: concat(kw(skills.Core, "Redis"), kw(skills.Strong, "cache"), kw(skills.Extended, "database"))},
+		skills.Skill{Name: "queue-expert", Keywords: concat(kw(skills.Core, "kafka"), kw(skills.Strong, "redis"), kw(skills.Extended, "database"))},
+		skills.Skill{Name: "web-expert", Keywords: concat(kw(skills.Core, "nginx"), kw(skills.Extended, "database"))},
+	)
+}
+
+// TestIDF protects the smoothed IDF formula: never zero, rarer is higher.
+func TestIDF(t *testing.T) {
+	tests := []struct {
+		n, df int
+		want  float64
+	}{
+		{3, 1, math.Log(4.0/2.0) + 1},
+		{3, 3, 1},
+		{50, 1, math.Log(51.0/2.0) + 1},
+		{100000, 5, math.Log(100001.0/6.0) + 1},
+	}
+	for _, tt := range tests {
+		assert.InDelta(t, tt.want, index.IDF(tt.n, tt.df), 1e-12, "IDF(%d, %d)", tt.n, tt.df)
+	}
+	assert.Greater(t, index.IDF(10, 1), index.IDF(10, 5))
+	assert.Greater(t, index.IDF(10, 10), 0.0)
+}
+
+// TestCompileKeywordWeights protects the seed's P0 fix: a keyword posting
+// weighs tier weight × IDF, with IDF applied exactly once, at compile time.
+func TestCompileKeywordWeights(t *testing.T) {
+	ix := index.Compile(keywordCatalog(), nil, index.Options{})
+	const n = 3
+	tests := []struct {
+		term  string
+		skill string
+		field index.Field
+		base  float64
+		df    int
+	}{
+		{"redi", "cache-expert", index.FieldCore, skills.CoreWeight, 2},
+		{"redi", "queue-expert", index.FieldStrong, skills.StrongWeight, 2},
+		{"cach", "cache-expert", index.FieldStrong, skills.StrongWeight, 1},
+		{"kafka", "queue-expert", index.FieldCore, skills.CoreWeight, 1},
+		{"databas", "web-expert", index.FieldExtended, skills.ExtendedWeight, 3},
+		{"nginx", "web-expert", index.FieldCore, skills.CoreWeight, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.term+"/"+tt.skill, func(t *testing.T) {
+			p, ok := postings(t, ix, tt.term)[tt.skill][tt.field]
+			require.True(t, ok, "no %s posting", tt.field)
+			want := tt.base * (math.Log(float64(n+1)/float64(tt.df+1)) + 1)
+			assert.InDelta(t, tt.base, p.Base, 1e-6)
+			assert.InDelta(t, want, p.Weight, 1e-6)
+		})
+	}
+	assert.Equal(t, []float64{1.0, 0.7, 0.4}, []float64{skills.CoreWeight, skills.StrongWeight, skills.ExtendedWeight})
+	// A term every skill lists keeps its tier weight (IDF 1), not zero.
+	for _, byField := range postings(t, ix, "databas") {
+		assert.InDelta(t, skills.ExtendedWeight, byField[index.FieldExtended].Weight, 1e-6)
+	}
+}
+
+// TestCompileIDFOnce checks every posting: weight / base is the term's
+// IDF, never IDF squared.
+func TestCompileIDFOnce(t *testing.T) {
+	ix := index.Compile(keywordCatalog(), nil, index.Options{})
+	require.Len(t, ix.PostWeight, len(ix.PostBase))
+	for id, term := range ix.Terms {
+		df := 0
+		ix.Postings(id, func(index.Posting) { df++ })
+		idf := index.IDF(len(ix.Skills), df)
+		ix.Postings(id, func(p index.Posting) {
+			assert.InDelta(t, idf, p.Weight/p.Base, 1e-5, "term %q", term)
+		})
+	}
+}
+
+// TestCompileTextFields protects the weaker description and body fields:
+// field weight × (1 + ln tf) × IDF over the text fields.
+func TestCompileTextFields(t *testing.T) {
+	cat := catalog(
+		skills.Skill{Name: "a", Description: "gateway gateway timeout", Body: "gateway", Keywords: kw(skills.Core, "alpha")},
+		skills.Skill{Name: "b", Description: "timeout", Keywords: kw(skills.Core, "beta")},
+	)
+	ix := index.Compile(cat, nil, index.Options{})
+	gw := postings(t, ix, "gateway")
+	require.Contains(t, gw, "a")
+	desc := gw["a"][index.FieldDescription]
+	body := gw["a"][index.FieldBody]
+	idf1 := index.IDF(2, 1) // gateway: one skill's text
+	assert.InDelta(t, index.DescriptionWeight*(1+math.Log(2)), desc.Base, 1e-6)
+	assert.InDelta(t, index.DescriptionWeight*(1+math.Log(2))*idf1, desc.Weight, 1e-6)
+	assert.InDelta(t, index.BodyWeight, body.Base, 1e-6)
+	assert.InDelta(t, index.BodyWeight*idf1, body.Weight, 1e-6)
+
+	to := postings(t, ix, "timeout")
+	assert.InDelta(t, index.DescriptionWeight*index.IDF(2, 2), to["b"][index.FieldDescription].Weight, 1e-6)
+
+	// Keyword df and text df are counted apart: "alpha" is rare as a keyword.
+	assert.InDelta(t, index.IDF(2, 1), postings(t, ix, "alpha")["a"][index.FieldCore].Weight, 1e-6)
+
+	// Document length: one per keyword plus a tenth per distinct text term.
+	assert.InDelta(t, 1+0.1*3, ix.Skills[ix.SkillID("a")].Length, 1e-9) // gateway, timeout (desc) + gateway (body)
+	assert.InDelta(t, 1+0.1*1, ix.Skills[ix.SkillID("b")].Length, 1e-9)
+	assert.InDelta(t, (1.3+1.1)/2, ix.AvgLength, 1e-9)
+}
+
+// TestCompileBookwormWeights protects bookworm catalogs: their keyword
+// weights (2.0 / 1.5 / 1.0) are taken as given, then IDF applied once.
+func TestCompileBookwormWeights(t *testing.T) {
+	cat := catalog(
+		skills.Skill{Name: "ai-ml-expert", Keywords: []skills.Keyword{
+			{Text: "AI", Tier: skills.Core, Weight: 2.0},
+			{Text: "pytorch", Tier: skills.Strong, Weight: 1.5},
+			{Text: "model", Tier: skills.Extended, Weight: 1.0},
+		}},
+		skills.Skill{Name: "data-analyst-expert", Keywords: []skills.Keyword{{Text: "model", Tier: skills.Extended, Weight: 1.0}}},
+	)
+	ix := index.Compile(cat, nil, index.Options{})
+	tests := []struct {
+		term  string
+		field index.Field
+		base  float64
+		df    int
+	}{
+		{"ai", index.FieldCore, 2.0, 1},
+		{"pytorch", index.FieldStrong, 1.5, 1},
+		{"model", index.FieldExtended, 1.0, 2},
+	}
+	for _, tt := range tests {
+		p := postings(t, ix, tt.term)["ai-ml-expert"][tt.field]
+		assert.InDelta(t, tt.base, p.Base, 1e-6, tt.term)
+		assert.InDelta(t, tt.base*index.IDF(2, tt.df), p.Weight, 1e-6, tt.term)
+	}
+}
+
+// TestIndexLookups protects the small accessors the scorer relies on.
+func TestIndexLookups(t *testing.T) {
+	ix := index.Compile(keywordCatalog(), nil, index.Options{})
+	assert.Equal(t, 0, ix.SkillID("cache-expert"))
+	assert.Equal(t, 2, ix.SkillID("web-expert"))
+	assert.Equal(t, -1, ix.SkillID("nobody"))
+	assert.Equal(t, -1, ix.TermID("postgres"))
+	assert.True(t, sort.StringsAreSorted(ix.Terms))
+	assert.Equal(t, index.FormatVersion, ix.Format)
+	assert.Equal(t, 3, ix.Skills[0].Keywords)
+	assert.False(t, ix.Skills[0].Derived)
+
+	for f, want := range map[index.Field]string{
+		index.FieldCore: "core", index.FieldStrong: "strong", index.FieldExtended: "extended",
+		index.FieldDescription: "description", index.FieldBody: "body",
+	} {
+		assert.Equal(t, want, f.String())
+		assert.Equal(t, f <= index.FieldExtended, f.IsKeyword(), f.String())
+	}
+}
+
+// TestSourceHash protects index rebuilds: any change to the sources
+// changes the hash, nothing else does.
+func TestSourceHash(t *testing.T) {
+	a := index.SourceHash(keywordCatalog(), nil, index.Options{})
+	assert.Equal(t, a, index.SourceHash(keywordCatalog(), nil, index.Options{}))
+	assert.Equal(t, a, index.Compile(keywordCatalog(), nil, index.Options{}).SourceHash)
+
+	changed := keywordCatalog()
+	changed.Skills[0].Keywords[0].Tier = skills.Strong
+	assert.NotEqual(t, a, index.SourceHash(changed, nil, index.Options{}))
+	assert.NotEqual(t, a, index.SourceHash(keywordCatalog(), nil, index.Options{DeriveKeywords: true}))
+	syn, err := tokenize.ParseSynonyms("s.yaml", []byte("groups:\n  - words: [redis, 缓存]\n"))
+	require.NoError(t, err)
+	assert.NotEqual(t, a, index.SourceHash(keywordCatalog(), syn, index.Options{}))
+}
+
+// TestSaveLoad protects the compiled index file: what is loaded equals what
+// was saved, and routes the same.
+func TestSaveLoad(t *testing.T) {
+	syn, err := tokenize.ParseSynonyms("s.yaml", []byte("groups:\n  - id: cache\n    words: [redis, 缓存]\n"))
+	require.NoError(t, err)
+	cat := catalog(
+		skills.Skill{Name: "cache-expert", Description: "Redis 缓存 tuning", Body: "# Cache\nUse redis well.\n", Source: "x/SKILL.md",
+			Enhances: []string{"db-expert"}, Keywords: concat(kw(skills.Core, "redis", "缓存击穿"), kw(skills.Extended, "cache"))},
+		skills.Skill{Name: "db-expert", Description: "Slow SQL and indexes", Keywords: kw(skills.Core, "slow query", "慢查询")},
+	)
+	ix := index.Compile(cat, syn, index.Options{})
+	path := filepath.Join(t.TempDir(), "sub", "index.bin")
+	require.NoError(t, ix.Save(path))
+
+	got, err := index.Load(path)
+	require.NoError(t, err)
+	assert.Equal(t, ix, got)
+	// Weights are stored, not recomputed: IDF is not applied again on load.
+	assert.Equal(t, ix.PostWeight, got.PostWeight)
+	assert.Equal(t, ix.Tokenizer().Tokenize("redis 缓存击穿"), got.Tokenizer().Tokenize("redis 缓存击穿"))
+
+	// Saving again over the file replaces it and leaves no temp files.
+	require.NoError(t, got.Save(path))
+	entries, err := os.ReadDir(filepath.Dir(path))
+	require.NoError(t, err)
+	assert.Len(t, entries, 1)
+}
+
+// TestLoadErrors protects users pointing skillroute at the wrong file: the
+// error names the path.
+func TestLoadErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		data string
+	}{
+		{"text.txt", "hello, world\n"},
+		{"empty.bin", ""},
+		{"truncated.bin", "skillroute-index\n\x00\x01"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, tt.name)
+			require.NoError(t, os.WriteFile(path, []byte(tt.data), 0o644))
+			ix, err := index.Load(path)
+			require.Error(t, err)
+			assert.Nil(t, ix)
+			assert.Contains(t, err.Error(), path)
+		})
+	}
+
+	_, err := index.Load(filepath.Join(dir, "missing.bin"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+
+	// An index written by another format version is reported as stale.
+	old := index.Compile(keywordCatalog(), nil, index.Options{})
+	old.Format = index.FormatVersion + 1
+	path := filepath.Join(dir, "old.bin")
+	require.NoError(t, old.Save(path))
+	_, err = index.Load(path)
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, index.ErrStale), "got %v", err)
+	assert.Contains(t, err.Error(), path)
+}
+
+// TestContaining protects partial matching: a query term meets the
+// keywords that contain it, English only at a word start, Chinese anywhere.
+func TestContaining(t *testing.T) {
+	cat := catalog(
+		skills.Skill{Name: "a", Keywords: kw(skills.Core, "vue router", "vue", "lookahead", "pytest", "mysql慢查询", "慢查询优化", "test-runner")},
+		skills.Skill{Name: "b", Keywords: kw(skills.Strong, "next.js router", "慢查询"), Description: "vuex routerless"},
+	)
+	ix := index.Compile(cat, nil, index.Options{})
+	containing := func(term string) []string {
+		var out []string
+		ix.Containing(term, func(id int) { out = append(out, ix.Terms[id]) })
+		sort.Strings(out)
+		return out
+	}
+	tests := []struct {
+		term string
+		want []string
+	}{
+		{"vue", []string{"vue router"}}, // at a word start; "vue" itself is not reported
+		{"router", []string{"next.js router", "vue router"}},
+		{"ahead", nil},                         // inside "lookahead": no word start
+		{"test", []string{"test-runner"}},      // not "pytest"
+		{"runner", []string{"test-runner"}},    // after a hyphen
+		{"慢查询", []string{"mysql慢查询", "慢查询优化"}}, // Chinese: any position
+		{"查询优", []string{"慢查询优化"}},
+		{"mysql", []string{"mysql慢查询"}},
+		{"vu", nil},      // shorter than MinPartial
+		{"kafka", nil},   // in no keyword
+		{"routerl", nil}, // text fields are not searched
+		{"vue routers", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.term, func(t *testing.T) {
+			assert.Equal(t, tt.want, containing(tt.term))
+		})
+	}
+	assert.Equal(t, 3, index.MinPartial)
+}
+
+// TestDerivedKeywords protects plain Claude Code skills (name and
+// description only): quoted trigger phrases and name words become core,
+// rare description words strong, shared ones extended.
+func TestDerivedKeywords(t *testing.T) {
+	cat := catalog(
+		skills.Skill{Name: "invoice-parser", Description: `Reads scanned receipts. Use when the user says "extract line items" or 「发票识别」.`},
+		skills.Skill{Name: "doc-helper", Description: "Handles scanned documents.", Keywords: kw(skills.Core, "documents")},
+	)
+	ix := index.Compile(cat, nil, index.Options{})
+	id := ix.SkillID("invoice-parser")
+	require.True(t, ix.Skills[id].Derived)
+	assert.False(t, ix.Skills[ix.SkillID("doc-helper")].Derived, "written keywords are kept")
+	assert.Greater(t, ix.Skills[id].Keywords, 4)
+
+	tierOf := func(text string) (index.Field, bool) {
+		tid := ix.TermID(tokenize.Normalize(text))
+		if tid < 0 {
+			return 0, false
+		}
+		field, found := index.Field(0), false
+		ix.Postings(tid, func(p index.Posting) {
+			if p.Skill == id && p.Field.IsKeyword() && !found {
+				field, found = p.Field, true
+			}
+		})
+		return field, found
+	}
+	tests := []struct {
+		text string
+		want index.Field
+	}{
+		{"extract line items", index.FieldCore}, // quoted
+		{"发票识别", index.FieldCore},               // CJK-quoted
+		{"invoice", index.FieldCore},            // name word
+		{"parser", index.FieldCore},             // name word
+		{"receipts", index.FieldStrong},         // only this skill's description
+		{"scanned", index.FieldExtended},        // shared with doc-helper
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			got, ok := tierOf(tt.text)
+			require.True(t, ok, "%q is no keyword of the derived skill", tt.text)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+	// Generic name words are no keywords.
+	_, ok := tierOf("helper")
+	assert.False(t, ok)
+	// Derived Han keywords join the segmentation dictionary.
+	assert.Contains(t, ix.Dict, "发票识别")
+
+	// DeriveKeywords ignores written tiers.
+	ix = index.Compile(cat, nil, index.Options{DeriveKeywords: true})
+	assert.True(t, ix.Skills[ix.SkillID("doc-helper")].Derived)
+}
+
+// TestDerivedNameWordInQuotes protects the rule that name words are core
+// even when a quoted phrase also uses them.
+func TestDerivedNameWordInQuotes(t *testing.T) {
+	cat := catalog(skills.Skill{Name: "invoice-parser", Description: `Use when the user says "check this invoice".`})
+	ix := index.Compile(cat, nil, index.Options{})
+	p := postings(t, ix, tokenize.Normalize("invoice"))["invoice-parser"]
+	assert.Contains(t, p, index.FieldCore)
+}
+
+// TestDerivedKeywordsMatchPrompts protects derived keywords being stored
+// in the form a prompt is tokenized to.
+func TestDerivedKeywordsMatchPrompts(t *testing.T) {
+	cat := catalog(skills.Skill{Name: "sql-helper", Description: "Tune the database and parse queries."})
+	ix := index.Compile(cat, nil, index.Options{})
+	for _, word := range []string{"database", "parse"} {
+		q := ix.Tokenizer().Tokenize(word)
+		require.Len(t, q.Terms, 1)
+		p := postings(t, ix, q.Terms[0].Text)["sql-helper"]
+		assert.True(t, p[index.FieldStrong].Base > 0 || p[index.FieldExtended].Base > 0, "%q has no keyword posting", word)
+	}
+}

@@ -1,0 +1,420 @@
+package skills_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skillroute/skillroute/skills"
+)
+
+const fullSkill = `---
+name: cache-expert
+description: >-
+  Redis caching, eviction
+  and cache stampedes.
+when_to_use: '"cache is slow", "缓存击穿怎么办"'
+keywords:
+  core: [redis, 缓存击穿]
+  strong: [" cache ", ""]
+  extended: [database]
+enhances: [db-expert]
+requires: [base-skill]
+conflicts: [other-skill]
+maturity: stable
+---
+# Cache expert
+
+Body text.
+`
+
+// TestParseFull protects every field of a SKILL.md frontmatter.
+func TestParseFull(t *testing.T) {
+	sk, err := skills.Parse("skills/cache/SKILL.md", "cache", []byte(fullSkill))
+	require.NoError(t, err)
+	assert.Equal(t, skills.Skill{
+		Name:        "cache-expert",
+		Description: "Redis caching, eviction and cache stampedes.",
+		WhenToUse:   `"cache is slow", "缓存击穿怎么办"`,
+		Keywords: []skills.Keyword{
+			{Text: "redis", Tier: skills.Core, Weight: 1.0},
+			{Text: "缓存击穿", Tier: skills.Core, Weight: 1.0},
+			{Text: "cache", Tier: skills.Strong, Weight: 0.7},
+			{Text: "database", Tier: skills.Extended, Weight: 0.4},
+		},
+		Enhances:  []string{"db-expert"},
+		Requires:  []string{"base-skill"},
+		Conflicts: []string{"other-skill"},
+		Maturity:  "stable",
+		Body:      "# Cache expert\n\nBody text.\n",
+		Source:    "skills/cache/SKILL.md",
+	}, sk)
+}
+
+// TestParseVariants protects the SKILL.md shapes Claude Code accepts.
+func TestParseVariants(t *testing.T) {
+	tests := []struct {
+		name     string
+		dir      string
+		data     string
+		wantName string
+		wantDesc string
+		wantBody string
+	}{
+		{
+			name:     "no frontmatter: description from the first paragraph",
+			dir:      "notes",
+			data:     "# Notes\n\nTakes meeting notes\nand sends them.\n\nSecond paragraph.\n",
+			wantName: "notes",
+			wantDesc: "Takes meeting notes and sends them.",
+			wantBody: "# Notes\n\nTakes meeting notes\nand sends them.\n\nSecond paragraph.\n",
+		},
+		{
+			name:     "name from the folder, description from the body",
+			dir:      "folder-name",
+			data:     "---\nmaturity: beta\n---\n# Title\n\nFirst words\nhere.\n",
+			wantName: "folder-name",
+			wantDesc: "First words here.",
+			wantBody: "# Title\n\nFirst words\nhere.\n",
+		},
+		{
+			name:     "CRLF and byte order mark",
+			dir:      "win",
+			data:     "\xef\xbb\xbf---\r\nname: windows-skill\r\ndescription: Made on Windows.\r\n---\r\nBody.\r\n",
+			wantName: "windows-skill",
+			wantDesc: "Made on Windows.",
+			wantBody: "Body.\n",
+		},
+		{
+			name:     "frontmatter only",
+			dir:      "bare",
+			data:     "---\nname: bare\ndescription: Nothing else.\n---",
+			wantName: "bare",
+			wantDesc: "Nothing else.",
+			wantBody: "",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sk, err := skills.Parse("x/SKILL.md", tt.dir, []byte(tt.data))
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantName, sk.Name)
+			assert.Equal(t, tt.wantDesc, sk.Description)
+			assert.Equal(t, tt.wantBody, sk.Body)
+			assert.Empty(t, sk.Keywords)
+		})
+	}
+}
+
+// TestParseErrors protects skill authors: errors name the file, the line
+// and why. (The optional space after the file is TestParseYAMLErrorFormat's
+// bug; the line number itself is checked here.)
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		data   string
+		line   int // 0: not checked (see TestParseYAMLSyntaxErrorLine)
+		reason string
+	}{
+		{"unclosed frontmatter", "---\nname: x\ndescription: never closed\n", 1, "never closed"},
+		{"wrong type", "---\nname: x\nkeywords: 5\n---\n", 3, "cannot unmarshal"},
+		{"wrong type deeper", "---\nname: x\ndescription: ok\nkeywords:\n  core: {a: b}\n---\n", 5, "cannot unmarshal"},
+		{"bad indentation", "---\nname: x\n  bad: indent\n---\n", 3, "mapping values are not allowed"},
+		{"unclosed sequence", "---\nname: x\ndescription: ok\nkeywords:\n  core: [a\n---\n", 0, "did not find expected"},
+		{"no name", "---\ndescription: nameless\n---\n", 2, "no name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := skills.Parse("x/SKILL.md", "", []byte(tt.data))
+			require.Error(t, err)
+			assert.True(t, strings.HasPrefix(err.Error(), "x/SKILL.md:"), "error %q does not start with the file", err)
+			if tt.line > 0 {
+				assert.Regexp(t, fmt.Sprintf(`^x/SKILL\.md: ?%d: `, tt.line), err.Error())
+			}
+			assert.Contains(t, err.Error(), tt.reason)
+		})
+	}
+}
+
+// TestParseYAMLErrorFormat protects the FILE:LINE form of YAML errors, the
+// one editors and every other skillroute error use.
+func TestParseYAMLErrorFormat(t *testing.T) {
+	_, err := skills.Parse("x/SKILL.md", "", []byte("---\nname: x\nkeywords: 5\n---\n"))
+	require.Error(t, err)
+	assert.True(t, strings.HasPrefix(err.Error(), "x/SKILL.md:3: "), "got %q", err)
+}
+
+// TestParseYAMLSyntaxErrorLine protects the line a YAML syntax error
+// points at.
+func TestParseYAMLSyntaxErrorLine(t *testing.T) {
+	for line, data := range map[int]string{
+		5: "---\nname: x\ndescription: ok\nkeywords:\n  core: [a\n---\n",
+		3: "---\nname: x\ndescription: [unclosed\n---\n",
+	} {
+		_, err := skills.Parse("x/SKILL.md", "", []byte(data))
+		require.Error(t, err)
+		assert.Regexp(t, fmt.Sprintf(`^x/SKILL\.md: ?%d: `, line), err.Error())
+	}
+}
+
+// writeSkill writes DIR/NAME/SKILL.md.
+func writeSkill(t *testing.T, dir, folder, data string) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, folder), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, folder, "SKILL.md"), []byte(data), 0o644))
+}
+
+// TestLoadDir protects loading a Claude Code skills folder.
+func TestLoadDir(t *testing.T) {
+	dir := t.TempDir()
+	writeSkill(t, dir, "zeta", "---\nname: zeta-expert\ndescription: Last.\nkeywords:\n  core: [zeta]\n---\nBody.\n")
+	writeSkill(t, dir, "alpha", "# Alpha\n\nFirst skill, no frontmatter.\n")
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "empty-folder"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "README.md"), []byte("not a skill"), 0o644))
+
+	for _, load := range []func(string) (*skills.Catalog, error){skills.LoadDir, skills.Load} {
+		cat, err := load(dir)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"alpha", "zeta-expert"}, cat.Names())
+		sk, ok := cat.Lookup("zeta-expert")
+		require.True(t, ok)
+		assert.Equal(t, filepath.Join(dir, "zeta", "SKILL.md"), sk.Source)
+		assert.Equal(t, []skills.Keyword{{Text: "zeta", Tier: skills.Core, Weight: 1}}, sk.Keywords)
+		sk, ok = cat.Lookup("alpha")
+		require.True(t, ok)
+		assert.Equal(t, "First skill, no frontmatter.", sk.Description)
+		_, ok = cat.Lookup("beta")
+		assert.False(t, ok)
+	}
+}
+
+// TestLoadDirErrors protects users with a broken skills folder: the error
+// names the file(s) at fault.
+func TestLoadDirErrors(t *testing.T) {
+	t.Run("duplicate names", func(t *testing.T) {
+		dir := t.TempDir()
+		writeSkill(t, dir, "one", "---\nname: same\ndescription: a\n---\n")
+		writeSkill(t, dir, "two", "---\nname: same\ndescription: b\n---\n")
+		_, err := skills.LoadDir(dir)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), filepath.Join(dir, "one", "SKILL.md"))
+		assert.Contains(t, err.Error(), filepath.Join(dir, "two", "SKILL.md"))
+		assert.Contains(t, err.Error(), `"same"`)
+	})
+	t.Run("bad skill", func(t *testing.T) {
+		dir := t.TempDir()
+		writeSkill(t, dir, "good", "---\nname: good\n---\n")
+		writeSkill(t, dir, "bad", "---\nname: bad\n")
+		_, err := skills.LoadDir(dir)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), filepath.Join(dir, "bad", "SKILL.md")+":1:")
+	})
+	t.Run("missing folder", func(t *testing.T) {
+		missing := filepath.Join(t.TempDir(), "nope")
+		_, err := skills.LoadDir(missing)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), missing)
+		_, err = skills.Load(missing)
+		assert.ErrorIs(t, err, os.ErrNotExist)
+	})
+}
+
+const bookwormJSON = `{
+ "_note": "test",
+ "version": "reconstructed-1",
+ "skills": [
+  {
+   "name": "vue-expert",
+   "description": "Vue 3 专家",
+   "maturity": "stable",
+   "keywords": [
+    {"keyword": "Vue", "weight": 2, "tier": "core", "tfidfWeight": 7.6},
+    {"keyword": "pinia", "weight": 1.5, "tier": "strong"},
+    {"keyword": "组件", "weight": 1, "tier": "extended"},
+    {"keyword": "  ", "weight": 1, "tier": "extended"},
+    {"keyword": "nuxt", "weight": 1, "tier": "knowledge"}
+   ],
+   "composable": {"enhances": ["frontend-expert"]}
+  },
+  {
+   "name": "ai-ml-expert",
+   "description": "AI/机器学习专家",
+   "keywords": [{"keyword": "AI", "weight": 2, "tier": "CORE"}]
+  }
+ ]
+}`
+
+// TestLoadBookworm protects reading a bookworm skills-index.json: weights
+// as given, tiers by name, tfidfWeight ignored, skills sorted by name.
+func TestLoadBookworm(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "skills-index.json")
+	require.NoError(t, os.WriteFile(file, []byte(bookwormJSON), 0o644))
+
+	for _, load := range []func(string) (*skills.Catalog, error){skills.LoadBookworm, skills.Load} {
+		cat, err := load(file)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"ai-ml-expert", "vue-expert"}, cat.Names())
+		vue, ok := cat.Lookup("vue-expert")
+		require.True(t, ok)
+		assert.Equal(t, skills.Skill{
+			Name:        "vue-expert",
+			Description: "Vue 3 专家",
+			Maturity:    "stable",
+			Enhances:    []string{"frontend-expert"},
+			Source:      file + "#vue-expert",
+			Keywords: []skills.Keyword{
+				{Text: "Vue", Tier: skills.Core, Weight: 2},
+				{Text: "pinia", Tier: skills.Strong, Weight: 1.5},
+				{Text: "组件", Tier: skills.Extended, Weight: 1},
+				{Text: "nuxt", Tier: skills.Extended, Weight: 1},
+			},
+		}, *vue)
+		ai, _ := cat.Lookup("ai-ml-expert")
+		assert.Equal(t, []skills.Keyword{{Text: "AI", Tier: skills.Core, Weight: 2}}, ai.Keywords)
+	}
+}
+
+// TestLoadBookwormErrors protects users pointing at a broken index: the
+// error names the file and, for JSON errors, the line.
+func TestLoadBookwormErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, data string
+		want       []string
+	}{
+		{"syntax", "{\n \"skills\": [\n  {\"name\": \"a\",}\n ]\n}", []string{"line 3"}},
+		{"type", "{\n \"skills\": {}\n}", []string{"line 2"}},
+		{"no name", `{"skills": [{"name": "a"}, {"description": "x"}]}`, []string{"skills[1] has no name"}},
+		{"duplicate", `{"skills": [{"name": "a"}, {"name": "a"}]}`, []string{`skill "a" is already defined`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := filepath.Join(dir, tt.name+".json")
+			require.NoError(t, os.WriteFile(file, []byte(tt.data), 0o644))
+			_, err := skills.LoadBookworm(file)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), file)
+			for _, w := range tt.want {
+				assert.Contains(t, err.Error(), w)
+			}
+		})
+	}
+	_, err := skills.LoadBookworm(filepath.Join(dir, "missing.json"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// TestTier protects the tier names and weights written in SKILL.md.
+func TestTier(t *testing.T) {
+	tests := []struct {
+		tier   skills.Tier
+		name   string
+		weight float64
+	}{
+		{skills.Core, "core", 1.0},
+		{skills.Strong, "strong", 0.7},
+		{skills.Extended, "extended", 0.4},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.name, tt.tier.String())
+		assert.Equal(t, tt.weight, tt.tier.Weight())
+	}
+}
+
+// catalogTable reads the name and enhances columns of the catalog table
+// in the shared skills.md.
+func catalogTable(t *testing.T) map[string][]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "catalog", "skills.md"))
+	if err != nil {
+		t.Skipf("shared catalog table not available: %v", err)
+	}
+	out := map[string][]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, "|") {
+			continue
+		}
+		cols := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
+		name := strings.TrimSpace(cols[0])
+		if name == "" || name == "name" || strings.HasPrefix(name, "---") || len(cols) < 3 {
+			continue
+		}
+		var enh []string
+		for _, e := range strings.Split(cols[2], ",") {
+			if e = strings.TrimSpace(e); e != "" {
+				enh = append(enh, e)
+			}
+		}
+		out[name] = enh
+	}
+	return out
+}
+
+// TestBuiltin protects the built-in catalog the router ships with: the 50
+// skills the eval sets are labelled with, each complete.
+func TestBuiltin(t *testing.T) {
+	cat, err := skills.Builtin()
+	require.NoError(t, err)
+	require.Len(t, cat.Skills, 50)
+	assert.True(t, sort.StringsAreSorted(cat.Names()))
+
+	for _, sk := range cat.Skills {
+		t.Run(sk.Name, func(t *testing.T) {
+			assert.Equal(t, "builtin:"+sk.Name, sk.Source, "folder name equals skill name")
+			assert.NotEmpty(t, strings.TrimSpace(sk.Description))
+			tiers := map[skills.Tier]int{}
+			han, latin := false, false
+			for _, k := range sk.Keywords {
+				tiers[k.Tier]++
+				assert.Equal(t, k.Tier.Weight(), k.Weight, k.Text)
+				for _, r := range k.Text {
+					han = han || unicode.Is(unicode.Han, r)
+					latin = latin || (r < unicode.MaxASCII && unicode.IsLetter(r))
+				}
+			}
+			for _, tier := range []skills.Tier{skills.Core, skills.Strong, skills.Extended} {
+				assert.Positive(t, tiers[tier], "no %s keywords", tier)
+			}
+			assert.True(t, han, "no Chinese keyword")
+			assert.True(t, latin, "no English keyword")
+			lines := strings.Count(strings.TrimRight(sk.Body, "\n"), "\n") + 1
+			assert.GreaterOrEqual(t, lines, 15, "body lines")
+			assert.LessOrEqual(t, lines, 40, "body lines")
+		})
+	}
+
+	table := catalogTable(t)
+	var want []string
+	for name := range table {
+		want = append(want, name)
+	}
+	sort.Strings(want)
+	assert.Len(t, want, 50)
+	assert.Equal(t, want, cat.Names())
+	for _, sk := range cat.Skills {
+		assert.ElementsMatch(t, table[sk.Name], sk.Enhances, "enhances of %s", sk.Name)
+	}
+}
+
+// TestBuiltinFiles protects `skillroute skills install`: the embedded
+// files are the built-in catalog, one folder per skill.
+func TestBuiltinFiles(t *testing.T) {
+	files, err := skills.BuiltinFiles()
+	require.NoError(t, err)
+	cat, err := skills.Builtin()
+	require.NoError(t, err)
+	require.Len(t, files, len(cat.Skills))
+	for _, want := range cat.Skills {
+		data, ok := files[want.Name]
+		require.True(t, ok, want.Name)
+		got, err := skills.Parse("builtin:"+want.Name, want.Name, data)
+		require.NoError(t, err)
+		assert.Equal(t, want, got)
+	}
+}
