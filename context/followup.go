@@ -71,6 +71,14 @@ func hanCount(s string) int {
 	return n
 }
 
+// StripCues removes the continuation cue words from a prompt, leaving what
+// it says about the work itself ("字体也一样处理" -> "字体处理", "go on" ->
+// ""): the cues refer back to the session, and matched as keywords they
+// would only add noise ("go" is a language's name).
+func StripCues(prompt string) string {
+	return strings.TrimSpace(continuationRE.ReplaceAllString(strings.ToLower(prompt), " "))
+}
+
 // ContinuationScores is the context of a continuation: the skill in use,
 // at full strength, and nothing else. What it enhances is where the
 // session might go next, not where "继续" goes.

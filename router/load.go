@@ -139,8 +139,10 @@ func Stamp(opt Options) (string, error) {
 			fmt.Fprintf(h, "builtin %s %d\n", name, len(files[name]))
 			h.Write(files[name])
 		}
-	} else if err := stampPath(h, opt.Catalog); err != nil {
-		return "", fmt.Errorf("catalog: %w", err)
+	} else if opt.Catalog != Installed {
+		if err := stampPath(h, opt.Catalog); err != nil {
+			return "", fmt.Errorf("catalog: %w", err)
+		}
 	}
 	if opt.Synonyms == "" || opt.Synonyms == Builtin {
 		h.Write(rules.Synonyms)

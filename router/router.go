@@ -92,12 +92,18 @@ func (r *Router) Route(prompt string) Decision {
 
 // RouteWith decides for a prompt with the session's signals fused in.
 func (r *Router) RouteWith(prompt string, sig Signals) Decision {
-	if sctx.Classify(prompt) == sctx.Closing {
+	text := prompt
+	switch sctx.Classify(prompt) {
+	case sctx.Closing:
 		// "thanks, that's all" needs no skill, whatever words it shares
 		// with one.
 		return Decision{Query: prompt, Level: Low, Closing: true}
+	case sctx.Continuation:
+		if len(sig.Context) > 0 {
+			text = sctx.StripCues(prompt) // "go on": the session decides, not "go"
+		}
 	}
-	q := r.Index.Tokenizer().Tokenize(prompt)
+	q := r.Index.Tokenizer().Tokenize(text)
 	results := bm25.Score(r.Index, q)
 	cands := fuse(r.Index, results, sig, r.Explain)
 	cands, fired := r.Rules.Apply(prompt, cands)
