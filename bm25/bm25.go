@@ -122,7 +122,7 @@ func Score(ix *index.Index, q tokenize.Query) []Result {
 			}
 			if p.Skill != m.skill {
 				flush()
-				m = Match{Term: ix.Terms[term], Query: qt.Text, Origin: origin, Partial: partial, QWeight: qt.Weight, skill: p.Skill}
+				m = Match{Term: ix.Term(term), Query: qt.Text, Origin: origin, Partial: partial, QWeight: qt.Weight, skill: p.Skill}
 			}
 			w := p.Weight
 			if partial {

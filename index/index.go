@@ -31,6 +31,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillroute/skillroute/internal/table"
 	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/tokenize"
 )
@@ -80,7 +81,7 @@ const MinPartial = 3
 
 // FormatVersion changes whenever the encoded layout changes, so that an
 // index written by another version is rebuilt, never misread.
-const FormatVersion = 3
+const FormatVersion = 4
 
 // SkillInfo is what the router needs to know about a skill at route time.
 type SkillInfo struct {
@@ -102,19 +103,19 @@ type Index struct {
 	Skills     []SkillInfo
 	AvgLength  float64
 
-	Terms      []string // sorted
-	Starts     []uint32 // postings of Terms[i] are [Starts[i], Starts[i+1])
+	Terms      table.Strings // sorted
+	Starts     []uint32      // postings of term i are [Starts[i], Starts[i+1])
 	PostSkill  []uint32
 	PostWeight []float32 // tf-idf weight, IDF included
-	PostField  []Field
+	PostField  []uint8 // Field
 	// Tier weight before IDF, for explanations; text fields hold field weight × (1+ln tf).
 	PostBase []float32
 
-	Grams      []string // sorted trigrams of keyword terms
+	Grams      table.Strings // sorted trigrams of keyword terms
 	GramStarts []uint32
 	GramTerms  []uint32 // term ids
 
-	Dict     []string           // Han words for segmentation
+	Dict     table.Strings      // Han words for segmentation
 	Synonyms *tokenize.Synonyms // may be nil
 
 	tok *tokenize.Tokenizer
@@ -153,7 +154,7 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 			dictWords = append(dictWords, k.Text)
 		}
 	}
-	dictWords = append(dictWords, syn.Words()...)
+	dictWords = append(dictWords, syn.WordList()...)
 	tok := tokenize.New(dictWords, syn)
 
 	type key struct {
@@ -219,7 +220,7 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 	if len(derivedWords) > 0 {
 		dictWords = append(dictWords, derivedWords...)
 	}
-	ix.Dict = tokenize.HanWords(dictWords)
+	ix.Dict = table.New(tokenize.HanWords(dictWords))
 
 	// Document frequencies: keyword fields and text fields counted apart,
 	// a skill counted once per term.
@@ -253,21 +254,23 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 		return keys[a].field < keys[b].field
 	})
 	keywordTerms := map[string]uint32{}
+	var terms []string
 	for _, kk := range keys {
-		if len(ix.Terms) == 0 || ix.Terms[len(ix.Terms)-1] != kk.term {
-			ix.Terms = append(ix.Terms, kk.term)
+		if len(terms) == 0 || terms[len(terms)-1] != kk.term {
+			terms = append(terms, kk.term)
 			ix.Starts = append(ix.Starts, uint32(len(ix.PostSkill)))
 		}
 		if kk.field.IsKeyword() {
-			keywordTerms[kk.term] = uint32(len(ix.Terms) - 1)
+			keywordTerms[kk.term] = uint32(len(terms) - 1)
 		}
 		b := base[kk]
 		ix.PostSkill = append(ix.PostSkill, uint32(kk.skill))
-		ix.PostField = append(ix.PostField, kk.field)
+		ix.PostField = append(ix.PostField, uint8(kk.field))
 		ix.PostBase = append(ix.PostBase, float32(b))
 		ix.PostWeight = append(ix.PostWeight, float32(b*IDF(n, df[dfKey{kk.term, kk.field.IsKeyword()}])))
 	}
 	ix.Starts = append(ix.Starts, uint32(len(ix.PostSkill)))
+	ix.Terms = table.New(terms)
 
 	total := 0.0
 	for _, s := range ix.Skills {
@@ -292,11 +295,13 @@ func (ix *Index) buildGrams(keywordTerms map[string]uint32) {
 			}
 		}
 	}
+	sorted := make([]string, 0, len(grams))
 	for g := range grams {
-		ix.Grams = append(ix.Grams, g)
+		sorted = append(sorted, g)
 	}
-	sort.Strings(ix.Grams)
-	for _, g := range ix.Grams {
+	sort.Strings(sorted)
+	ix.Grams = table.New(sorted)
+	for _, g := range sorted {
 		ids := grams[g]
 		sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
 		ix.GramStarts = append(ix.GramStarts, uint32(len(ix.GramTerms)))
@@ -343,9 +348,12 @@ func SourceHash(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) string
 			fmt.Fprintf(h, "%s\x00%d\x00%g\x00", k.Text, k.Tier, k.Weight)
 		}
 	}
-	for _, w := range syn.Words() {
+	for _, w := range syn.WordList() {
 		h.Write([]byte(w))
 		h.Write([]byte{0})
+	}
+	if syn != nil {
+		fmt.Fprintf(h, "%v %v %v", syn.Mates, syn.Weight, syn.Groups)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -353,7 +361,7 @@ func SourceHash(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) string
 // Tokenizer returns the tokenizer that matches this index's terms.
 func (ix *Index) Tokenizer() *tokenize.Tokenizer {
 	if ix.tok == nil {
-		ix.tok = tokenize.New(ix.Dict, ix.Synonyms)
+		ix.tok = tokenize.NewWithTable(ix.Dict, ix.Synonyms)
 	}
 	return ix.tok
 }
@@ -392,18 +400,15 @@ func (ix *Index) Resolve(name string) int {
 }
 
 // TermID returns the id of a term, or -1.
-func (ix *Index) TermID(term string) int {
-	i := sort.SearchStrings(ix.Terms, term)
-	if i < len(ix.Terms) && ix.Terms[i] == term {
-		return i
-	}
-	return -1
-}
+func (ix *Index) TermID(term string) int { return ix.Terms.Find(term) }
+
+// Term returns the text of term id.
+func (ix *Index) Term(id int) string { return ix.Terms.At(id) }
 
 // Postings calls fn for each posting of term id.
 func (ix *Index) Postings(id int, fn func(Posting)) {
 	for p := ix.Starts[id]; p < ix.Starts[id+1]; p++ {
-		fn(Posting{Skill: int(ix.PostSkill[p]), Field: ix.PostField[p], Weight: float64(ix.PostWeight[p]), Base: float64(ix.PostBase[p])})
+		fn(Posting{Skill: int(ix.PostSkill[p]), Field: Field(ix.PostField[p]), Weight: float64(ix.PostWeight[p]), Base: float64(ix.PostBase[p])})
 	}
 }
 
@@ -430,9 +435,8 @@ func (ix *Index) Containing(term string, fn func(id int)) {
 		n++
 	}
 	for k := 0; k+3 < n; k++ {
-		g := term[offs[k]:offs[k+3]]
-		i := sort.SearchStrings(ix.Grams, g)
-		if i == len(ix.Grams) || ix.Grams[i] != g {
+		i := ix.Grams.Find(term[offs[k]:offs[k+3]])
+		if i < 0 {
 			return // some trigram occurs in no keyword: nothing contains term
 		}
 		if l := int(ix.GramStarts[i+1] - ix.GramStarts[i]); l < bestLen {
@@ -444,7 +448,7 @@ func (ix *Index) Containing(term string, fn func(id int)) {
 	}
 	latin := term[0] < utf8.RuneSelf
 	for _, id := range ix.GramTerms[ix.GramStarts[best]:ix.GramStarts[best+1]] {
-		if t := ix.Terms[id]; t != term && containsPart(t, term, latin) {
+		if t := ix.Terms.At(int(id)); t != term && containsPart(t, term, latin) {
 			fn(int(id))
 		}
 	}

@@ -123,7 +123,7 @@ func TestCompileKeywordWeights(t *testing.T) {
 func TestCompileIDFOnce(t *testing.T) {
 	ix := index.Compile(keywordCatalog(), nil, index.Options{})
 	require.Len(t, ix.PostWeight, len(ix.PostBase))
-	for id, term := range ix.Terms {
+	for id, term := range ix.Terms.All() {
 		df := 0
 		ix.Postings(id, func(index.Posting) { df++ })
 		idf := index.IDF(len(ix.Skills), df)
@@ -199,7 +199,7 @@ func TestIndexLookups(t *testing.T) {
 	assert.Equal(t, 2, ix.SkillID("web-expert"))
 	assert.Equal(t, -1, ix.SkillID("nobody"))
 	assert.Equal(t, -1, ix.TermID("postgres"))
-	assert.True(t, sort.StringsAreSorted(ix.Terms))
+	assert.True(t, sort.StringsAreSorted(ix.Terms.All()))
 	assert.Equal(t, index.FormatVersion, ix.Format)
 	assert.Equal(t, 3, ix.Skills[0].Keywords)
 	assert.False(t, ix.Skills[0].Derived)
@@ -304,7 +304,7 @@ func TestContaining(t *testing.T) {
 	ix := index.Compile(cat, nil, index.Options{})
 	containing := func(term string) []string {
 		var out []string
-		ix.Containing(term, func(id int) { out = append(out, ix.Terms[id]) })
+		ix.Containing(term, func(id int) { out = append(out, ix.Term(id)) })
 		sort.Strings(out)
 		return out
 	}
@@ -382,7 +382,7 @@ func TestDerivedKeywords(t *testing.T) {
 	_, ok := tierOf("helper")
 	assert.False(t, ok)
 	// Derived Han keywords join the segmentation dictionary.
-	assert.Contains(t, ix.Dict, "发票识别")
+	assert.Contains(t, ix.Dict.All(), "发票识别")
 
 	// DeriveKeywords ignores written tiers.
 	ix = index.Compile(cat, nil, index.Options{DeriveKeywords: true})

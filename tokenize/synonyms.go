@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"sort"
 	"strings"
+
+	"github.com/skillroute/skillroute/internal/table"
 
 	"gopkg.in/yaml.v3"
 )
@@ -14,11 +18,17 @@ import (
 // 0.6 sits between bookworm's two levels (0.7 and 0.4).
 const SynonymWeight = 0.6
 
-// Synonyms maps a word to the words it expands to. Its fields are exported
-// so that a compiled index can carry it without parsing YAML per prompt.
+// Synonyms maps a word to the words it expands to. It is stored flat, so
+// that a compiled index carries it and loading builds no map:
+// Mates[Start[i]:Start[i+1]] are the word ids that Words.At(i) expands
+// to, each with its weight and group.
 type Synonyms struct {
-	Expansions map[string][]Expansion // normalised word -> group-mates
-	Source     []string               // every word of every group, as written
+	Words  table.Strings // normalised words, sorted
+	Start  []uint32
+	Mates  []uint32
+	Weight []float32
+	Group  []uint32 // index into Groups
+	Groups []string // group ids, for explanations
 }
 
 // Expansion is one word a synonym group adds to a query.
@@ -28,12 +38,12 @@ type Expansion struct {
 	Group  string  // the group's id, for explanations
 }
 
-// Words returns every word of every group, as written.
-func (s *Synonyms) Words() []string {
+// WordList returns every word of every group, normalised.
+func (s *Synonyms) WordList() []string {
 	if s == nil {
 		return nil
 	}
-	return s.Source
+	return s.Words.All()
 }
 
 // Expand returns what the normalised term expands to.
@@ -41,7 +51,17 @@ func (s *Synonyms) Expand(term string) []Expansion {
 	if s == nil {
 		return nil
 	}
-	return s.Expansions[term]
+	i := s.Words.Find(term)
+	if i < 0 {
+		return nil
+	}
+	out := make([]Expansion, 0, s.Start[i+1]-s.Start[i])
+	for m := s.Start[i]; m < s.Start[i+1]; m++ {
+		// Weights are stored as float32; round off the binary noise.
+		w := math.Round(float64(s.Weight[m])*1e4) / 1e4
+		out = append(out, Expansion{Term: s.Words.At(int(s.Mates[m])), Weight: w, Group: s.Groups[s.Group[m]]})
+	}
+	return out
 }
 
 type synonymFile struct {
@@ -68,7 +88,8 @@ func ParseSynonyms(name string, data []byte) (*Synonyms, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	s := &Synonyms{Expansions: map[string][]Expansion{}}
+	expand := map[string][]Expansion{}
+	var groups []string
 	for gi, g := range f.Groups {
 		id := g.ID
 		if id == "" {
@@ -84,13 +105,13 @@ func ParseSynonyms(name string, data []byte) (*Synonyms, error) {
 			}
 			weight = g.Weight
 		}
+		groups = append(groups, id)
 		terms := make([]Expansion, 0, len(g.Words))
 		for wi, w := range g.Words {
 			w = strings.TrimSpace(w)
 			if w == "" {
 				continue
 			}
-			s.Source = append(s.Source, w)
 			ew := weight
 			if bookworm {
 				ew = 0.4
@@ -101,12 +122,39 @@ func ParseSynonyms(name string, data []byte) (*Synonyms, error) {
 			terms = append(terms, Expansion{Term: Normalize(w), Weight: ew, Group: id})
 		}
 		for _, from := range terms {
+			if _, ok := expand[from.Term]; !ok {
+				expand[from.Term] = nil
+			}
 			for _, to := range terms {
 				if to.Term != from.Term {
-					s.Expansions[from.Term] = append(s.Expansions[from.Term], to)
+					expand[from.Term] = append(expand[from.Term], to)
 				}
 			}
 		}
 	}
-	return s, nil
+	return flatten(expand, groups), nil
+}
+
+// flatten stores an expansion map in the flat form.
+func flatten(expand map[string][]Expansion, groups []string) *Synonyms {
+	words := make([]string, 0, len(expand))
+	for w := range expand {
+		words = append(words, w)
+	}
+	sort.Strings(words)
+	s := &Synonyms{Words: table.New(words), Groups: groups}
+	groupID := map[string]uint32{}
+	for i, g := range groups {
+		groupID[g] = uint32(i)
+	}
+	for _, w := range words {
+		s.Start = append(s.Start, uint32(len(s.Mates)))
+		for _, e := range expand[w] {
+			s.Mates = append(s.Mates, uint32(s.Words.Find(e.Term)))
+			s.Weight = append(s.Weight, float32(e.Weight))
+			s.Group = append(s.Group, groupID[e.Group])
+		}
+	}
+	s.Start = append(s.Start, uint32(len(s.Mates)))
+	return s
 }

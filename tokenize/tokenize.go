@@ -31,6 +31,7 @@ import (
 
 	"github.com/go-ego/gse"
 	"github.com/kljensen/snowball/english"
+	"github.com/skillroute/skillroute/internal/table"
 )
 
 // MaxInput caps the characters of a prompt that are read. Routing needs the
@@ -66,22 +67,23 @@ type Query struct {
 
 // Tokenizer cuts prompts and skill texts into terms.
 type Tokenizer struct {
-	dict     map[string]struct{} // Chinese words for segmentation
-	maxRunes int                 // longest dictionary word, in runes
+	dict     table.Strings // Chinese words for segmentation
+	maxRunes int           // longest dictionary word, in runes
 	syn      *Synonyms
 }
 
 // New returns a tokenizer that segments Chinese with the given dictionary
 // words (only the Han ones are kept) and expands with syn (may be nil).
 func New(dict []string, syn *Synonyms) *Tokenizer {
-	t := &Tokenizer{dict: make(map[string]struct{}, len(dict)), syn: syn}
-	for _, w := range dict {
-		w = strings.ToLower(strings.TrimSpace(w))
-		if !isAllHan(w) {
-			continue
-		}
-		t.dict[w] = struct{}{}
-		t.maxRunes = max(t.maxRunes, utf8.RuneCountInString(w))
+	return NewWithTable(table.New(HanWords(dict)), syn)
+}
+
+// NewWithTable returns a tokenizer over a dictionary already cut to its
+// Han words and sorted, as a compiled index stores it.
+func NewWithTable(dict table.Strings, syn *Synonyms) *Tokenizer {
+	t := &Tokenizer{dict: dict, syn: syn}
+	for i := 0; i < dict.Len(); i++ {
+		t.maxRunes = max(t.maxRunes, utf8.RuneCountInString(dict.At(i)))
 	}
 	return t
 }
@@ -293,7 +295,7 @@ func (t *Tokenizer) han(out []token, run string, offset int) []token {
 	for i := range runes {
 		for n := 1; n <= t.maxRunes && i+n <= len(runes); n++ {
 			w := string(runes[i : i+n])
-			if _, ok := t.dict[w]; ok {
+			if t.has(w) {
 				found = append(found, span{i, i + n})
 				present[w] = struct{}{}
 			}
@@ -400,10 +402,7 @@ func (t *Tokenizer) subWords(out []token, word string, offset int) []token {
 	return out
 }
 
-func (t *Tokenizer) has(w string) bool {
-	_, ok := t.dict[w]
-	return ok
-}
+func (t *Tokenizer) has(w string) bool { return t.dict.Find(w) >= 0 }
 
 // span is a stretch of runes, to exclusive.
 type span struct{ from, to int }

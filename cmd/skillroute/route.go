@@ -84,6 +84,6 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 		where = opt.CacheDir
 	}
 	fmt.Fprintf(stdout, "compiled %d skills, %d terms, %d postings, %d segmentation words -> %s (source %s)\n",
-		len(ix.Skills), len(ix.Terms), len(ix.PostSkill), len(ix.Dict), where, ix.SourceHash[:12])
+		len(ix.Skills), ix.Terms.Len(), len(ix.PostSkill), ix.Dict.Len(), where, ix.SourceHash[:12])
 	return nil
 }
