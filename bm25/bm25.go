@@ -41,6 +41,7 @@ const PartialFactor = 0.6
 
 // Match is one index term that contributed to a skill's score.
 type Match struct {
+	TermID  int
 	Term    string  // index term
 	Query   string  // the query term that reached it
 	Origin  string  // the prompt's own word behind Query (itself, unless a synonym)
@@ -55,8 +56,7 @@ type Match struct {
 // Field is one field's part of a match.
 type Field struct {
 	Field  index.Field
-	Base   float64 // tier or field weight
-	Weight float64 // tf-idf weight
+	Weight float64 // tf-idf weight, × PartialFactor for a partial match
 }
 
 // Result is one scored skill.
@@ -85,8 +85,12 @@ func (r *Result) Explain(ix *index.Index) *Explanation {
 		}
 		c := &Explanation{Value: m.Score, Message: msg + fmt.Sprintf(", tf %.3f", m.TF)}
 		for _, f := range m.Fields {
-			c.Children = append(c.Children, &Explanation{Value: f.Weight,
-				Message: fmt.Sprintf("%s field, weight %.2f × idf %.2f", f.Field, f.Base, f.Weight/f.Base)})
+			idf := ix.TermIDF(m.TermID, f.Field.IsKeyword())
+			msg := fmt.Sprintf("%s field, weight %.2f × idf %.2f", f.Field, f.Weight/idf, idf)
+			if m.Partial {
+				msg = fmt.Sprintf("%s field, weight %.2f × idf %.2f × partial %.1f", f.Field, f.Weight/idf/PartialFactor, idf, PartialFactor)
+			}
+			c.Children = append(c.Children, &Explanation{Value: f.Weight, Message: msg})
 		}
 		e.Children = append(e.Children, c)
 	}
@@ -122,14 +126,14 @@ func Score(ix *index.Index, q tokenize.Query) []Result {
 			}
 			if p.Skill != m.skill {
 				flush()
-				m = Match{Term: ix.Term(term), Query: qt.Text, Origin: origin, Partial: partial, QWeight: qt.Weight, skill: p.Skill}
+				m = Match{TermID: term, Term: ix.Term(term), Query: qt.Text, Origin: origin, Partial: partial, QWeight: qt.Weight, skill: p.Skill}
 			}
 			w := p.Weight
 			if partial {
 				w *= PartialFactor
 			}
 			m.TF += w
-			m.Fields = append(m.Fields, Field{Field: p.Field, Base: p.Base, Weight: w})
+			m.Fields = append(m.Fields, Field{Field: p.Field, Weight: w})
 		})
 		flush()
 	}

@@ -103,7 +103,7 @@ func TestScoreExactMatch(t *testing.T) {
 	assert.Equal(t, tf, m.TF)
 	assert.Equal(t, 1.0, m.QWeight)
 	assert.Equal(t, r.Score, m.Score)
-	assert.Equal(t, []bm25.Field{{Field: index.FieldCore, Base: p.Base, Weight: p.Weight}}, m.Fields)
+	assert.Equal(t, []bm25.Field{{Field: index.FieldCore, Weight: p.Weight}}, m.Fields)
 }
 
 // TestScoreFieldsAdd protects BM25F: a term found in several fields of a

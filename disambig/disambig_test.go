@@ -1,6 +1,7 @@
 package disambig_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -407,7 +408,8 @@ func TestPrefilterKeepsFiring(t *testing.T) {
 			fired[r.ID] = true
 		}
 		for _, r := range set.Rules {
-			want := r.Trigger.MatchString(strings.ToLower(prompt))
+			re := regexp.MustCompile("(?i)" + r.Pattern)
+			want := re.MatchString(strings.ToLower(prompt))
 			assert.Equal(t, want, fired[r.ID], "trigger %q on %q", triggers[r.ID[1]-'a'], prompt)
 		}
 	}

@@ -21,12 +21,14 @@ func Example() {
 	}}
 	ix := index.Compile(cat, nil, index.Options{})
 	for _, term := range []string{"kafka", "redi"} { // terms are stored normalised
-		ix.Postings(ix.TermID(term), func(p index.Posting) {
-			fmt.Printf("%s: %s %s, base %.1f, weight %.3f\n", term, ix.Skills[p.Skill].Name, p.Field, p.Base, p.Weight)
+		id := ix.TermID(term)
+		idf := ix.TermIDF(id, true)
+		ix.Postings(id, func(p index.Posting) {
+			fmt.Printf("%s: %s %s, tier %.1f × idf %.3f = %.3f\n", term, ix.Skills[p.Skill].Name, p.Field, p.Weight/idf, idf, p.Weight)
 		})
 	}
 	// Output:
-	// kafka: queue-expert core, base 1.0, weight 1.405
-	// redi: cache-expert core, base 1.0, weight 1.000
-	// redi: queue-expert strong, base 0.7, weight 0.700
+	// kafka: queue-expert core, tier 1.0 × idf 1.405 = 1.405
+	// redi: cache-expert core, tier 1.0 × idf 1.000 = 1.000
+	// redi: queue-expert strong, tier 0.7 × idf 1.000 = 0.700
 }

@@ -81,7 +81,7 @@ const MinPartial = 3
 
 // FormatVersion changes whenever the encoded layout changes, so that an
 // index written by another version is rebuilt, never misread.
-const FormatVersion = 4
+const FormatVersion = 5
 
 // SkillInfo is what the router needs to know about a skill at route time.
 type SkillInfo struct {
@@ -107,9 +107,7 @@ type Index struct {
 	Starts     []uint32      // postings of term i are [Starts[i], Starts[i+1])
 	PostSkill  []uint32
 	PostWeight []float32 // tf-idf weight, IDF included
-	PostField  []uint8 // Field
-	// Tier weight before IDF, for explanations; text fields hold field weight × (1+ln tf).
-	PostBase []float32
+	PostField  []uint8   // Field
 
 	Grams      table.Strings // sorted trigrams of keyword terms
 	GramStarts []uint32
@@ -126,7 +124,19 @@ type Posting struct {
 	Skill  int
 	Field  Field
 	Weight float64 // tf-idf weight
-	Base   float64 // tier or field weight before IDF
+}
+
+// TermIDF returns the IDF that term id carries in keyword fields (keyword
+// true) or in text fields: the factor that Compile multiplied in. For
+// explanations; routing never needs it.
+func (ix *Index) TermIDF(id int, keyword bool) float64 {
+	df, last := 0, -1
+	ix.Postings(id, func(p Posting) {
+		if p.Field.IsKeyword() == keyword && p.Skill != last {
+			df, last = df+1, p.Skill
+		}
+	})
+	return IDF(len(ix.Skills), df)
 }
 
 // Options control compilation.
@@ -266,7 +276,6 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 		b := base[kk]
 		ix.PostSkill = append(ix.PostSkill, uint32(kk.skill))
 		ix.PostField = append(ix.PostField, uint8(kk.field))
-		ix.PostBase = append(ix.PostBase, float32(b))
 		ix.PostWeight = append(ix.PostWeight, float32(b*IDF(n, df[dfKey{kk.term, kk.field.IsKeyword()}])))
 	}
 	ix.Starts = append(ix.Starts, uint32(len(ix.PostSkill)))
@@ -408,7 +417,7 @@ func (ix *Index) Term(id int) string { return ix.Terms.At(id) }
 // Postings calls fn for each posting of term id.
 func (ix *Index) Postings(id int, fn func(Posting)) {
 	for p := ix.Starts[id]; p < ix.Starts[id+1]; p++ {
-		fn(Posting{Skill: int(ix.PostSkill[p]), Field: Field(ix.PostField[p]), Weight: float64(ix.PostWeight[p]), Base: float64(ix.PostBase[p])})
+		fn(Posting{Skill: int(ix.PostSkill[p]), Field: Field(ix.PostField[p]), Weight: float64(ix.PostWeight[p])})
 	}
 }
 

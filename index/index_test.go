@@ -107,7 +107,6 @@ func TestCompileKeywordWeights(t *testing.T) {
 			p, ok := postings(t, ix, tt.term)[tt.skill][tt.field]
 			require.True(t, ok, "no %s posting", tt.field)
 			want := tt.base * (math.Log(float64(n+1)/float64(tt.df+1)) + 1)
-			assert.InDelta(t, tt.base, p.Base, 1e-6)
 			assert.InDelta(t, want, p.Weight, 1e-6)
 		})
 	}
@@ -122,13 +121,14 @@ func TestCompileKeywordWeights(t *testing.T) {
 // IDF, never IDF squared.
 func TestCompileIDFOnce(t *testing.T) {
 	ix := index.Compile(keywordCatalog(), nil, index.Options{})
-	require.Len(t, ix.PostWeight, len(ix.PostBase))
+	tiers := map[index.Field]float64{index.FieldCore: skills.CoreWeight, index.FieldStrong: skills.StrongWeight, index.FieldExtended: skills.ExtendedWeight}
 	for id, term := range ix.Terms.All() {
 		df := 0
 		ix.Postings(id, func(index.Posting) { df++ })
 		idf := index.IDF(len(ix.Skills), df)
+		assert.InDelta(t, idf, ix.TermIDF(id, true), 1e-9)
 		ix.Postings(id, func(p index.Posting) {
-			assert.InDelta(t, idf, p.Weight/p.Base, 1e-5, "term %q", term)
+			assert.InDelta(t, tiers[p.Field]*idf, p.Weight, 1e-5, "term %q: tier × idf, not × idf²", term)
 		})
 	}
 }
@@ -146,9 +146,7 @@ func TestCompileTextFields(t *testing.T) {
 	desc := gw["a"][index.FieldDescription]
 	body := gw["a"][index.FieldBody]
 	idf1 := index.IDF(2, 1) // gateway: one skill's text
-	assert.InDelta(t, index.DescriptionWeight*(1+math.Log(2)), desc.Base, 1e-6)
 	assert.InDelta(t, index.DescriptionWeight*(1+math.Log(2))*idf1, desc.Weight, 1e-6)
-	assert.InDelta(t, index.BodyWeight, body.Base, 1e-6)
 	assert.InDelta(t, index.BodyWeight*idf1, body.Weight, 1e-6)
 
 	to := postings(t, ix, "timeout")
@@ -187,7 +185,6 @@ func TestCompileBookwormWeights(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p := postings(t, ix, tt.term)["ai-ml-expert"][tt.field]
-		assert.InDelta(t, tt.base, p.Base, 1e-6, tt.term)
 		assert.InDelta(t, tt.base*index.IDF(2, tt.df), p.Weight, 1e-6, tt.term)
 	}
 }
@@ -407,6 +404,6 @@ func TestDerivedKeywordsMatchPrompts(t *testing.T) {
 		q := ix.Tokenizer().Tokenize(word)
 		require.Len(t, q.Terms, 1)
 		p := postings(t, ix, q.Terms[0].Text)["sql-helper"]
-		assert.True(t, p[index.FieldStrong].Base > 0 || p[index.FieldExtended].Base > 0, "%q has no keyword posting", word)
+		assert.True(t, p[index.FieldStrong].Weight > 0 || p[index.FieldExtended].Weight > 0, "%q has no keyword posting", word)
 	}
 }

@@ -49,7 +49,7 @@ func Open(opt Options) (*Router, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := LoadRules(opt.Rules, ix, opt.Warn)
+	set, err := LoadRules(opt.Rules, ix, opt.Warn, opt.CacheDir)
 	if err != nil {
 		return nil, err
 	}
@@ -57,8 +57,9 @@ func Open(opt Options) (*Router, error) {
 }
 
 // LoadRules reads a rules file ("" or "builtin" for the default) and
-// checks it against the index's skills.
-func LoadRules(path string, ix *index.Index, warn io.Writer) (*disambig.Set, error) {
+// checks it against the index's skills. With a cache folder, a file already
+// checked against the same catalog is loaded from the cache instead.
+func LoadRules(path string, ix *index.Index, warn io.Writer, cacheDir string) (*disambig.Set, error) {
 	name, data := rules.DisambiguationName, rules.Disambiguation
 	if path != "" && path != Builtin {
 		var err error
@@ -67,14 +68,39 @@ func LoadRules(path string, ix *index.Index, warn io.Writer) (*disambig.Set, err
 		}
 		name = path
 	}
+	var cache string
+	if cacheDir != "" {
+		h := sha256.New()
+		fmt.Fprintf(h, "%s\x00%s\x00", name, ix.SourceHash)
+		if exe, err := os.Executable(); err == nil {
+			_ = stampPath(h, exe)
+		}
+		h.Write(data)
+		cache = filepath.Join(cacheDir, "rules-"+hex.EncodeToString(h.Sum(nil))[:16]+".bin")
+		if set, problems, err := disambig.LoadCached(cache); err == nil {
+			warnProblems(warn, name, problems)
+			return set, nil
+		}
+	}
 	set, problems, err := disambig.Parse(name, data, func(s string) bool { return ix.SkillID(s) >= 0 })
 	if err != nil {
 		return nil, err
 	}
-	if warn != nil && len(problems) > 0 {
-		fmt.Fprintf(warn, "warning: %s: %d rules not usable here, skipped or trimmed (first: %v)\n", name, len(problems), problems[0])
+	msgs := make([]string, len(problems))
+	for i, p := range problems {
+		msgs[i] = p.Error()
+	}
+	warnProblems(warn, name, msgs)
+	if cache != "" {
+		_ = set.Save(cache, problems) // a cache that cannot be written is only slower
 	}
 	return set, nil
+}
+
+func warnProblems(warn io.Writer, name string, problems []string) {
+	if warn != nil && len(problems) > 0 {
+		fmt.Fprintf(warn, "warning: %s: %d rules not usable here, skipped or trimmed (first: %s)\n", name, len(problems), problems[0])
+	}
 }
 
 // sources are the bytes an index is compiled from.
@@ -108,6 +134,7 @@ func OpenIndex(opt Options) (*index.Index, error) {
 		if err := ix.Save(cache); err != nil && opt.Warn != nil {
 			fmt.Fprintf(opt.Warn, "warning: cannot cache index: %v\n", err)
 		}
+		pruneCache(opt.CacheDir)
 	}
 	return ix, nil
 }
@@ -216,4 +243,32 @@ func sortedNames(m map[string][]byte) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// cacheKeep is how many compiled files of each kind the cache keeps: one
+// per catalog and rules file in use, with room for a few, the oldest going
+// first, so rebuilt binaries and edited files do not pile up.
+const cacheKeep = 8
+
+func pruneCache(dir string) {
+	for _, pattern := range []string{"index-*.bin", "rules-*.bin"} {
+		files, _ := filepath.Glob(filepath.Join(dir, pattern))
+		if len(files) <= cacheKeep {
+			continue
+		}
+		type aged struct {
+			path string
+			mod  int64
+		}
+		var list []aged
+		for _, f := range files {
+			if info, err := os.Stat(f); err == nil {
+				list = append(list, aged{f, info.ModTime().UnixNano()})
+			}
+		}
+		sort.Slice(list, func(i, j int) bool { return list[i].mod > list[j].mod })
+		for _, a := range list[min(cacheKeep, len(list)):] {
+			os.Remove(a.path)
+		}
+	}
 }

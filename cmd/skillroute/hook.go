@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/skillroute/skillroute/hook"
@@ -27,6 +28,9 @@ func runHook(args []string, stdout, stderr io.Writer) error {
 }
 
 func hookMain(stdin io.Reader, stdout io.Writer, opt router.Options) error {
+	// One event, a few megabytes at most, then exit: collecting garbage
+	// would only cost time (measured: about 0.5 ms of a 6 ms call).
+	debug.SetGCPercent(-1)
 	dir := state.Dir()
 	opt.CacheDir = cacheDirIn(dir)
 	store := &hook.Store{Dir: dir}

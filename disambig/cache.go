@@ -1,0 +1,174 @@
+package disambig
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// A rules file is parsed and checked once; the hook then loads the checked
+// rules from a cache file, skipping YAML and regular-expression compiling
+// (17 ms for the built-in rules, against about 0.1 ms for the cache).
+
+// cacheMagic opens a rules cache file; the digit is its format version.
+const cacheMagic = "skillroute-rules 3\n"
+
+// Save writes a checked rule set, with the problems found in it, to path.
+// The format is a plain sequence of counted strings: the cache is read on
+// every hook call, and gob's reflection cost more than the rest of loading
+// (0.5 ms).
+func (s *Set) Save(path string, problems []Problem) error {
+	var w cacheWriter
+	w.buf = append(w.buf, cacheMagic...)
+	w.str(s.Source)
+	w.bool(s.Lenient)
+	w.num(len(problems))
+	for _, p := range problems {
+		w.str(p.Error())
+	}
+	w.num(len(s.Rules))
+	for _, r := range s.Rules {
+		for _, f := range []string{r.ID, r.Note, r.Pattern, r.Boost, r.ExclusiveWith, r.OnKeyword,
+			strconv.FormatFloat(r.Weight, 'g', -1, 64), strconv.Itoa(r.Line)} {
+			w.str(f)
+		}
+		for _, list := range [][]string{r.Penalty, r.Examples, r.Exact} {
+			w.list(list)
+		}
+		w.num(len(r.Literals))
+		for _, g := range r.Literals {
+			w.list(g)
+		}
+	}
+	return writeAtomic(path, w.buf)
+}
+
+// LoadCached reads a rule set written by Save, and the problems it had.
+func LoadCached(path string) (*Set, []string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !bytes.HasPrefix(data, []byte(cacheMagic)) {
+		return nil, nil, fmt.Errorf("%s: not a rules cache of this version", path)
+	}
+	r := cacheReader{data: data[len(cacheMagic):]}
+	s := &Set{Source: r.str(), Lenient: r.bool()}
+	problems := make([]string, r.num())
+	for i := range problems {
+		problems[i] = r.str()
+	}
+	n := r.num()
+	if r.err == nil {
+		s.Rules = make([]Rule, n)
+	}
+	for i := range s.Rules {
+		rule := &s.Rules[i]
+		rule.ID, rule.Note, rule.Pattern, rule.Boost = r.str(), r.str(), r.str(), r.str()
+		rule.ExclusiveWith, rule.OnKeyword = r.str(), r.str()
+		rule.Weight, _ = strconv.ParseFloat(r.str(), 64)
+		rule.Line, _ = strconv.Atoi(r.str())
+		rule.Penalty, rule.Examples, rule.Exact = r.list(), r.list(), r.list()
+		if n := r.num(); n > 0 && r.err == nil {
+			rule.Literals = make([][]string, n)
+			for g := range rule.Literals {
+				rule.Literals[g] = r.list()
+			}
+		}
+		rule.re = &lazyRegexps{}
+	}
+	if r.err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", path, r.err)
+	}
+	return s, problems, nil
+}
+
+type cacheWriter struct{ buf []byte }
+
+func (w *cacheWriter) num(n int)    { w.buf = binary.AppendUvarint(w.buf, uint64(n)) }
+func (w *cacheWriter) str(s string) { w.num(len(s)); w.buf = append(w.buf, s...) }
+func (w *cacheWriter) bool(b bool) {
+	if b {
+		w.num(1)
+	} else {
+		w.num(0)
+	}
+}
+
+// list writes a nil list apart from an empty one: a nil Exact means "not
+// a plain-text trigger".
+func (w *cacheWriter) list(l []string) {
+	if l == nil {
+		w.num(0)
+		return
+	}
+	w.num(len(l) + 1)
+	for _, s := range l {
+		w.str(s)
+	}
+}
+
+type cacheReader struct {
+	data []byte
+	err  error
+}
+
+func (r *cacheReader) num() int {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.data)
+	if n <= 0 || v > uint64(len(r.data)) {
+		r.err = fmt.Errorf("damaged rules cache")
+		return 0
+	}
+	r.data = r.data[n:]
+	return int(v)
+}
+
+func (r *cacheReader) str() string {
+	n := r.num()
+	if r.err != nil || n > len(r.data) {
+		r.err = fmt.Errorf("damaged rules cache")
+		return ""
+	}
+	s := string(r.data[:n])
+	r.data = r.data[n:]
+	return s
+}
+
+func (r *cacheReader) bool() bool { return r.num() == 1 }
+
+func (r *cacheReader) list() []string {
+	n := r.num()
+	if n == 0 || r.err != nil {
+		return nil
+	}
+	out := make([]string, n-1)
+	for i := range out {
+		out[i] = r.str()
+	}
+	return out
+}
+
+func writeAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".rules-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
