@@ -1,7 +1,6 @@
 package context
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -37,9 +36,19 @@ const (
 	maxFollowUpWords = 8
 )
 
+// Cue words. Chinese cues match anywhere; English ones as whole words or
+// phrases, so that "same" does not fire inside "samesite". Plain lists, not
+// one regular expression: Classify runs on every prompt, and the
+// expression cost more than the rest of routing a short prompt.
 var (
-	continuationRE = regexp.MustCompile(`继续|接着|接下来|然后呢|也一样|一样|也这样|照着|照样|按这个|同样|类似地|下一个|第二个|其他的|别的|剩下的|再来|再加|还有|也|continue|go on|keep going|carry on|same|also|too\b|the rest|next one|another|again|likewise|as well|do the|now do`)
-	closingRE      = regexp.MustCompile(`^(?:谢谢|多谢|感谢|辛苦|搞定|好的|好了|就这样|先这样|到这|先到这|可以了|没问题|不用了|嗯|对|(?:ok|okay|thanks|thank you|thx|ty|cheers|great|perfect|nice|cool|done|that's all|thats all|all good|lol|bye|see you|sounds good|go ahead)\b)`)
+	continuationZh = []string{"继续", "接着", "接下来", "然后呢", "一样", "也这样", "照着", "照样", "按这个",
+		"同样", "类似地", "下一个", "第二个", "其他的", "别的", "剩下的", "再来", "再加", "还有", "也"}
+	continuationEn = []string{"continue", "go on", "keep going", "carry on", "same", "also", "too", "the rest",
+		"next one", "another", "again", "likewise", "as well", "do the", "now do"}
+	closingZh = []string{"谢谢", "多谢", "感谢", "辛苦", "搞定", "好的", "好了", "就这样", "先这样", "到这", "先到这",
+		"可以了", "没问题", "不用了", "嗯", "对"}
+	closingEn = []string{"ok", "okay", "thanks", "thank you", "thx", "ty", "cheers", "great", "perfect", "nice",
+		"cool", "done", "that's all", "thats all", "all good", "lol", "bye", "see you", "sounds good", "go ahead"}
 )
 
 // Classify tells a continuation or a closing from a new request.
@@ -48,17 +57,69 @@ func Classify(prompt string) Turn {
 	if p == "" || utf8.RuneCountInString(p) > maxFollowUpRunes*3 || len(strings.Fields(p)) > maxFollowUpWords {
 		return NewRequest
 	}
-	short := hanCount(p) <= maxFollowUpRunes
-	if !short {
+	if hanCount(p) > maxFollowUpRunes {
 		return NewRequest
 	}
-	if closingRE.MatchString(p) && !continuationRE.MatchString(p) {
+	continues := containsAny(p, continuationZh) || containsWord(p, continuationEn) >= 0
+	if !continues && (startsWithAny(p, closingZh) || startsWithWord(p, closingEn)) {
 		return Closing
 	}
-	if continuationRE.MatchString(p) {
+	if continues {
 		return Continuation
 	}
 	return NewRequest
+}
+
+func containsAny(p string, cues []string) bool {
+	for _, c := range cues {
+		if strings.Contains(p, c) {
+			return true
+		}
+	}
+	return false
+}
+
+func startsWithAny(p string, cues []string) bool {
+	for _, c := range cues {
+		if strings.HasPrefix(p, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// isWordByte reports an ASCII letter or digit: what continues a word.
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '\''
+}
+
+// containsWord returns the index of the first cue that occurs in p as a
+// whole word or phrase, or -1.
+func containsWord(p string, cues []string) int {
+	for ci, c := range cues {
+		for from := 0; from < len(p); {
+			i := strings.Index(p[from:], c)
+			if i < 0 {
+				break
+			}
+			i += from
+			end := i + len(c)
+			if (i == 0 || !isWordByte(p[i-1])) && (end == len(p) || !isWordByte(p[end])) {
+				return ci
+			}
+			from = i + 1
+		}
+	}
+	return -1
+}
+
+func startsWithWord(p string, cues []string) bool {
+	for _, c := range cues {
+		if strings.HasPrefix(p, c) && (len(p) == len(c) || !isWordByte(p[len(c)])) {
+			return true
+		}
+	}
+	return false
 }
 
 func hanCount(s string) int {
@@ -76,7 +137,31 @@ func hanCount(s string) int {
 // ""): the cues refer back to the session, and matched as keywords they
 // would only add noise ("go" is a language's name).
 func StripCues(prompt string) string {
-	return strings.TrimSpace(continuationRE.ReplaceAllString(strings.ToLower(prompt), " "))
+	p := strings.ToLower(prompt)
+	for _, c := range continuationZh {
+		p = strings.ReplaceAll(p, c, " ")
+	}
+	for {
+		i := containsWord(p, continuationEn)
+		if i < 0 {
+			break
+		}
+		c := continuationEn[i]
+		for from := 0; ; {
+			j := strings.Index(p[from:], c)
+			if j < 0 {
+				break
+			}
+			j += from
+			end := j + len(c)
+			if (j == 0 || !isWordByte(p[j-1])) && (end == len(p) || !isWordByte(p[end])) {
+				p = p[:j] + " " + p[end:]
+				break
+			}
+			from = j + 1
+		}
+	}
+	return strings.Join(strings.Fields(p), " ")
 }
 
 // ContinuationScores is the context of a continuation: the skill in use,

@@ -14,7 +14,7 @@ import (
 // (17 ms for the built-in rules, against about 0.1 ms for the cache).
 
 // cacheMagic opens a rules cache file; the digit is its format version.
-const cacheMagic = "skillroute-rules 3\n"
+const cacheMagic = "skillroute-rules 4\n"
 
 // Save writes a checked rule set, with the problems found in it, to path.
 // The format is a plain sequence of counted strings: the cache is read on
@@ -35,12 +35,16 @@ func (s *Set) Save(path string, problems []Problem) error {
 			strconv.FormatFloat(r.Weight, 'g', -1, 64), strconv.Itoa(r.Line)} {
 			w.str(f)
 		}
-		for _, list := range [][]string{r.Penalty, r.Examples, r.Exact} {
-			w.list(list)
-		}
-		w.num(len(r.Literals))
-		for _, g := range r.Literals {
-			w.list(g)
+		w.list(r.Penalty)
+		w.list(r.Examples)
+		w.num(len(r.Branches))
+		for _, b := range r.Branches {
+			w.str(b.Pattern)
+			w.list(b.Exact)
+			w.num(len(b.Literals))
+			for _, g := range b.Literals {
+				w.list(g)
+			}
 		}
 	}
 	return writeAtomic(path, w.buf)
@@ -71,11 +75,18 @@ func LoadCached(path string) (*Set, []string, error) {
 		rule.ExclusiveWith, rule.OnKeyword = r.str(), r.str()
 		rule.Weight, _ = strconv.ParseFloat(r.str(), 64)
 		rule.Line, _ = strconv.Atoi(r.str())
-		rule.Penalty, rule.Examples, rule.Exact = r.list(), r.list(), r.list()
-		if n := r.num(); n > 0 && r.err == nil {
-			rule.Literals = make([][]string, n)
-			for g := range rule.Literals {
-				rule.Literals[g] = r.list()
+		rule.Penalty, rule.Examples = r.list(), r.list()
+		if n := r.num(); r.err == nil {
+			rule.Branches = make([]Branch, n)
+		}
+		for bi := range rule.Branches {
+			b := &rule.Branches[bi]
+			b.Pattern, b.Exact, b.re = r.str(), r.list(), &lazyRegexp{}
+			if n := r.num(); n > 0 && r.err == nil {
+				b.Literals = make([][]string, n)
+				for g := range b.Literals {
+					b.Literals[g] = r.list()
+				}
 			}
 		}
 		rule.re = &lazyRegexps{}

@@ -68,28 +68,63 @@ type Rule struct {
 	ExclusiveWith string
 	OnKeyword     string
 
-	// What a prompt must contain for the trigger to have a chance: one
-	// literal of each group (prefilter.go). Exact holds the alternatives
-	// of a plain-text trigger, which its literals decide alone.
-	Literals [][]string
-	Exact    []string
+	// The trigger's top-level alternatives, each filtered and matched on
+	// its own (prefilter.go).
+	Branches []Branch
 
 	re *lazyRegexps // shared by copies of the rule
 }
 
-type lazyRegexps struct {
-	trigger, onKeyword         *regexp.Regexp
-	triggerOnce, onKeywordOnce sync.Once
+// Branch is one top-level alternative of a trigger.
+type Branch struct {
+	Pattern string
+	// What a prompt must contain for the branch to have a chance: one
+	// literal of each group. Exact holds the alternatives of a plain-text
+	// branch, which its literals decide without a regular expression.
+	Literals [][]string
+	Exact    []string
+
+	ids [][]int32 // Literals numbered across the set, once (Set.memo)
+	re  *lazyRegexp
 }
 
-// compiled returns the rule's expressions, compiled on first use: most
-// rules never fire on a given prompt, and compiling them all cost the hook
-// more than routing (17 ms for 73 rules). Patterns were validated when the
-// rules file was parsed.
-func (r *Rule) compiled() *regexp.Regexp {
-	l := r.lazy()
-	l.triggerOnce.Do(func() { l.trigger = regexp.MustCompile("(?i)" + r.Pattern) })
-	return l.trigger
+type lazyRegexp struct {
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+type lazyRegexps struct {
+	onKeyword     *regexp.Regexp
+	onKeywordOnce sync.Once
+}
+
+// compiled returns the branch's expression, compiled on first use: most
+// branches never pass their filter on a given prompt, and compiling them
+// all cost the hook more than routing (17 ms for 73 rules). Patterns were
+// validated when the rules file was parsed.
+func (b *Branch) compiled() *regexp.Regexp {
+	if b.re == nil {
+		b.re = &lazyRegexp{} // built by hand, outside Parse
+	}
+	l := b.re
+	l.once.Do(func() { l.re = regexp.MustCompile("(?i)" + b.Pattern) })
+	return l.re
+}
+
+// find returns where the branch matches a lower-cased prompt: start byte
+// and length in runes, or -1.
+func (b *Branch) find(prompt string, seen literalMemo) (start, length int) {
+	if !seen.mayMatch(b, prompt) {
+		return -1, -1
+	}
+	if b.Exact != nil {
+		return exactMatch(b.Exact, prompt)
+	}
+	loc := b.compiled().FindStringIndex(prompt)
+	if loc == nil {
+		return -1, -1
+	}
+	return loc[0], utf8.RuneCountInString(prompt[loc[0]:loc[1]])
 }
 
 // onKeywordRegexp returns the mutual-exclusion keyword, compiled on first
@@ -98,37 +133,34 @@ func (r *Rule) onKeywordRegexp() *regexp.Regexp {
 	if r.OnKeyword == "" {
 		return nil
 	}
-	l := r.lazy()
+	if r.re == nil {
+		r.re = &lazyRegexps{} // a Rule built by hand, outside Parse
+	}
+	l := r.re
 	l.onKeywordOnce.Do(func() { l.onKeyword = regexp.MustCompile("(?i)" + r.OnKeyword) })
 	return l.onKeyword
 }
 
-func (r *Rule) lazy() *lazyRegexps {
-	if r.re == nil {
-		r.re = &lazyRegexps{} // a Rule built by hand, outside Parse
-	}
-	return r.re
-}
-
 // Match reports whether the trigger matches a lower-cased prompt.
 func (r *Rule) Match(prompt string) bool {
-	return r.matchLength(prompt) >= 0
+	return r.matchLength(prompt, literalMemo{}) >= 0
 }
 
 // matchLength returns the length in runes of the text the trigger matches
-// in a lower-cased prompt, or -1: the rule's specificity.
-func (r *Rule) matchLength(prompt string) int {
-	if !mayMatch(r.Literals, prompt) {
-		return -1
+// in a lower-cased prompt, or -1: the rule's specificity. As the whole
+// expression would: the leftmost match, and at one position the earliest
+// alternative.
+func (r *Rule) matchLength(prompt string, seen literalMemo) int {
+	if r.Branches == nil && r.Pattern != "" {
+		r.Branches = branches(r.Pattern) // a Rule built by hand, outside Parse
 	}
-	if r.Exact != nil {
-		return exactMatch(r.Exact, prompt)
+	at, length := -1, -1
+	for i := range r.Branches {
+		if s, n := r.Branches[i].find(prompt, seen); s >= 0 && (at < 0 || s < at) {
+			at, length = s, n
+		}
 	}
-	loc := r.compiled().FindStringIndex(prompt)
-	if loc == nil {
-		return -1
-	}
-	return utf8.RuneCountInString(prompt[loc[0]:loc[1]])
+	return length
 }
 
 // Set is an ordered list of rules.
@@ -136,6 +168,40 @@ type Set struct {
 	Source  string
 	Rules   []Rule
 	Lenient bool // read from a bookworm file: unusable rules were dropped
+
+	prepare  sync.Once
+	literals []string // every filter literal of every branch, numbered
+	keys     []uint16 // their filter keys
+}
+
+// memo returns a fresh literal memo for a prompt over the set's literals,
+// numbering them on first use.
+func (s *Set) memo(prompt string) literalMemo {
+	s.prepare.Do(func() {
+		ids := map[string]int32{}
+		for i := range s.Rules {
+			for j := range s.Rules[i].Branches {
+				b := &s.Rules[i].Branches[j]
+				if b.Pattern == "" && s.Rules[i].Pattern != "" {
+					continue
+				}
+				b.ids = make([][]int32, len(b.Literals))
+				for g, group := range b.Literals {
+					for _, lit := range group {
+						id, ok := ids[lit]
+						if !ok {
+							id = int32(len(s.literals))
+							ids[lit] = id
+							s.literals = append(s.literals, lit)
+							s.keys = append(s.keys, openingKey(lit))
+						}
+						b.ids[g] = append(b.ids[g], id)
+					}
+				}
+			}
+		}
+	})
+	return literalMemo{state: make([]uint8, len(s.literals)), lits: s.literals, keys: s.keys, filter: promptFilter(prompt)}
 }
 
 // Problem is a rule the loader could not accept.
@@ -255,7 +321,7 @@ func build(file string, e ruleEntry, known func(string) bool, bookworm bool) (*R
 		fatal = true
 	} else {
 		r.Pattern = e.Trigger
-		r.Literals, r.Exact = analyse(e.Trigger)
+		r.Branches = branches(e.Trigger)
 	}
 	if e.Boost == "" && len(e.Penalty) == 0 {
 		bad("neither boost nor penalty")
@@ -323,8 +389,9 @@ func (s *Set) fired(prompt string) ([]*Rule, map[*Rule]int) {
 	var fired []*Rule
 	length := map[*Rule]int{}
 	byID := map[string]int{}
+	seen := s.memo(prompt) // rules share literals: look each up once
 	for i := range s.Rules {
-		if n := s.Rules[i].matchLength(prompt); n >= 0 {
+		if n := s.Rules[i].matchLength(prompt, seen); n >= 0 {
 			byID[s.Rules[i].ID] = len(fired)
 			fired = append(fired, &s.Rules[i])
 			length[&s.Rules[i]] = n

@@ -289,18 +289,29 @@ func (t *Tokenizer) han(out []token, run string, offset int) []token {
 		n += utf8.RuneLen(runes[i])
 		byteAt[i+1] = n
 	}
-	// Dictionary words present in the run: all gse needs to know.
+	// Dictionary words present in the run: all gse needs to know. One
+	// binary search per position finds the words that start with its
+	// character; those are few, and each is checked as a prefix.
 	var found []span
 	present := map[string]struct{}{}
 	for i := range runes {
-		for n := 1; n <= t.maxRunes && i+n <= len(runes); n++ {
-			w := string(runes[i : i+n])
-			if t.has(w) {
-				found = append(found, span{i, i + n})
+		rest := run[byteAt[i]:]
+		first := rest[:byteAt[i+1]-byteAt[i]]
+		n := t.dict.Len()
+		k := sort.Search(n, func(k int) bool { return t.dict.At(k) >= first })
+		for ; k < n; k++ {
+			w := t.dict.At(k)
+			if !strings.HasPrefix(w, first) {
+				break
+			}
+			if strings.HasPrefix(rest, w) {
+				found = append(found, span{i, i + utf8.RuneCountInString(w)})
 				present[w] = struct{}{}
 			}
 		}
 	}
+	// found is ordered by start, then length: the prefixes of one text
+	// sort shortest first.
 	covered := make([]bool, len(runes))
 	if len(found) > 0 && !overlapping(found) {
 		// Nothing to choose between: every word found is a segment, and
