@@ -141,14 +141,13 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	if strings.HasPrefix(text, "/") {
 		return Result{Reason: "slash command"}
 	}
-	turn := sctx.Classify(text)
 	now := h.now()
 	r, err := h.Open()
 	if err != nil {
 		return Result{Reason: "router: " + err.Error()}
 	}
 	sess, _ := h.Store.Session(ev.SessionID) // a broken session file routes without context
-	sig := h.signals(r, sess, ev.Cwd, turn)
+	sig := h.signals(r, sess, ev.Cwd)
 	d := r.RouteWith(text, sig)
 	rec := Decision{ID: decisionID(ev, now), Session: ev.SessionID, PromptHash: hash(text),
 		Skill: d.Skill, Confidence: d.Confidence, Time: now.UTC(), Query: text}
@@ -163,38 +162,12 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 }
 
 // signals gathers the session's evidence for the router.
-func (h *Handler) signals(r *router.Router, sess *sctx.Session, cwd string, turn sctx.Turn) router.Signals {
+func (h *Handler) signals(r *router.Router, sess *sctx.Session, cwd string) router.Signals {
 	var sig router.Signals
 	if sess != nil && len(sess.Recent) > 0 {
-		// Names as the catalog writes them: a session may have used
-		// "plugin:name" while enhances lists say "name".
-		canon := func(name string) string {
-			if id := r.Index.Resolve(name); id >= 0 {
-				return r.Index.Skills[id].Name
-			}
-			return name
-		}
-		recent := make([]string, len(sess.Recent))
-		for i, s := range sess.Recent {
-			recent[i] = canon(s)
-		}
-		if turn == sctx.Continuation {
-			sig.Context = sctx.ContinuationScores(recent)
-		} else {
-			sig.Context = sctx.ContextScores(recent, func(skill string) []string {
-				id := r.Index.Resolve(skill)
-				if id < 0 {
-					return nil
-				}
-				out := make([]string, len(r.Index.Skills[id].Enhances))
-				for i, e := range r.Index.Skills[id].Enhances {
-					out[i] = canon(e)
-				}
-				return out
-			})
-		}
+		sig.Recent = sess.Recent
 		if wf, err := h.Store.Workflow(); err == nil {
-			sig.Workflow = wf.Predict(recent)
+			sig.Workflow = wf.Predict(r.Canonical(sess.Recent))
 		}
 	}
 	if cwd != "" {

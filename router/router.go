@@ -93,18 +93,31 @@ func (r *Router) Route(prompt string) Decision {
 // RouteWith decides for a prompt with the session's signals fused in.
 func (r *Router) RouteWith(prompt string, sig Signals) Decision {
 	text := prompt
-	switch sctx.Classify(prompt) {
-	case sctx.Closing:
+	turn := sctx.Classify(prompt)
+	if turn == sctx.Closing {
 		// "thanks, that's all" needs no skill, whatever words it shares
 		// with one.
 		return Decision{Query: prompt, Level: Low, Closing: true}
-	case sctx.Continuation:
-		if len(sig.Context) > 0 {
-			text = sctx.StripCues(prompt) // "go on": the session decides, not "go"
-		}
+	}
+	recent := r.Canonical(sig.Recent)
+	continues := turn == sctx.Continuation && len(recent) > 0
+	if continues {
+		text = sctx.StripCues(prompt) // "go on": the session decides, not "go"
 	}
 	q := r.Index.Tokenizer().Tokenize(text)
 	results := bm25.Score(r.Index, q)
+	if sig.Context == nil && len(recent) > 0 {
+		if continues || len(results) == 0 || results[0].Score < WeakEvidence {
+			sig.Context = sctx.ContinuationScores(recent)
+		} else {
+			sig.Context = sctx.ContextScores(recent, r.enhances)
+		}
+	}
+	if continues {
+		for i := range results {
+			results[i].Score *= ContinuationBM25
+		}
+	}
 	cands := fuse(r.Index, results, sig, r.Explain)
 	cands, fired := r.Rules.Apply(prompt, cands)
 
@@ -138,6 +151,33 @@ func (r *Router) RouteWith(prompt string, sig Signals) Decision {
 		d.Skill = d.Candidates[0].Skill
 	}
 	return d
+}
+
+// Canonical maps used skill names to the catalog's ("plugin:name" and
+// "name" are one skill), dropping names the catalog lacks.
+func (r *Router) Canonical(names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if id := r.Index.Resolve(n); id >= 0 {
+			out = append(out, r.Index.Skills[id].Name)
+		}
+	}
+	return out
+}
+
+// enhances lists, by catalog name, the skills a skill enhances.
+func (r *Router) enhances(skill string) []string {
+	id := r.Index.Resolve(skill)
+	if id < 0 {
+		return nil
+	}
+	var out []string
+	for _, e := range r.Index.Skills[id].Enhances {
+		if j := r.Index.Resolve(e); j >= 0 {
+			out = append(out, r.Index.Skills[j].Name)
+		}
+	}
+	return out
 }
 
 // Confidence maps a score and its nearest rival's score into [0, 1].

@@ -1,0 +1,51 @@
+package context_test
+
+import (
+	"testing"
+
+	sctx "github.com/skillroute/skillroute/context"
+	"github.com/stretchr/testify/assert"
+)
+
+func TestClassify(t *testing.T) {
+	cases := []struct {
+		prompt string
+		want   sctx.Turn
+	}{
+		{"继续", sctx.Continuation},
+		{"字体也一样处理", sctx.Continuation},
+		{"go on", sctx.Continuation},
+		{"ok, continue", sctx.Continuation},
+		{"改了权限还是不行", sctx.Continuation},
+		{"do the same for the settings page", sctx.Continuation},
+		{"谢谢，搞定了", sctx.Closing},
+		{"thanks, that's all for today", sctx.Closing},
+		{"好，先到这", sctx.Closing},
+		{"ok", sctx.Closing},
+		{"sounds good", sctx.Closing},
+		// New requests, even short ones or ones with cue-like letters.
+		{"TypeScript 泛型怎么约束传入的对象必须带 id 字段", sctx.NewRequest},
+		{"好用的 Go ORM 推荐一个", sctx.NewRequest},
+		{"set the samesite attribute on the cookie", sctx.NewRequest},
+		{"okta 登录接入", sctx.NewRequest},
+		{"帮我把这个 Dockerfile 改成多阶段构建，镜像现在 900MB，构建要十分钟，还有缓存总是失效", sctx.NewRequest},
+		{"", sctx.NewRequest},
+	}
+	for _, c := range cases {
+		t.Run(c.prompt, func(t *testing.T) {
+			assert.Equal(t, c.want, sctx.Classify(c.prompt))
+		})
+	}
+}
+
+func TestStripCues(t *testing.T) {
+	assert.Equal(t, "字体 处理", sctx.StripCues("字体也一样处理"))
+	assert.Equal(t, "", sctx.StripCues("go on"))
+	assert.Equal(t, "for the settings page", sctx.StripCues("do the same for the settings page"))
+	assert.Equal(t, "samesite cookie", sctx.StripCues("samesite cookie"), "cues are whole words")
+}
+
+func TestContinuationScores(t *testing.T) {
+	assert.Nil(t, sctx.ContinuationScores(nil))
+	assert.Equal(t, map[string]float64{"b": 1}, sctx.ContinuationScores([]string{"a", "b"}))
+}
