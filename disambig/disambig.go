@@ -182,9 +182,6 @@ func (s *Set) memo(prompt string) literalMemo {
 		for i := range s.Rules {
 			for j := range s.Rules[i].Branches {
 				b := &s.Rules[i].Branches[j]
-				if b.Pattern == "" && s.Rules[i].Pattern != "" {
-					continue
-				}
 				b.ids = make([][]int32, len(b.Literals))
 				for g, group := range b.Literals {
 					for _, lit := range group {

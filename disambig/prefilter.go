@@ -214,7 +214,7 @@ func (m literalMemo) has(prompt string, id int32) bool {
 // branch. Groups are checked smallest first: the branch usually fails on
 // the first, and a small group fails fastest.
 func (m literalMemo) mayMatch(b *Branch, prompt string) bool {
-	if m.state != nil && b.ids != nil {
+	if m.state != nil && (b.ids != nil || b.Literals == nil) {
 		for _, g := range b.ids {
 			found := false
 			for _, id := range g {

@@ -75,7 +75,9 @@ func LoadRules(path string, ix *index.Index, warn io.Writer, cacheDir string) (*
 		if exe, err := os.Executable(); err == nil {
 			_ = stampPath(h, exe)
 		}
-		h.Write(data)
+		if name != rules.DisambiguationName {
+			h.Write(data) // the built-in rules are part of the binary, stamped above
+		}
 		cache = filepath.Join(cacheDir, "rules-"+hex.EncodeToString(h.Sum(nil))[:16]+".bin")
 		if set, problems, err := disambig.LoadCached(cache); err == nil {
 			warnProblems(warn, name, problems)

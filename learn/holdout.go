@@ -1,0 +1,88 @@
+package learn
+
+import (
+	"hash/fnv"
+	"time"
+
+	"github.com/skillroute/skillroute/index"
+)
+
+// TrainShare is the share of records learned from; the rest judge the
+// learning. The seed's 70/30: enough held out to notice a regression of a
+// few records, enough kept to learn from.
+const TrainShare = 0.7
+
+// splitBuckets is the resolution of the split: a record's hash modulo
+// splitBuckets below TrainShare × splitBuckets trains.
+const splitBuckets = 1000
+
+// Split divides records into a training and a test share, about
+// TrainShare / (1 − TrainShare). The side of a record is decided by an FNV
+// hash of its time, session, query and correction, never by a random
+// number or its position: every process and every run splits the same way,
+// a record appended later does not move older ones, and duplicates of a
+// record land together, so the test share never grades what was learned.
+func Split(records []Record) (train, test []Record) {
+	for _, r := range records {
+		if inTrain(r) {
+			train = append(train, r)
+		} else {
+			test = append(test, r)
+		}
+	}
+	return train, test
+}
+
+func inTrain(r Record) bool {
+	h := fnv.New64a()
+	for _, part := range []string{r.TS.UTC().Format(time.RFC3339Nano), r.Session, r.Query, r.Corrected} {
+		h.Write([]byte(part))
+		h.Write([]byte{0}) // a separator, so "ab"+"c" differs from "a"+"bc"
+	}
+	return h.Sum64()%splitBuckets < uint64(TrainShare*splitBuckets)
+}
+
+// Accuracy returns the share of test records that route answers rightly:
+// route(Query) equals Corrected (which equals Routed for a confirmation;
+// "" means abstaining was right). An empty test set scores 0.
+func Accuracy(test []Record, route func(query string) string) float64 {
+	if len(test) == 0 {
+		return 0
+	}
+	right := 0
+	for _, r := range test {
+		if route(r.Query) == r.Corrected {
+			right++
+		}
+	}
+	return float64(right) / float64(len(test))
+}
+
+// Outcome is the result of a held-out check: how many records, how
+// accurate routing the test share was without (Before) and with (After)
+// the newly learned weights, and whether they were adopted.
+type Outcome struct {
+	Records int     `json:"records"`
+	Train   int     `json:"train"`
+	Test    int     `json:"test"`
+	Before  float64 `json:"before"`
+	After   float64 `json:"after"`
+	Adopted bool    `json:"adopted"`
+}
+
+// Trial learns weights from the training share of records and routes the
+// test share twice: with the current weights (may be nil) and with the new
+// ones. route builds a routing function that applies the given weights.
+// The new weights are adopted when After >= Before and the test share is
+// not empty: with nothing held out there is no evidence either way, and
+// the current weights stay. Trial only decides; saving is the caller's
+// (Replace).
+func Trial(records []Record, ix *index.Index, now time.Time, current *Weights, route func(*Weights) func(query string) string) (*Weights, Outcome) {
+	train, test := Split(records)
+	learned := Learn(train, ix, now)
+	o := Outcome{Records: len(records), Train: len(train), Test: len(test)}
+	o.Before = Accuracy(test, route(current))
+	o.After = Accuracy(test, route(learned))
+	o.Adopted = len(test) > 0 && o.After >= o.Before
+	return learned, o
+}

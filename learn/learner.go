@@ -1,0 +1,385 @@
+package learn
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/skillroute/skillroute/bm25"
+	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/state"
+)
+
+// Learning constants, the seed's (Part 5), each for a reason.
+const (
+	// Rate is what one fresh explicit correction moves a delta: a tenth of
+	// a core keyword's tier weight, enough to tip a near tie, far from
+	// enough to overturn a clear decision on one complaint.
+	Rate = 0.1
+	// HalfLife is the age at which a record counts half. Five days: a
+	// week-old correction still matters, last month's work on another
+	// project hardly does.
+	HalfLife = 5 * 24 * time.Hour
+	// ImplicitFactor scales inferred feedback: a session switching skills
+	// is weaker evidence than a user saying the route was wrong.
+	ImplicitFactor = 0.5
+	// ConfirmFactor scales a confirmation against a correction of the same
+	// kind and age: the absence of a complaint says less than a complaint.
+	ConfirmFactor = 0.5
+	// MaxDelta bounds every learned delta, keyword and skill alike, so that
+	// no run of feedback lets one skill bury the others (the seed's safety
+	// constraint; the scorer adds deltas to scores near 1).
+	MaxDelta = 0.5
+)
+
+// WeightsVersion changes whenever the meaning of Weights changes, so that
+// weights learned by another version are relearned, never misapplied.
+const WeightsVersion = 1
+
+// WeightsFile is the weights' file name in the state folder.
+const WeightsFile = "weights.json"
+
+// MaxSnapshots is how many replaced weight sets Snapshot keeps: the
+// seed's number, a few weeks of daily relearning to roll back through.
+const MaxSnapshots = 20
+
+// snapshotLockWait bounds the wait for another process's snapshot or
+// rollback: both are offline operations that take milliseconds.
+const snapshotLockWait = 10 * time.Second
+
+// deltaFloor is the size below which a summed delta is dropped as zero:
+// decayed records add up to dust that would only bloat the file.
+const deltaFloor = 1e-9
+
+// Deltas is what a scorer needs of learned weights. *Weights implements
+// it, nil included.
+type Deltas interface {
+	KeywordDelta(skill, term string) float64
+	SkillDelta(skill string) float64
+}
+
+var _ Deltas = (*Weights)(nil)
+
+// Weights are the learned deltas: per skill and normalised index term, and
+// per skill. A nil *Weights has no deltas.
+type Weights struct {
+	Version int                           `json:"version"`
+	Keyword map[string]map[string]float64 `json:"keyword"` // skill -> index term -> delta
+	Skill   map[string]float64            `json:"skill"`   // skill -> delta
+	Learned time.Time                     `json:"learned"` // the "now" they were learned at
+	Records int                           `json:"records"` // records used
+	Skipped int                           `json:"skipped"` // records naming skills absent from the index
+}
+
+// KeywordDelta returns the learned delta of an index term for a skill, 0
+// when there is none.
+func (w *Weights) KeywordDelta(skill, term string) float64 {
+	if w == nil {
+		return 0
+	}
+	return w.Keyword[skill][term]
+}
+
+// SkillDelta returns the learned delta of a skill, 0 when there is none.
+func (w *Weights) SkillDelta(skill string) float64 {
+	if w == nil {
+		return 0
+	}
+	return w.Skill[skill]
+}
+
+// Decay returns the weight of a record of the given kind and age:
+// Rate × 0.5^(age / HalfLife) × (1 explicit, ImplicitFactor otherwise).
+// A negative age (a clock ahead of ours) counts as zero.
+func Decay(age time.Duration, kind string) float64 {
+	if age < 0 {
+		age = 0
+	}
+	w := Rate * math.Pow(0.5, float64(age)/float64(HalfLife))
+	if kind != KindExplicit {
+		w *= ImplicitFactor
+	}
+	return w
+}
+
+// Learn computes weights from the records as of now. Each record's
+// weight w is Decay(now − TS, Kind). The query is tokenized and scored
+// with the index's own tokenizer and BM25, and the index terms that
+// matched are what moves:
+//
+//   - a correction (Corrected != Routed) adds +w to every term of the
+//     corrected skill that matched and −w to every term of the routed one,
+//     and +w / −w to the two skills;
+//   - a confirmation (Corrected == Routed) adds ConfirmFactor × w to the
+//     routed skill's matched terms and to the skill: it reinforces a route
+//     that worked;
+//   - an empty side (the router abstained, or no skill was right) moves
+//     nothing on that side.
+//
+// Terms the prompt negated ("不要用 Redis") are not learned: the user was
+// saying what the task is not. Records naming a skill absent from the
+// index are skipped and counted in Skipped (a whitelist); invalid records
+// (unknown kind) are skipped too. The sums are clamped to ±MaxDelta at the
+// end, so the result does not depend on the order of the records.
+func Learn(records []Record, ix *index.Index, now time.Time) *Weights {
+	w := &Weights{
+		Version: WeightsVersion,
+		Keyword: map[string]map[string]float64{},
+		Skill:   map[string]float64{},
+		Learned: now.UTC(),
+	}
+	known := make(map[string]bool, len(ix.Skills))
+	for _, s := range ix.Skills {
+		known[s.Name] = true
+	}
+	tok := ix.Tokenizer()
+	for _, r := range records {
+		if r.validate() != nil {
+			continue
+		}
+		if r.Routed != "" && !known[r.Routed] || r.Corrected != "" && !known[r.Corrected] {
+			w.Skipped++
+			continue
+		}
+		if r.Routed == "" && r.Corrected == "" {
+			continue // an abstention confirmed: no skill to move
+		}
+		w.Records++
+		weight := Decay(now.Sub(r.TS), r.Kind)
+		q := tok.Tokenize(r.Query)
+		negated := map[string]bool{}
+		for _, t := range q.Terms {
+			if t.Negated {
+				negated[t.Text] = true
+			}
+		}
+		results := bm25.Score(ix, q)
+		move := func(skill string, by float64) {
+			if skill == "" {
+				return
+			}
+			w.Skill[skill] += by
+			for _, res := range results {
+				if res.Name != skill {
+					continue
+				}
+				for _, m := range res.Matches {
+					if negated[m.Query] {
+						continue
+					}
+					if w.Keyword[skill] == nil {
+						w.Keyword[skill] = map[string]float64{}
+					}
+					w.Keyword[skill][m.Term] += by
+				}
+			}
+		}
+		if r.IsCorrection() {
+			move(r.Corrected, weight)
+			move(r.Routed, -weight)
+		} else {
+			move(r.Routed, ConfirmFactor*weight)
+		}
+	}
+	w.normalize()
+	return w
+}
+
+// normalize clamps every delta to ±MaxDelta and drops zeros and values
+// that are not numbers (a hand-edited file).
+func (w *Weights) normalize() {
+	if w.Keyword == nil {
+		w.Keyword = map[string]map[string]float64{}
+	}
+	if w.Skill == nil {
+		w.Skill = map[string]float64{}
+	}
+	for skill, terms := range w.Keyword {
+		for term, d := range terms {
+			if d = clampDelta(d); d == 0 {
+				delete(terms, term)
+			} else {
+				terms[term] = d
+			}
+		}
+		if len(terms) == 0 {
+			delete(w.Keyword, skill)
+		}
+	}
+	for skill, d := range w.Skill {
+		if d = clampDelta(d); d == 0 {
+			delete(w.Skill, skill)
+		} else {
+			w.Skill[skill] = d
+		}
+	}
+}
+
+func clampDelta(d float64) float64 {
+	if math.IsNaN(d) || math.Abs(d) < deltaFloor {
+		return 0
+	}
+	return math.Max(-MaxDelta, math.Min(MaxDelta, d))
+}
+
+// Save writes the weights as JSON to path, atomically (temp file and
+// rename): a reader sees the old weights or the new, never half.
+func (w *Weights) Save(path string) error {
+	data, err := json.MarshalIndent(w, "", "  ")
+	if err != nil {
+		return fmt.Errorf("weights: %w", err)
+	}
+	if err := state.WriteAtomic(path, append(data, '\n')); err != nil {
+		return fmt.Errorf("weights: %w", err)
+	}
+	return nil
+}
+
+// LoadWeights reads weights saved by Save. A missing file is an error
+// wrapping fs.ErrNotExist; weights of another WeightsVersion are an error.
+// Deltas beyond ±MaxDelta (a hand edit) are clamped.
+func LoadWeights(path string) (*Weights, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("weights: %w", err)
+	}
+	var w Weights
+	if err := json.Unmarshal(data, &w); err != nil {
+		return nil, fmt.Errorf("weights: %s: %w", path, err)
+	}
+	if w.Version != WeightsVersion {
+		return nil, fmt.Errorf("weights: %s: version %d, want %d (relearn)", path, w.Version, WeightsVersion)
+	}
+	w.normalize()
+	return &w, nil
+}
+
+// snapshot file names: weights-<UTC time>.json in dir/snapshots, fixed
+// width so that name order is time order.
+const (
+	snapshotDir    = "snapshots"
+	snapshotPrefix = "weights-"
+	snapshotSuffix = ".json"
+	snapshotTime   = "20060102T150405.000000000Z"
+)
+
+// Snapshot saves w, the weights about to be replaced, as
+// dir/snapshots/weights-<UTC time>.json and deletes all but the newest
+// MaxSnapshots snapshots. A nil w (nothing learned yet) saves nothing.
+func Snapshot(dir string, w *Weights) error {
+	if w == nil {
+		return nil
+	}
+	data, err := json.MarshalIndent(w, "", "  ")
+	if err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	sdir := filepath.Join(dir, snapshotDir)
+	ctx, cancel := context.WithTimeout(context.Background(), snapshotLockWait)
+	defer cancel()
+	err = state.Locked(ctx, sdir, func() error {
+		if err := os.MkdirAll(sdir, 0o755); err != nil {
+			return err
+		}
+		// Step past names taken by a snapshot in the same nanosecond.
+		t := time.Now().UTC()
+		for ; ; t = t.Add(time.Nanosecond) {
+			if _, err := os.Lstat(snapshotPath(dir, t)); errors.Is(err, fs.ErrNotExist) {
+				break
+			}
+		}
+		if err := state.WriteAtomic(snapshotPath(dir, t), append(data, '\n')); err != nil {
+			return err
+		}
+		names, err := Snapshots(dir)
+		if err != nil {
+			return err
+		}
+		for _, old := range names[min(len(names), MaxSnapshots):] {
+			if err := os.Remove(old); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	return nil
+}
+
+func snapshotPath(dir string, t time.Time) string {
+	return filepath.Join(dir, snapshotDir, snapshotPrefix+t.Format(snapshotTime)+snapshotSuffix)
+}
+
+// Snapshots returns the paths of the saved snapshots, newest first. No
+// snapshots folder means none.
+func Snapshots(dir string) ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, snapshotDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("snapshots: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() && strings.HasPrefix(name, snapshotPrefix) && strings.HasSuffix(name, snapshotSuffix) {
+			out = append(out, filepath.Join(dir, snapshotDir, name))
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(out)))
+	return out, nil
+}
+
+// Rollback restores the n-th newest snapshot (1 = the latest) as
+// dir/weights.json and returns it. The weights it replaces are not
+// snapshotted, so that rolling back twice walks further back instead of
+// toggling; they can always be relearned from the log.
+func Rollback(dir string, n int) (*Weights, error) {
+	names, err := Snapshots(dir)
+	if err != nil {
+		return nil, err
+	}
+	if n < 1 || n > len(names) {
+		return nil, fmt.Errorf("rollback: no snapshot %d (%d kept)", n, len(names))
+	}
+	w, err := LoadWeights(names[n-1])
+	if err != nil {
+		return nil, fmt.Errorf("rollback: %w", err)
+	}
+	if err := w.Save(filepath.Join(dir, WeightsFile)); err != nil {
+		return nil, fmt.Errorf("rollback: %w", err)
+	}
+	return w, nil
+}
+
+// Replace snapshots the weights currently in dir/weights.json (if any)
+// and saves w in their place: what adopting new weights takes.
+func Replace(dir string, w *Weights) error {
+	path := filepath.Join(dir, WeightsFile)
+	old, err := LoadWeights(path)
+	switch {
+	case err == nil:
+		if err := Snapshot(dir, old); err != nil {
+			return err
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		// Unreadable (corrupt, another version): keep its bytes anyway.
+		if data, rerr := os.ReadFile(path); rerr == nil {
+			if err := state.WriteAtomic(filepath.Join(dir, snapshotDir, "weights-unreadable-"+time.Now().UTC().Format(snapshotTime)+".bak"), data); err != nil {
+				return fmt.Errorf("snapshot: %w", err)
+			}
+		}
+	}
+	return w.Save(path)
+}
