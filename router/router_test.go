@@ -1,0 +1,89 @@
+package router_test
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/skillroute/skillroute/router"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var (
+	once    sync.Once
+	builtin *router.Router
+	openErr error
+)
+
+func open(t *testing.T) *router.Router {
+	t.Helper()
+	once.Do(func() { builtin, openErr = router.Open(router.Options{Catalog: router.Builtin}) })
+	require.NoError(t, openErr)
+	return builtin
+}
+
+// Confidence is absolute: a weak match is unsure even when it has no
+// rival, a strong one with a clear margin is sure.
+func TestConfidenceIsAbsolute(t *testing.T) {
+	assert.Equal(t, 0.0, router.Confidence(0, 0))
+	weakAlone := router.Confidence(0.5, 0)
+	assert.Less(t, weakAlone, router.AbstainBelow, "one stray word, no rival: still abstain")
+	strong := router.Confidence(6, 2)
+	assert.GreaterOrEqual(t, strong, router.HighFrom)
+	assert.Greater(t, router.Confidence(6, 2), router.Confidence(6, 5.5), "a close rival lowers confidence")
+	assert.Greater(t, router.Confidence(6, 2), router.Confidence(3, 1), "a stronger match raises it")
+	for _, s := range []float64{0.1, 1, 5, 50, 1e6} {
+		c := router.Confidence(s, 0)
+		assert.True(t, c >= 0 && c <= 1, "confidence %v for score %v", c, s)
+	}
+	assert.Equal(t, router.Low, router.LevelOf(router.AbstainBelow-0.01))
+	assert.Equal(t, router.Medium, router.LevelOf(router.AbstainBelow))
+	assert.Equal(t, router.High, router.LevelOf(router.HighFrom))
+}
+
+func TestRouteAbstainsAndCloses(t *testing.T) {
+	r := open(t)
+	d := r.Route("thanks, that's all for today")
+	assert.Empty(t, d.Skill)
+	assert.True(t, d.Closing)
+	d = r.Route("周末有什么好看的电影推荐吗")
+	assert.Empty(t, d.Skill)
+	assert.Equal(t, router.Low, d.Level)
+}
+
+// The session's context decides follow-ups, but a clear new request beats
+// it: fusion keeps the prompt's own evidence first.
+func TestContextFusion(t *testing.T) {
+	r := open(t)
+	recent := []string{"database-tuning-expert", "database-tuning-expert"}
+
+	d := r.RouteWith("继续", router.Signals{Recent: recent})
+	assert.Equal(t, "database-tuning-expert", d.Skill, "a continuation carries on the skill in use")
+
+	d = r.RouteWith("帮我给登录页写 Playwright 端到端测试", router.Signals{Recent: recent})
+	assert.Equal(t, "tester-expert", d.Skill, "a clear new request beats the context")
+
+	// Context counts even when BM25 finds nothing (linear, not a product).
+	d = r.RouteWith("go on", router.Signals{Recent: []string{"diagram-as-code-expert"}})
+	assert.Equal(t, "diagram-as-code-expert", d.Skill)
+
+	// A plugin's name for the same skill is the same skill.
+	d = r.RouteWith("继续", router.Signals{Recent: []string{"skillroute:git-operation-master"}})
+	assert.Equal(t, "git-operation-master", d.Skill)
+
+	// Project type: a weak prior that breaks ties, never a route of its own.
+	d = r.RouteWith("你好", router.Signals{Project: map[string]float64{"golang-pro": 1}})
+	assert.Empty(t, d.Skill, "small talk stays silent in a Go project")
+}
+
+func TestRouteExplainNamesTheWinningKeyword(t *testing.T) {
+	r, err := router.Open(router.Options{Catalog: router.Builtin})
+	require.NoError(t, err)
+	r.Explain = true
+	d := r.Route("这条慢查询要 8 秒，EXPLAIN 显示全表扫描")
+	require.Equal(t, "database-tuning-expert", d.Skill)
+	text := d.Explain()
+	assert.Contains(t, text, "route to database-tuning-expert")
+	assert.Contains(t, text, "慢查询")
+	assert.Contains(t, text, "core field")
+}
