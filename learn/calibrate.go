@@ -96,9 +96,21 @@ var questionCues = cueSet{CategoryQuestion,
 	[]string{"什么", "为什么", "怎么", "如何", "吗", "哪个", "哪些", "区别", "解释", "是否", "？"}}
 
 // Classify returns the task category of a prompt, deterministically, from
-// cue words in English and Chinese (see cues): the category with the most
+// cue words in English and Chinese: the category with the most distinct
 // cues present, ties to the earlier in Categories(); "question" when only
-// interrogative cues ("why", "怎么", "?") are present; "other" when none.
+// interrogative cues are present; "other" when none. English cues match
+// whole words ("debug*" any word starting so), Chinese ones anywhere.
+// Some of the cues, by category:
+//
+//	debug      bug, debug*, error*, exception*, crash*, fix, fail*, stack trace, doesn't work; 报错 异常 崩溃 修复 排查 闪退
+//	test       test*, pytest, jest, coverage, e2e, tdd, mock, assert*; 测试 单测 用例 覆盖率 断言
+//	review     review*, audit*, pull request, pr, lint*; 审查 评审 审核 代码质量
+//	deploy     deploy*, release*, ci, docker*, kubernetes, k8s, helm, rollback, production; 部署 上线 发布 回滚 灰度
+//	docs       doc, docs, document*, readme*, changelog*, comment*, tutorial*; 文档 注释 教程 手册
+//	data       data, dataset*, sql, database*, etl, analy*, csv, pandas, report*, metric*; 数据 报表 统计 分析 查询 指标
+//	design     design*, architect*, ui, ux, mockup*, wireframe*, prototype*, diagram*; 设计 架构 原型 交互 界面 选型
+//	implement  implement*, add, create*, build*, write, develop*, feature*, refactor*; 实现 开发 写一个 新增 功能 重构
+//	question   what, why, how, which, explain*, difference, "?"; 什么 为什么 怎么 如何 吗 区别 ？
 func Classify(prompt string) string {
 	text := strings.ToLower(truncateRunes(prompt, tokenize.MaxInput))
 	words := " " + strings.Join(strings.FieldsFunc(text, func(r rune) bool {
@@ -331,7 +343,9 @@ func Build(samples []Sample, preset string, minSamples int, tolerance float64, f
 		if arms := agg[cat]; len(arms) > 0 {
 			e.Cells = make(map[string]Cell, len(arms))
 			for arm, c := range arms {
-				e.Cells[arm] = *c
+				cc := *c
+				cc.first = 0 // order only matters while selecting; not stored
+				e.Cells[arm] = cc
 			}
 		}
 		if arm, ok := Select(agg[cat], preset, minSamples, tolerance); ok {

@@ -49,7 +49,7 @@
 // # Calibration tables
 //
 // Routing a prompt to the right skill is one question; whether injecting a
-// skill into the context is worth its tokens is another. Calibrate-style
+// skill into the context is worth its tokens is another. Calibration
 // tables answer the second per task category (Classify: debug, implement,
 // test, ...): samples of (category, arm, cost, correct) are aggregated into
 // cells, and a preset picks one arm per category. The rules follow agentos's

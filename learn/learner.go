@@ -126,8 +126,8 @@ func Decay(age time.Duration, kind string) float64 {
 //
 // Terms the prompt negated ("不要用 Redis") are not learned: the user was
 // saying what the task is not. Records naming a skill absent from the
-// index are skipped and counted in Skipped (a whitelist); invalid records
-// (unknown kind) are skipped too. The sums are clamped to ±MaxDelta at the
+// index are skipped and counted in Skipped (a whitelist); records Read
+// would reject (unknown kind, no time) are ignored. The sums are clamped to ±MaxDelta at the
 // end, so the result does not depend on the order of the records.
 func Learn(records []Record, ix *index.Index, now time.Time) *Weights {
 	w := &Weights{
@@ -346,40 +346,55 @@ func Snapshots(dir string) ([]string, error) {
 // snapshotted, so that rolling back twice walks further back instead of
 // toggling; they can always be relearned from the log.
 func Rollback(dir string, n int) (*Weights, error) {
-	names, err := Snapshots(dir)
+	var w *Weights
+	err := lockWeights(dir, func() error {
+		names, err := Snapshots(dir)
+		if err != nil {
+			return err
+		}
+		if n < 1 || n > len(names) {
+			return fmt.Errorf("no snapshot %d (%d kept)", n, len(names))
+		}
+		if w, err = LoadWeights(names[n-1]); err != nil {
+			return err
+		}
+		return w.Save(filepath.Join(dir, WeightsFile))
+	})
 	if err != nil {
-		return nil, err
-	}
-	if n < 1 || n > len(names) {
-		return nil, fmt.Errorf("rollback: no snapshot %d (%d kept)", n, len(names))
-	}
-	w, err := LoadWeights(names[n-1])
-	if err != nil {
-		return nil, fmt.Errorf("rollback: %w", err)
-	}
-	if err := w.Save(filepath.Join(dir, WeightsFile)); err != nil {
 		return nil, fmt.Errorf("rollback: %w", err)
 	}
 	return w, nil
 }
 
+// lockWeights runs fn under the lock of dir/weights.json, so that two
+// learners replacing or rolling back at once take turns.
+func lockWeights(dir string, fn func() error) error {
+	ctx, cancel := context.WithTimeout(context.Background(), snapshotLockWait)
+	defer cancel()
+	return state.Locked(ctx, filepath.Join(dir, WeightsFile), fn)
+}
+
 // Replace snapshots the weights currently in dir/weights.json (if any)
-// and saves w in their place: what adopting new weights takes.
+// and saves w in their place: what adopting new weights takes. A current
+// file that cannot be read (corrupt, another version) is kept beside the
+// snapshots as weights-unreadable-<time>.bak rather than lost.
 func Replace(dir string, w *Weights) error {
 	path := filepath.Join(dir, WeightsFile)
-	old, err := LoadWeights(path)
-	switch {
-	case err == nil:
-		if err := Snapshot(dir, old); err != nil {
-			return err
-		}
-	case !errors.Is(err, fs.ErrNotExist):
-		// Unreadable (corrupt, another version): keep its bytes anyway.
-		if data, rerr := os.ReadFile(path); rerr == nil {
-			if err := state.WriteAtomic(filepath.Join(dir, snapshotDir, "weights-unreadable-"+time.Now().UTC().Format(snapshotTime)+".bak"), data); err != nil {
-				return fmt.Errorf("snapshot: %w", err)
+	return lockWeights(dir, func() error {
+		old, err := LoadWeights(path)
+		switch {
+		case err == nil:
+			if err := Snapshot(dir, old); err != nil {
+				return err
+			}
+		case !errors.Is(err, fs.ErrNotExist):
+			if data, rerr := os.ReadFile(path); rerr == nil {
+				bak := filepath.Join(dir, snapshotDir, "weights-unreadable-"+time.Now().UTC().Format(snapshotTime)+".bak")
+				if err := state.WriteAtomic(bak, data); err != nil {
+					return fmt.Errorf("snapshot: %w", err)
+				}
 			}
 		}
-	}
-	return w.Save(path)
+		return w.Save(path)
+	})
 }

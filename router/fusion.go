@@ -19,19 +19,16 @@ type Signals struct {
 	Workflow map[string]float64 // the next skill predicted from past sequences
 }
 
-// Follow-up handling. A continuation ("也照样补上", "go on") or a prompt with
-// weak evidence of its own ("帮我优化一下": no distinctive keyword, top
-// score under WeakEvidence) carries on with the skill in use: its context
+// Follow-up handling. A continuation ("也照样补上", "go on") or a prompt too
+// weak to route on its own ("帮我优化一下": its own confidence would
+// abstain) carries on with the skill in use: its context
 // is that skill at full strength (sctx.ContinuationScores), not the spread
 // over what the recent skills enhance, which says where a session may go
 // next. In a continuation the words left after the cues name the object
 // ("详情页", "the next function"), not a new task, so its BM25 scores count
 // ContinuationBM25 of their weight. Measured on sessions-dev.jsonl: see
 // the README.
-const (
-	WeakEvidence     = 1.2 // below one distinctive core keyword (≈ 1.7)
-	ContinuationBM25 = 0.5
-)
+const ContinuationBM25 = 0.5
 
 // Fusion weights, the seed's linear design: final = bm25×0.6 +
 // context×5×0.2 + project×5×0.1 + workflow×5×0.1. Linear, so the context

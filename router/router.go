@@ -107,7 +107,7 @@ func (r *Router) RouteWith(prompt string, sig Signals) Decision {
 	q := r.Index.Tokenizer().Tokenize(text)
 	results := bm25.Score(r.Index, q)
 	if sig.Context == nil && len(recent) > 0 {
-		if continues || len(results) == 0 || results[0].Score < WeakEvidence {
+		if continues || weakEvidence(results) {
 			sig.Context = sctx.ContinuationScores(recent)
 		} else {
 			sig.Context = sctx.ContextScores(recent, r.enhances)
@@ -151,6 +151,19 @@ func (r *Router) RouteWith(prompt string, sig Signals) Decision {
 		d.Skill = d.Candidates[0].Skill
 	}
 	return d
+}
+
+// weakEvidence reports whether the prompt alone is too weak to route: its
+// own confidence would abstain. Then the session decides.
+func weakEvidence(results []bm25.Result) bool {
+	if len(results) == 0 {
+		return true
+	}
+	rival := 0.0
+	if len(results) > 1 {
+		rival = results[1].Score
+	}
+	return Confidence(results[0].Score, rival) < AbstainBelow
 }
 
 // Canonical maps used skill names to the catalog's ("plugin:name" and

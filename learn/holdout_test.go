@@ -1,0 +1,123 @@
+package learn_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skillroute/skillroute/learn"
+)
+
+func manyRecords(n int) []learn.Record {
+	out := make([]learn.Record, n)
+	for i := range out {
+		out[i] = learn.Record{TS: t0.Add(time.Duration(i) * time.Minute), Session: fmt.Sprint("s", i%17),
+			Query: fmt.Sprint("prompt ", i), Routed: "cache-expert", Corrected: "perf-expert", Kind: learn.KindImplicit}
+	}
+	return out
+}
+
+func TestSplit(t *testing.T) {
+	recs := manyRecords(2000)
+	train, test := learn.Split(recs)
+	assert.Len(t, append(train, test...), len(recs))
+	share := float64(len(train)) / float64(len(recs))
+	assert.InDelta(t, learn.TrainShare, share, 0.03, "about 70/30: %d/%d", len(train), len(test))
+
+	// Deterministic: again, and in another order, each record lands on
+	// the same side.
+	train2, test2 := learn.Split(recs)
+	assert.Equal(t, train, train2)
+	assert.Equal(t, test, test2)
+	side := map[string]bool{}
+	for _, r := range train {
+		side[r.Query] = true
+	}
+	shuffled := append([]learn.Record(nil), recs...)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	train3, test3 := learn.Split(shuffled)
+	for _, r := range train3 {
+		assert.True(t, side[r.Query], r.Query)
+	}
+	for _, r := range test3 {
+		assert.False(t, side[r.Query], r.Query)
+	}
+
+	// What the hash covers decides the side; the routed skill, kind and
+	// confidence do not (a duplicate report lands with the original).
+	r := recs[0]
+	dup := r
+	dup.Routed, dup.Kind, dup.Confidence = "other", learn.KindExplicit, 0.9
+	a, _ := learn.Split([]learn.Record{r, dup})
+	assert.True(t, len(a) == 0 || len(a) == 2)
+
+	tr, te := learn.Split(nil)
+	assert.Empty(t, tr)
+	assert.Empty(t, te)
+}
+
+func TestAccuracy(t *testing.T) {
+	route := func(q string) string {
+		return map[string]string{"a": "x", "b": "y", "c": ""}[q]
+	}
+	tests := []struct {
+		name string
+		test []learn.Record
+		want float64
+	}{
+		{"empty", nil, 0},
+		{"correction matched", []learn.Record{{Query: "a", Routed: "y", Corrected: "x"}}, 1},
+		{"confirmation matched", []learn.Record{{Query: "b", Routed: "y", Corrected: "y"}}, 1},
+		{"abstaining was right", []learn.Record{{Query: "c", Routed: "x", Corrected: ""}}, 1},
+		{"half", []learn.Record{{Query: "a", Corrected: "x"}, {Query: "b", Corrected: "x"}}, 0.5},
+		{"routing the wrong skill again", []learn.Record{{Query: "b", Routed: "y", Corrected: "x"}}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.InDelta(t, tt.want, learn.Accuracy(tt.test, route), 1e-12)
+		})
+	}
+}
+
+func TestTrial(t *testing.T) {
+	ix := testIndex()
+	var recs []learn.Record
+	for i := range 40 {
+		recs = append(recs, learn.Record{TS: t0.Add(-time.Duration(i) * time.Hour), Session: fmt.Sprint("s", i),
+			Query: "redis latency", Routed: "cache-expert", Corrected: "perf-expert", Kind: learn.KindImplicit})
+	}
+	route := func(w *learn.Weights) func(string) string { return router(ix, w) }
+	tests := []struct {
+		name    string
+		records []learn.Record
+		route   func(*learn.Weights) func(string) string
+		adopted bool
+		before  float64
+		after   float64
+	}{
+		{"learning fixes the route", recs, route, true, 0, 1},
+		{"no change is adopted", recs, func(*learn.Weights) func(string) string { return router(ix, (*learn.Weights)(nil)) }, true, 0, 0},
+		{"worse is rejected", recs, func(w *learn.Weights) func(string) string {
+			if w == nil {
+				return func(string) string { return "perf-expert" }
+			}
+			return func(string) string { return "cache-expert" }
+		}, false, 1, 0},
+		{"nothing held out: not adopted", nil, route, false, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, o := learn.Trial(tt.records, ix, t0, nil, tt.route)
+			require.NotNil(t, w)
+			assert.Equal(t, tt.adopted, o.Adopted)
+			assert.Equal(t, len(tt.records), o.Records)
+			assert.Equal(t, o.Records, o.Train+o.Test)
+			assert.InDelta(t, tt.before, o.Before, 1e-12)
+			assert.InDelta(t, tt.after, o.After, 1e-12)
+		})
+	}
+}
