@@ -97,8 +97,21 @@ func (r *Result) Explain(ix *index.Index) *Explanation {
 	return e
 }
 
+// Adjuster changes weights at route time: what the feedback learner
+// learned from corrections. KeywordDelta scales the tf of one skill's
+// index term by (1 + delta); SkillDelta scales the skill's score.
+type Adjuster interface {
+	KeywordDelta(skill, term string) float64
+	SkillDelta(skill string) float64
+}
+
 // Score returns every skill that matches the query, best first.
 func Score(ix *index.Index, q tokenize.Query) []Result {
+	return ScoreWith(ix, q, nil)
+}
+
+// ScoreWith scores with learned adjustments (adj may be nil).
+func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 	// Every way a query term reaches a skill, then per skill a greedy
 	// one-to-one assignment: each word of the prompt (with its synonyms)
 	// and each index term counts once, at its best. Without it, "react"
@@ -136,6 +149,9 @@ func Score(ix *index.Index, q tokenize.Query) []Result {
 			w := p.Weight
 			if partial {
 				w *= PartialFactor
+			}
+			if adj != nil && p.Field.IsKeyword() {
+				w *= max(0, 1+adj.KeywordDelta(ix.Skills[p.Skill].Name, m.Term))
 			}
 			m.TF += w
 			fields = append(fields, Field{Field: p.Field, Weight: w})
@@ -179,6 +195,9 @@ func Score(ix *index.Index, q tokenize.Query) []Result {
 			usedQ[m.Origin], usedT[m.Term] = true, true
 			r.Score += m.Score
 			r.Matches = append(r.Matches, m)
+		}
+		if adj != nil {
+			r.Score *= max(0, 1+adj.SkillDelta(r.Name))
 		}
 		out = append(out, r)
 		i = j

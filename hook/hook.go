@@ -62,6 +62,7 @@ type Decision struct {
 	Confidence float64   `json:"confidence"`
 	Time       time.Time `json:"time"`
 	Query      string    `json:"-"` // kept in the session file only, for corrections
+	Cost       int       `json:"-"` // tokens injected
 }
 
 // Handler handles hook events against one state folder.
@@ -151,13 +152,15 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	d := r.RouteWith(text, sig)
 	rec := Decision{ID: decisionID(ev, now), Session: ev.SessionID, PromptHash: hash(text),
 		Skill: d.Skill, Confidence: d.Confidence, Time: now.UTC(), Query: text}
-	_ = h.Store.RecordDecision(ctx, rec, sess)
 	res := Result{Decision: &d}
 	if d.Skill == "" {
 		res.Reason = fmt.Sprintf("abstained (confidence %.2f)", d.Confidence)
-		return res
+	} else {
+		injected := describe(d)
+		res.Output = contextOutput(injected)
+		rec.Cost = (len(injected) + 3) / 4 // tokens, at about four bytes each
 	}
-	res.Output = contextOutput(describe(d))
+	_ = h.Store.RecordDecision(ctx, rec, sess)
 	return res
 }
 
@@ -212,7 +215,8 @@ func (h *Handler) used(ctx context.Context, ev Event, skill string) Result {
 	if skill == "" {
 		return Result{Reason: "no skill name"}
 	}
-	if err := h.Store.RecordUse(ctx, ev.SessionID, skill, h.now()); err != nil {
+	same := func(a, b string) bool { return a == b || bare(a) == bare(b) }
+	if err := h.Store.RecordUse(ctx, ev.SessionID, skill, h.now(), same); err != nil {
 		return Result{Reason: "record use: " + err.Error()}
 	}
 	return Result{Reason: "recorded use of " + skill}
@@ -230,6 +234,15 @@ func (h *Handler) start(ctx context.Context, ev Event) Result {
 	}
 	h.Store.Expire(h.now())
 	return Result{Reason: "session reset (" + ev.Source + ")"}
+}
+
+// bare strips a "plugin:" prefix: the hook recommends "skillroute:x" and
+// Claude Code may report "x", or the other way round.
+func bare(name string) string {
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
 }
 
 func hash(s string) string {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	sctx "github.com/skillroute/skillroute/context"
+	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/state"
 )
 
@@ -43,7 +44,14 @@ type LastDecision struct {
 	Skill      string    `json:"skill"`
 	Confidence float64   `json:"confidence"`
 	Time       time.Time `json:"time"`
+	Cost       int       `json:"cost,omitempty"`     // tokens injected
+	Answered   bool      `json:"answered,omitempty"` // feedback already recorded for it
 }
+
+// FeedbackWindow is how long after a routed prompt a skill use counts as
+// the user's verdict on that route: the seed's five minutes, long enough
+// for the model to pick a skill, short enough not to blame a later task.
+const FeedbackWindow = 5 * time.Minute
 
 var unsafeID = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
 
@@ -114,20 +122,39 @@ func (s *Store) RecordDecision(ctx context.Context, d Decision, sess *sctx.Sessi
 		if sess != nil && sess.ProjectDir != "" {
 			f.ProjectDir, f.Project, f.ProjectAt = sess.ProjectDir, sess.Project, sess.ProjectAt
 		}
-		f.Last = &LastDecision{ID: d.ID, Query: d.Query, Skill: d.Skill, Confidence: d.Confidence, Time: d.Time}
+		f.Last = &LastDecision{ID: d.ID, Query: d.Query, Skill: d.Skill, Confidence: d.Confidence, Time: d.Time, Cost: d.Cost}
 	})
 }
 
 // RecordUse notes that the session used a skill, in its window and in the
-// workflow statistics.
-func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.Time) error {
+// workflow statistics. When a routed prompt came less than FeedbackWindow
+// before, the use is also the user's verdict on that route: a
+// confirmation when it is the routed skill, an implicit correction
+// (learn.ImplicitFactor) when it is another; same names compare through
+// same (the catalog's spelling of "plugin:name").
+func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.Time, same func(a, b string) bool) error {
 	var prev []string
+	var verdict *learn.Record
 	err := s.update(ctx, session, func(f *SessionFile) {
 		prev = append(prev, f.Recent...)
 		f.Use(skill, now)
+		if l := f.Last; l != nil && !l.Answered && now.Sub(l.Time) >= 0 && now.Sub(l.Time) <= FeedbackWindow {
+			l.Answered = true
+			corrected := skill
+			if l.Skill != "" && same(l.Skill, skill) {
+				corrected = l.Skill
+			}
+			verdict = &learn.Record{TS: now, Session: session, Decision: l.ID, Query: l.Query, Routed: l.Skill,
+				Corrected: corrected, Kind: learn.KindImplicit, Confidence: l.Confidence, Cost: l.Cost}
+		}
 	})
 	if err != nil {
 		return err
+	}
+	if verdict != nil {
+		if err := (&learn.Log{Dir: s.Dir}).Append(ctx, *verdict); err != nil {
+			return err
+		}
 	}
 	path := filepath.Join(s.Dir, "workflow.json")
 	return state.Locked(ctx, path, func() error {
@@ -162,6 +189,31 @@ func (s *Store) ResetSession(ctx context.Context, id string) error {
 	return s.update(ctx, id, func(f *SessionFile) {
 		*f = SessionFile{Session: sctx.Session{ID: id}}
 	})
+}
+
+// Latest returns the id of the most recently active session, or "".
+func (s *Store) Latest() string {
+	entries, err := os.ReadDir(filepath.Join(s.Dir, "sessions"))
+	if err != nil {
+		return ""
+	}
+	var best string
+	var bestTime time.Time
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || !info.ModTime().After(bestTime) {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(s.Dir, "sessions", e.Name()))
+		var f SessionFile
+		if err == nil && json.Unmarshal(data, &f) == nil && f.ID != "" {
+			best, bestTime = f.ID, info.ModTime()
+		}
+	}
+	return best
 }
 
 // Expire removes session files idle for longer than SessionTTL.

@@ -380,6 +380,15 @@ func (ix *Index) Tokenizer() *tokenize.Tokenizer {
 	return ix.tok
 }
 
+// SkillNames returns the names of the skills, in index order.
+func (ix *Index) SkillNames() []string {
+	out := make([]string, len(ix.Skills))
+	for i, s := range ix.Skills {
+		out[i] = s.Name
+	}
+	return out
+}
+
 // SkillID returns the position of the named skill, or -1.
 func (ix *Index) SkillID(name string) int {
 	for i, s := range ix.Skills {

@@ -28,7 +28,7 @@ func ExampleLearn() {
 	fmt.Printf("cache-expert redi   %+.3f  skill %+.3f\n", w.KeywordDelta("cache-expert", "redi"), w.SkillDelta("cache-expert"))
 	// Output:
 	// perf-expert  latenc +0.050  skill +0.050
-	// cache-expert redi   -0.025  skill -0.025
+	// cache-expert redi   -0.025  skill -0.050
 }
 
 func ExampleClassify() {

@@ -22,6 +22,12 @@ const splitBuckets = 1000
 // number or its position: every process and every run splits the same way,
 // a record appended later does not move older ones, and duplicates of a
 // record land together, so the test share never grades what was learned.
+//
+// With two records or more, neither share is left empty: by chance alone
+// eight corrections all fall in the training share one time in eighteen,
+// and then nothing could be checked and nothing adopted. The record whose
+// hash lies nearest the boundary crosses over, so the split stays a
+// function of the records alone.
 func Split(records []Record) (train, test []Record) {
 	for _, r := range records {
 		if inTrain(r) {
@@ -30,16 +36,51 @@ func Split(records []Record) (train, test []Record) {
 			test = append(test, r)
 		}
 	}
+	if len(records) < 2 {
+		return train, test
+	}
+	switch {
+	case len(test) == 0:
+		i := nearestBoundary(train)
+		test = append(test, train[i])
+		train = append(train[:i:i], train[i+1:]...)
+	case len(train) == 0:
+		i := nearestBoundary(test)
+		train = append(train, test[i])
+		test = append(test[:i:i], test[i+1:]...)
+	}
 	return train, test
 }
 
+// nearestBoundary returns the record whose split hash lies nearest the
+// train/test boundary.
+func nearestBoundary(rs []Record) int {
+	best, bestDist := 0, uint64(1<<63)
+	cut := uint64(TrainShare * splitBuckets)
+	for i, r := range rs {
+		b := splitHash(r) % splitBuckets
+		d := b - cut
+		if b < cut {
+			d = cut - b
+		}
+		if d < bestDist {
+			best, bestDist = i, d
+		}
+	}
+	return best
+}
+
 func inTrain(r Record) bool {
+	return splitHash(r)%splitBuckets < uint64(TrainShare*splitBuckets)
+}
+
+func splitHash(r Record) uint64 {
 	h := fnv.New64a()
 	for _, part := range []string{r.TS.UTC().Format(time.RFC3339Nano), r.Session, r.Query, r.Corrected} {
 		h.Write([]byte(part))
 		h.Write([]byte{0}) // a separator, so "ab"+"c" differs from "a"+"bc"
 	}
-	return h.Sum64()%splitBuckets < uint64(TrainShare*splitBuckets)
+	return h.Sum64()
 }
 
 // Accuracy returns the share of test records that route answers rightly:

@@ -119,8 +119,9 @@ func Decay(age time.Duration, kind string) float64 {
 //     corrected skill that matched and −w to every term of the routed one,
 //     and +w / −w to the two skills;
 //   - a confirmation (Corrected == Routed) adds ConfirmFactor × w to the
-//     routed skill's matched terms and to the skill: it reinforces a route
-//     that worked;
+//     routed skill's matched terms: it reinforces the words of a route that
+//     worked, but not the skill as a whole, which would only favour the
+//     skills used most, whatever the prompt;
 //   - an empty side (the router abstained, or no skill was right) moves
 //     nothing on that side.
 //
@@ -162,11 +163,13 @@ func Learn(records []Record, ix *index.Index, now time.Time) *Weights {
 			}
 		}
 		results := bm25.Score(ix, q)
-		move := func(skill string, by float64) {
+		move := func(skill string, by float64, whole bool) {
 			if skill == "" {
 				return
 			}
-			w.Skill[skill] += by
+			if whole {
+				w.Skill[skill] += by
+			}
 			for _, res := range results {
 				if res.Name != skill {
 					continue
@@ -183,10 +186,10 @@ func Learn(records []Record, ix *index.Index, now time.Time) *Weights {
 			}
 		}
 		if r.IsCorrection() {
-			move(r.Corrected, weight)
-			move(r.Routed, -weight)
+			move(r.Corrected, weight, true)
+			move(r.Routed, -weight, true)
 		} else {
-			move(r.Routed, ConfirmFactor*weight)
+			move(r.Routed, ConfirmFactor*weight, false)
 		}
 	}
 	w.normalize()
@@ -382,6 +385,11 @@ func Replace(dir string, w *Weights) error {
 	path := filepath.Join(dir, WeightsFile)
 	return lockWeights(dir, func() error {
 		old, err := LoadWeights(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Nothing learned yet: the snapshot is the empty state, so that
+			// a rollback can return to routing without learned weights.
+			old, err = &Weights{Version: WeightsVersion, Keyword: map[string]map[string]float64{}, Skill: map[string]float64{}}, nil
+		}
 		switch {
 		case err == nil:
 			if err := Snapshot(dir, old); err != nil {

@@ -70,11 +70,11 @@ func TestLearnArithmetic(t *testing.T) {
 		{"implicit confirmation, age 0",
 			rec(0, learn.KindImplicit, "perf-expert", "perf-expert"),
 			map[delta]float64{{"perf-expert", latency}: 0.025},
-			map[string]float64{"perf-expert": 0.025}},
+			map[string]float64{}}, // confirmations move words, not skills
 		{"explicit confirmation, age 0",
 			rec(0, learn.KindExplicit, "cache-expert", "cache-expert"),
 			map[delta]float64{{"cache-expert", redis}: 0.05},
-			map[string]float64{"cache-expert": 0.05}},
+			map[string]float64{}},
 		{"router abstained: only the corrected side",
 			rec(0, learn.KindExplicit, "", "perf-expert"),
 			map[delta]float64{{"perf-expert", latency}: 0.1},
@@ -181,7 +181,8 @@ func TestLearnChangesRoute(t *testing.T) {
 	conf := learn.Record{TS: t0, Query: "redis latency", Routed: "cache-expert", Corrected: "cache-expert", Kind: learn.KindImplicit}
 	w = learn.Learn([]learn.Record{conf}, ix, t0)
 	assert.Equal(t, "cache-expert", router(ix, w)("redis latency"))
-	assert.Positive(t, w.SkillDelta("cache-expert"))
+	assert.Positive(t, w.KeywordDelta("cache-expert", "redi"), "a confirmation reinforces the words")
+	assert.Zero(t, w.SkillDelta("cache-expert"), "not the skill as a whole")
 }
 
 func TestWeightsNil(t *testing.T) {
@@ -292,12 +293,15 @@ func TestReplace(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, learn.WeightsFile)
 	first := &learn.Weights{Version: learn.WeightsVersion, Records: 1}
-	require.NoError(t, learn.Replace(dir, first)) // nothing to snapshot yet
+	require.NoError(t, learn.Replace(dir, first)) // snapshots the empty state
 	names, _ := learn.Snapshots(dir)
-	assert.Empty(t, names)
+	require.Len(t, names, 1)
+	empty, err := learn.LoadWeights(names[0])
+	require.NoError(t, err)
+	assert.Zero(t, empty.Records, "rolling back the first adoption returns to no learning")
 	require.NoError(t, learn.Replace(dir, &learn.Weights{Version: learn.WeightsVersion, Records: 2}))
 	names, _ = learn.Snapshots(dir)
-	require.Len(t, names, 1)
+	require.Len(t, names, 2)
 	cur, err := learn.LoadWeights(path)
 	require.NoError(t, err)
 	assert.Equal(t, 2, cur.Records)

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/rules"
 	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/tokenize"
@@ -37,10 +39,16 @@ type Options struct {
 	// CacheDir, when set, keeps the compiled index there and reuses it
 	// while its sources are unchanged.
 	CacheDir string
+	// LearnDir, when set, is where the learner keeps weights.json and the
+	// calibration table calibration.json; those present are applied.
+	LearnDir string
 	// Warn receives problems that do not stop routing (a bookworm rule
 	// that names a skill not in the catalog). May be nil.
 	Warn io.Writer
 }
+
+// CalibrationFile is the calibration table's name in the learn folder.
+const CalibrationFile = "calibration.json"
 
 // Open loads the catalog and synonyms (or their compiled index) and the
 // rules, and returns a router over them.
@@ -53,7 +61,22 @@ func Open(opt Options) (*Router, error) {
 	if err != nil {
 		return nil, err
 	}
-	return New(ix, set), nil
+	r := New(ix, set)
+	if opt.LearnDir != "" {
+		// What was learned only adjusts; a damaged file is skipped, with
+		// a warning, rather than stopping the router.
+		if w, err := learn.LoadWeights(filepath.Join(opt.LearnDir, learn.WeightsFile)); err == nil {
+			r.Weights = w
+		} else if !errors.Is(err, fs.ErrNotExist) && opt.Warn != nil {
+			fmt.Fprintf(opt.Warn, "warning: learned weights ignored: %v\n", err)
+		}
+		if t, err := learn.LoadTable(filepath.Join(opt.LearnDir, CalibrationFile)); err == nil {
+			r.Table = t
+		} else if !errors.Is(err, fs.ErrNotExist) && opt.Warn != nil {
+			fmt.Fprintf(opt.Warn, "warning: calibration table ignored: %v\n", err)
+		}
+	}
+	return r, nil
 }
 
 // LoadRules reads a rules file ("" or "builtin" for the default) and

@@ -20,6 +20,7 @@ import (
 	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/learn"
 )
 
 // Level is a coarse reading of confidence.
@@ -69,12 +70,18 @@ type Decision struct {
 	Candidates []Candidate `json:"candidates"`
 	Rules      []string    `json:"rules,omitempty"`   // ids of the rules that fired
 	Closing    bool        `json:"closing,omitempty"` // a thanks-and-done turn: no skill by design
+	Prior      string      `json:"prior,omitempty"`   // what the calibration table did, when it acted
 }
 
 // Router routes prompts over one compiled index and rule set.
 type Router struct {
 	Index *index.Index
 	Rules *disambig.Set
+	// Weights are the learner's adjustments (nil: none).
+	Weights bm25.Adjuster
+	// Table is the calibration table, a prior among the candidates (nil:
+	// none).
+	Table *learn.Table
 	// Explain makes every candidate carry its explanation tree. Off on the
 	// hook's path: building the messages costs more than routing.
 	Explain bool
@@ -105,7 +112,7 @@ func (r *Router) RouteWith(prompt string, sig Signals) Decision {
 		text = sctx.StripCues(prompt) // "go on": the session decides, not "go"
 	}
 	q := r.Index.Tokenizer().Tokenize(text)
-	results := bm25.Score(r.Index, q)
+	results := bm25.ScoreWith(r.Index, q, r.Weights)
 	if sig.Context == nil && len(recent) > 0 {
 		if continues || weakEvidence(results) {
 			sig.Context = sctx.ContinuationScores(recent)
@@ -120,8 +127,9 @@ func (r *Router) RouteWith(prompt string, sig Signals) Decision {
 	}
 	cands := fuse(r.Index, results, sig, r.Explain)
 	cands, fired := r.Rules.Apply(prompt, cands)
+	prior := r.applyPrior(prompt, cands)
 
-	d := Decision{Query: prompt, Level: Low}
+	d := Decision{Query: prompt, Level: Low, Prior: prior}
 	for _, f := range fired {
 		d.Rules = append(d.Rules, f.ID)
 	}
@@ -232,6 +240,9 @@ func (d *Decision) Explain() string {
 	}
 	if len(d.Rules) > 0 {
 		fmt.Fprintf(&b, "rules fired: %s\n", strings.Join(d.Rules, ", "))
+	}
+	if d.Prior != "" {
+		fmt.Fprintf(&b, "calibration: %s\n", d.Prior)
 	}
 	for i, c := range d.Candidates {
 		fmt.Fprintf(&b, "#%d %s score %.4f confidence %.2f\n", i+1, c.Skill, c.Score, c.Confidence)

@@ -26,7 +26,7 @@ func (d *dataFlags) register(fs *flag.FlagSet, withRules bool) {
 func (d *dataFlags) options(stderr io.Writer) router.Options {
 	return router.Options{
 		Catalog: d.catalog, Rules: d.rules, Synonyms: d.synonyms,
-		DeriveKeywords: d.derive, CacheDir: cacheDir(), Warn: stderr,
+		DeriveKeywords: d.derive, CacheDir: cacheDir(), LearnDir: stateDir(), Warn: stderr,
 	}
 }
 

@@ -33,6 +33,7 @@ func hookMain(stdin io.Reader, stdout io.Writer, opt router.Options) error {
 	debug.SetGCPercent(-1)
 	dir := state.Dir()
 	opt.CacheDir = cacheDirIn(dir)
+	opt.LearnDir = dir
 	store := &hook.Store{Dir: dir}
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), hook.Deadline)

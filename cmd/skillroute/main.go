@@ -11,6 +11,9 @@
 //	skillroute hook < EVENT.json
 //	skillroute install [--project] [--dry-run] [--no-skills]
 //	skillroute uninstall [--project] [--dry-run]
+//	skillroute correct SKILL [--query TEXT] [--session ID]
+//	skillroute learn [--dry-run] [--json] | skillroute learn --rollback [N]
+//	skillroute calibrate --preset P [--min-samples N] [--tolerance T]
 //
 // Run `skillroute COMMAND --help` for each command's flags.
 package main
@@ -42,6 +45,9 @@ func init() {
 		{"hook", "handle one Claude Code hook event (stdin JSON)", runHook},
 		{"install", "register the hook in Claude Code's settings and install the skills", runInstall},
 		{"uninstall", "remove the hook entries from Claude Code's settings", runUninstall},
+		{"correct", "record that the last routed prompt should have gone to SKILL", runCorrect},
+		{"learn", "learn weights from the feedback log, adopting them only if held-out accuracy holds", runLearn},
+		{"calibrate", "build the calibration table from logged outcomes", runCalibrate},
 	}
 }
 

@@ -28,6 +28,8 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 
 var realHome = os.Getenv("HOME")
 
+const sharedDev = "../../../shared/eval/dev.jsonl"
+
 func TestRouteJSON(t *testing.T) {
 	code, out, _ := runCLI(t, "route", "--json", "--catalog", "builtin", "React", "页面加载慢，Lighthouse", "只有", "40", "分")
 	require.Equal(t, 0, code)

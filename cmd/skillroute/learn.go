@@ -1,0 +1,261 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/skillroute/skillroute/hook"
+	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/router"
+)
+
+func runCorrect(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("correct", "correct SKILL [--query TEXT] [--session ID]", stderr)
+	var data dataFlags
+	data.register(fs, true)
+	query := fs.String("query", "", "the prompt that should have gone to SKILL (default: the session's last routed prompt)")
+	session := fs.String("session", os.Getenv("CLAUDE_CODE_SESSION_ID"), "the session whose last prompt to correct (default: $CLAUDE_CODE_SESSION_ID, else the most recently active)")
+	if err := parseInterspersed(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	r, err := router.Open(data.options(stderr))
+	if err != nil {
+		return err
+	}
+	want := fs.Arg(0)
+	id := r.Index.Resolve(want)
+	if id < 0 {
+		return fmt.Errorf("unknown skill %q; nearest: %s", want, strings.Join(nearest(want, r.Index.SkillNames(), 3), ", "))
+	}
+	rec := learn.Record{TS: time.Now(), Kind: learn.KindExplicit, Corrected: r.Index.Skills[id].Name}
+	if *query != "" {
+		d := r.Route(*query)
+		rec.Query, rec.Routed, rec.Confidence, rec.Session = *query, d.Skill, d.Confidence, *session
+	} else {
+		store := &hook.Store{Dir: stateDir()}
+		sid := *session
+		if sid == "" {
+			sid = store.Latest()
+		}
+		f, err := store.SessionFile(sid)
+		if err != nil || sid == "" || f.Last == nil {
+			return errors.New("no routed prompt to correct in this session; pass --query TEXT")
+		}
+		rec.Session, rec.Decision, rec.Query, rec.Routed, rec.Confidence = sid, f.Last.ID, f.Last.Query, f.Last.Skill, f.Last.Confidence
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := (&learn.Log{Dir: stateDir()}).Append(ctx, rec); err != nil {
+		return err
+	}
+	was := rec.Routed
+	if was == "" {
+		was = "no skill"
+	}
+	fmt.Fprintf(stdout, "recorded: %q should go to %s (it went to %s). Run `skillroute learn` to apply.\n", rec.Query, rec.Corrected, was)
+	return nil
+}
+
+// parseInterspersed parses flags that may follow the positional arguments
+// ("correct SKILL --query TEXT").
+func parseInterspersed(fs *flag.FlagSet, args []string) error {
+	var pos []string
+	for {
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	return fs.Parse(append([]string{"--"}, pos...))
+}
+
+// nearest returns up to n names closest to s by edit distance.
+func nearest(s string, names []string, n int) []string {
+	type scored struct {
+		name string
+		d    int
+	}
+	var list []scored
+	for _, name := range names {
+		list = append(list, scored{name, editDistance(s, name)})
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].d < list[j].d })
+	var out []string
+	for i := 0; i < len(list) && i < n; i++ {
+		out = append(out, list[i].name)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance over runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+func runLearn(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("learn", "learn [--dry-run] [--json] | learn --rollback [N]", stderr)
+	var data dataFlags
+	data.register(fs, true)
+	dryRun := fs.Bool("dry-run", false, "learn and evaluate, but adopt nothing")
+	asJSON := fs.Bool("json", false, "print {\"records\",\"before\",\"after\",\"adopted\"}")
+	rollback := fs.Bool("rollback", false, "restore the N-th newest snapshot of the weights (default 1)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	dir := stateDir()
+	if *rollback {
+		n := 1
+		if fs.NArg() > 0 {
+			v, err := strconv.Atoi(fs.Arg(0))
+			if err != nil || v < 1 {
+				return fmt.Errorf("--rollback takes a snapshot number from 1 (the newest), not %q", fs.Arg(0))
+			}
+			n = v
+		}
+		w, err := learn.Rollback(dir, n)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "restored snapshot %d: weights learned %s from %d records\n", n, w.Learned.Format(time.RFC3339), w.Records)
+		return nil
+	}
+	records, warnings, err := (&learn.Log{Dir: dir}).Read()
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "warning: %v\n", w)
+	}
+	if err != nil {
+		return err
+	}
+	opt := data.options(stderr)
+	opt.LearnDir = "" // the trial applies weights itself
+	r, err := router.Open(opt)
+	if err != nil {
+		return err
+	}
+	current, err := learn.LoadWeights(filepath.Join(dir, learn.WeightsFile))
+	if err != nil {
+		current = nil
+	}
+	route := func(w *learn.Weights) func(string) string {
+		routed := *r
+		if w != nil {
+			routed.Weights = w
+		}
+		return func(q string) string { return routed.Route(q).Skill }
+	}
+	w, out := learn.Trial(records, r.Index, time.Now(), current, route)
+	if out.Adopted && !*dryRun {
+		if err := learn.Replace(dir, w); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(out)
+	}
+	verdict := "adopted the new weights"
+	switch {
+	case *dryRun && out.Adopted:
+		verdict = "would adopt the new weights (dry run)"
+	case !out.Adopted && out.Test == 0:
+		verdict = "kept the current weights: no held-out records to check against"
+	case !out.Adopted:
+		verdict = "kept the current weights: held-out accuracy would drop"
+	}
+	fmt.Fprintf(stdout, "%d records (%d to learn, %d held out): held-out accuracy %.1f%% before, %.1f%% after; %s\n",
+		out.Records, out.Train, out.Test, 100*out.Before, 100*out.After, verdict)
+	return nil
+}
+
+func runCalibrate(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("calibrate", "calibrate --preset minimize-cost|balanced|maximize-accuracy [--min-samples N] [--tolerance T] [--fallback FILE] [-o FILE]", stderr)
+	preset := fs.String("preset", learn.PresetBalanced, "minimize-cost, balanced or maximize-accuracy")
+	minSamples := fs.Int("min-samples", learn.DefaultMinSamples, "samples a (category, skill) cell needs to count")
+	tolerance := fs.Float64("tolerance", learn.DefaultTolerance, "minimize-cost: accuracy a cheaper skill may give up")
+	fallbackFile := fs.String("fallback", "", "JSON {category: skill} used where samples are too few")
+	out := fs.String("o", "", "write the table here (default: the state folder, where the router reads it)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	dir := stateDir()
+	records, warnings, err := (&learn.Log{Dir: dir}).Read()
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "warning: %v\n", w)
+	}
+	if err != nil {
+		return err
+	}
+	var fallback map[string]string
+	if *fallbackFile != "" {
+		raw, err := os.ReadFile(*fallbackFile)
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(raw, &fallback); err != nil {
+			return fmt.Errorf("%s: %v", *fallbackFile, err)
+		}
+	}
+	t, err := learn.Build(learn.SamplesFromRecords(records), *preset, *minSamples, *tolerance, fallback, time.Now())
+	if err != nil {
+		return err
+	}
+	path := *out
+	if path == "" {
+		path = filepath.Join(dir, router.CalibrationFile)
+	}
+	if err := t.Save(path); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s table from %d samples (min %d per cell) -> %s\n", t.Preset, t.Samples, t.MinSamples, path)
+	cats := make([]string, 0, len(t.Categories))
+	for c := range t.Categories {
+		cats = append(cats, c)
+	}
+	sort.Strings(cats)
+	for _, c := range cats {
+		e := t.Categories[c]
+		arm := e.Arm
+		if arm == "" {
+			arm = "(BM25 decision)"
+			if e.Level == learn.LevelCalibrated {
+				arm = "(no injection)"
+			}
+		}
+		fmt.Fprintf(stdout, "  %-10s %-11s %s\n", c, e.Level, arm)
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillroute/skillroute/eval"
+	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/router"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// learnHome gives the command a fresh state folder and home.
+func learnHome(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("SKILLROUTE_HOME", dir)
+	t.Setenv("CLAUDE_PLUGIN_DATA", "")
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("CLAUDE_PROJECT_DIR", "")
+	t.Setenv("CLAUDE_CODE_SESSION_ID", "")
+	return dir
+}
+
+func cli(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func learnOutcome(t *testing.T) learn.Outcome {
+	t.Helper()
+	code, out, errOut := cli(t, "learn", "--json")
+	require.Equal(t, 0, code, errOut)
+	var o learn.Outcome
+	require.NoError(t, json.Unmarshal([]byte(out), &o))
+	return o
+}
+
+// confirm logs that the session used the skill the router chose, as the
+// hook does when the user follows the route.
+func confirm(t *testing.T, dir, query, skill string, at time.Time) {
+	t.Helper()
+	require.NoError(t, (&learn.Log{Dir: dir}).Append(context.Background(), learn.Record{
+		TS: at, Session: "s", Query: query, Routed: skill, Corrected: skill, Kind: learn.KindImplicit}))
+}
+
+// The replay of the issue: route dev.jsonl, correct the misrouted prompts
+// as a user would, learn, route again.
+func TestReplayCorrectionsImproveRouting(t *testing.T) {
+	dir := learnHome(t)
+	f, err := eval.Read(sharedDev)
+	if err != nil {
+		t.Skipf("%s not present: %v", sharedDev, err)
+	}
+	r, err := router.Open(router.Options{Catalog: router.Builtin})
+	require.NoError(t, err)
+	var wrong, right []eval.Case
+	for i, c := range f.Cases {
+		if c.Expected == eval.None {
+			continue
+		}
+		if d := r.Route(c.Query); d.Skill == c.Expected {
+			right = append(right, c)
+			confirm(t, dir, c.Query, c.Expected, time.Now().Add(-time.Duration(i)*time.Minute))
+		} else {
+			wrong = append(wrong, c)
+		}
+	}
+	require.NotEmpty(t, wrong, "the replay needs a misrouted prompt")
+	for _, c := range wrong {
+		for i := 0; i < 3; i++ { // a user corrects a route that keeps recurring
+			code, out, errOut := cli(t, "correct", c.Expected, "--query", c.Query)
+			require.Equal(t, 0, code, errOut)
+			assert.Contains(t, out, "should go to "+c.Expected)
+		}
+	}
+	o := learnOutcome(t)
+	assert.True(t, o.Adopted, "%+v", o)
+
+	learned, err := router.Open(router.Options{Catalog: router.Builtin, LearnDir: dir})
+	require.NoError(t, err)
+	fixed := 0
+	for _, c := range wrong {
+		if learned.Route(c.Query).Skill == c.Expected {
+			fixed++
+		}
+	}
+	assert.Greater(t, fixed, 0, "accuracy on the corrected prompts rises")
+	kept := 0
+	for _, c := range right {
+		if learned.Route(c.Query).Skill == c.Expected {
+			kept++
+		}
+	}
+	assert.GreaterOrEqual(t, float64(kept)/float64(len(right)), 0.99, "the untouched prompts lose at most a point")
+}
+
+// A poisoned log, corrections to random skills among the confirmations of
+// good routes, is refused by the held-out check.
+func TestPoisonedLogIsRefused(t *testing.T) {
+	dir := learnHome(t)
+	f, err := eval.Read(sharedDev)
+	if err != nil {
+		t.Skipf("%s not present: %v", sharedDev, err)
+	}
+	r, err := router.Open(router.Options{Catalog: router.Builtin})
+	require.NoError(t, err)
+	// The poison names a few random skills, as a confused or malicious
+	// corrector would: enough to pull routes towards them.
+	all := r.Index.SkillNames()
+	rng := rand.New(rand.NewPCG(1, 2))
+	names := []string{all[rng.IntN(len(all))], all[rng.IntN(len(all))], all[rng.IntN(len(all))]}
+	log := &learn.Log{Dir: dir}
+	for i, c := range f.Cases {
+		d := r.Route(c.Query)
+		if c.Expected == eval.None || d.Skill != c.Expected {
+			continue
+		}
+		// Most routes are confirmed by use, a few times each; one report
+		// per prompt is poison.
+		at := time.Now().Add(-time.Duration(i) * time.Minute)
+		for k := 0; k < 3; k++ {
+			confirm(t, dir, c.Query, d.Skill, at.Add(time.Duration(k)*time.Second))
+		}
+		require.NoError(t, log.Append(context.Background(), learn.Record{TS: at.Add(10 * time.Second),
+			Session: "s", Query: c.Query, Routed: d.Skill, Corrected: names[rng.IntN(len(names))], Kind: learn.KindExplicit}))
+	}
+	o := learnOutcome(t)
+	assert.False(t, o.Adopted, "%+v", o)
+	assert.Less(t, o.After, o.Before)
+	_, err = os.Stat(filepath.Join(dir, learn.WeightsFile))
+	assert.True(t, os.IsNotExist(err), "nothing adopted, nothing written")
+}
+
+// Eight corrections of one prompt to a plausible second choice flip its
+// route, and no single keyword moves by more than the clamp.
+func TestEightCorrectionsFlipARoute(t *testing.T) {
+	dir := learnHome(t)
+	const query = "接口响应很慢，帮我看看是不是数据库的问题"
+	r, err := router.Open(router.Options{Catalog: router.Builtin})
+	require.NoError(t, err)
+	d := r.Route(query)
+	require.GreaterOrEqual(t, len(d.Candidates), 2)
+	first, second := d.Candidates[0].Skill, d.Candidates[1].Skill
+	for i := 0; i < 8; i++ {
+		code, _, errOut := cli(t, "correct", second, "--query", query)
+		require.Equal(t, 0, code, errOut)
+	}
+	o := learnOutcome(t)
+	require.True(t, o.Adopted, "%+v", o)
+	code, out, _ := cli(t, "route", "--json", "--catalog", "builtin", query)
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, `"skill":"`+second+`"`, "was %s", first)
+
+	w, err := learn.LoadWeights(filepath.Join(dir, learn.WeightsFile))
+	require.NoError(t, err)
+	for _, terms := range w.Keyword {
+		for term, delta := range terms {
+			assert.LessOrEqual(t, delta, learn.MaxDelta, term)
+			assert.GreaterOrEqual(t, delta, -learn.MaxDelta, term)
+		}
+	}
+
+	// The snapshot taken before adoption can be restored.
+	code, out, errOut := cli(t, "learn", "--rollback")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "restored snapshot 1")
+}
+
+func TestCorrectRefusesUnknownSkill(t *testing.T) {
+	learnHome(t)
+	code, _, errOut := cli(t, "correct", "perfomance-expert", "--query", "slow page")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, `unknown skill "perfomance-expert"; nearest: performance-expert`)
+	code, _, errOut = cli(t, "correct", "tester-expert")
+	assert.Equal(t, 1, code)
+	assert.True(t, strings.Contains(errOut, "no routed prompt to correct"), errOut)
+}
+
+func TestCalibrateWritesTable(t *testing.T) {
+	dir := learnHome(t)
+	for i := 0; i < 12; i++ {
+		confirm(t, dir, "这个接口报错了，帮我排查一下 NullPointerException", "debugger-expert", time.Now().Add(-time.Duration(i)*time.Minute))
+	}
+	code, out, errOut := cli(t, "calibrate", "--preset", "balanced")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "balanced table from 12 samples")
+	assert.Contains(t, out, "debug")
+	assert.Contains(t, out, "calibrated")
+	code, _, errOut = cli(t, "calibrate", "--preset", "cheapest")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "cheapest")
+}

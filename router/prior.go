@@ -1,0 +1,44 @@
+package router
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/skillroute/skillroute/disambig"
+	"github.com/skillroute/skillroute/learn"
+)
+
+// PriorBoost is how much a calibration table's pick for the prompt's
+// category gains when it is among the candidates: enough to decide a near
+// tie (the table has seen that arm succeed more for this kind of task), not
+// enough to overturn a clear keyword match.
+const PriorBoost = 0.25
+
+// applyPrior lets the calibration table act among the candidates: its arm
+// for the prompt's category, when calibrated (or given by the user's
+// fallback table) and present, gains PriorBoost. It returns what it did,
+// for --explain, or "" when the table had nothing to say.
+func (r *Router) applyPrior(prompt string, cands []disambig.Candidate) string {
+	if r.Table == nil || len(cands) == 0 {
+		return ""
+	}
+	category := learn.Classify(prompt)
+	e := r.Table.Lookup(category)
+	if e.Level == learn.LevelPrior || e.Arm == "" {
+		return ""
+	}
+	for i := range cands {
+		if cands[i].Skill != e.Arm {
+			continue
+		}
+		before := cands[0].Skill
+		cands[i].Score *= 1 + PriorBoost
+		sort.SliceStable(cands, func(a, b int) bool { return cands[a].Score > cands[b].Score })
+		msg := fmt.Sprintf("%s table (%s) favours %s for %q prompts", e.Level, r.Table.Preset, e.Arm, category)
+		if cands[0].Skill != before {
+			msg += fmt.Sprintf("; it decided over %s", before)
+		}
+		return msg
+	}
+	return ""
+}
