@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skillroute/skillroute/hook"
+	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/router"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -254,4 +255,44 @@ func TestDryRunWritesNothing(t *testing.T) {
 	assert.NotEmpty(t, changes)
 	_, err = os.Stat(path)
 	assert.True(t, os.IsNotExist(err))
+}
+
+// Using a skill within five minutes of a routed prompt is the user's
+// verdict on that route, recorded once.
+func TestImplicitFeedback(t *testing.T) {
+	h := newHandler(t)
+	now := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
+	h.Now = func() time.Time { return now }
+	ctx := context.Background()
+	prompt := func(id, text string) {
+		res := h.Handle(ctx, event(t, map[string]any{"session_id": id, "hook_event_name": "UserPromptSubmit", "prompt": text}))
+		require.NotNil(t, res.Output, res.Reason)
+	}
+	use := func(id, skill string) {
+		h.Handle(ctx, []byte(fmt.Sprintf(`{"hook_event_name":"PostToolUse","session_id":%q,"tool_name":"Skill","tool_input":{"skill":%q}}`, id, skill)))
+	}
+	prompt("a", "git rebase 之后冲突了，怎么解决")
+	now = now.Add(time.Minute)
+	use("a", "skillroute:git-operation-master") // the routed skill, by its plugin name
+	use("a", "git-operation-master")            // a second use says nothing new
+
+	prompt("b", "帮我写单元测试，用 Jest mock 掉 axios")
+	now = now.Add(2 * time.Minute)
+	use("b", "debugger-expert") // another skill: an implicit correction
+
+	prompt("c", "Dockerfile 改成多阶段构建，镜像太大了")
+	now = now.Add(10 * time.Minute)
+	use("c", "kubernetes-specialist") // too late to be about that prompt
+
+	records, warnings, err := (&learn.Log{Dir: h.Store.Dir}).Read()
+	require.NoError(t, err)
+	require.Empty(t, warnings)
+	require.Len(t, records, 2)
+	assert.Equal(t, "git-operation-master", records[0].Routed)
+	assert.Equal(t, "git-operation-master", records[0].Corrected, "a confirmation")
+	assert.Equal(t, learn.KindImplicit, records[0].Kind)
+	assert.Equal(t, "tester-expert", records[1].Routed)
+	assert.Equal(t, "debugger-expert", records[1].Corrected)
+	assert.Contains(t, records[1].Query, "Jest")
+	assert.Positive(t, records[1].Cost, "the injected tokens are kept for calibration")
 }
