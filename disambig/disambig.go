@@ -364,10 +364,9 @@ func build(file string, e ruleEntry, known func(string) bool, bookworm bool) (*R
 
 // Candidate is one ranked skill as the rules see it.
 type Candidate struct {
-	Skill    string
-	Score    float64
-	Explain  *bm25.Explanation
-	Evidence []string // short reasons, strongest first, for a one-line "why"
+	Skill   string
+	Score   float64
+	Explain *bm25.Explanation
 }
 
 // Fired returns the rules whose trigger matches the lower-cased prompt, after mutual
@@ -449,7 +448,7 @@ func (s *Set) Apply(prompt string, cands []Candidate) ([]Candidate, []*Rule) {
 		i, ok := pos[name]
 		if !ok {
 			entry := top * EntryShare
-			cands = append(cands, Candidate{Skill: name, Score: entry, Evidence: []string{"rule " + boostBy[name]}, Explain: &bm25.Explanation{
+			cands = append(cands, Candidate{Skill: name, Score: entry, Explain: &bm25.Explanation{
 				Value: entry, Message: fmt.Sprintf("not matched; entered by rule %s at %.1f × top score", boostBy[name], EntryShare)}})
 			i = len(cands) - 1
 			pos[name] = i

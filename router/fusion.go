@@ -45,9 +45,6 @@ const (
 	CtxBase        = 5.0
 )
 
-// maxEvidence is how many matched terms a candidate names as its reasons.
-const maxEvidence = 3
-
 // fuse combines BM25 results with the signals. The result is divided by
 // WeightBM25, so that with no signals a score is the BM25 score itself and
 // confidence reads the same with or without a session.
@@ -58,12 +55,6 @@ func fuse(ix *index.Index, results []bm25.Result, sig Signals, explain bool) []d
 		r := &results[i]
 		pos[r.Name] = len(cands)
 		c := disambig.Candidate{Skill: r.Name, Score: r.Score}
-		for _, m := range r.Matches {
-			if len(c.Evidence) == maxEvidence {
-				break
-			}
-			c.Evidence = append(c.Evidence, strconv.Quote(m.Term))
-		}
 		if explain {
 			c.Explain = r.Explain(ix)
 		}
@@ -85,7 +76,6 @@ func fuse(ix *index.Index, results []bm25.Result, sig Signals, explain bool) []d
 			}
 			c := &cands[i]
 			c.Score += part
-			c.Evidence = append(c.Evidence, what)
 			if !explain {
 				continue
 			}
@@ -110,4 +100,41 @@ func nonNil(e *bm25.Explanation) []*bm25.Explanation {
 		return nil
 	}
 	return []*bm25.Explanation{e}
+}
+
+// maxEvidence is how many matched terms a candidate names as its reasons.
+const maxEvidence = 3
+
+// evidence says in a few words why a listed candidate scored: its best
+// matched terms, the session signals that counted, the rules that boosted
+// it. Built for the few candidates a decision lists, not for every skill
+// scored (it was a third of routing's allocations).
+func evidence(skill string, results []bm25.Result, sig Signals, fired []*disambig.Rule) []string {
+	var out []string
+	for i := range results {
+		if results[i].Name != skill {
+			continue
+		}
+		for _, m := range results[i].Matches {
+			if len(out) == maxEvidence {
+				break
+			}
+			out = append(out, strconv.Quote(m.Term))
+		}
+		break
+	}
+	for _, s := range []struct {
+		signal map[string]float64
+		what   string
+	}{{sig.Context, "session context"}, {sig.Project, "project type"}, {sig.Workflow, "workflow"}} {
+		if s.signal[skill] > 0 {
+			out = append(out, s.what)
+		}
+	}
+	for _, r := range fired {
+		if r.Boost == skill {
+			out = append(out, "rule "+r.ID)
+		}
+	}
+	return out
 }

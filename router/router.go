@@ -148,7 +148,8 @@ func (r *Router) RouteWith(prompt string, sig Signals) Decision {
 		if i > 0 {
 			ru = top // a runner-up is measured against the winner
 		}
-		d.Candidates = append(d.Candidates, Candidate{Skill: c.Skill, Score: round(c.Score), Confidence: round(Confidence(c.Score, ru)), Explain: c.Explain, Evidence: c.Evidence})
+		d.Candidates = append(d.Candidates, Candidate{Skill: c.Skill, Score: round(c.Score), Confidence: round(Confidence(c.Score, ru)), Explain: c.Explain,
+			Evidence: evidence(c.Skill, results, sig, fired)})
 	}
 	if len(d.Candidates) == 0 {
 		return d

@@ -141,39 +141,47 @@ func (t *Tokenizer) Tokenize(text string) Query {
 	text = strings.ToLower(capInput(text))
 	toks := t.tokens(text, true)
 	scopes := negationScopes(text)
-	terms := map[string]*Term{}
-	add := func(tm Term) {
-		if old, ok := terms[tm.Text]; ok {
-			if old.Weight >= tm.Weight {
-				return
-			}
-		}
-		terms[tm.Text] = &tm
-	}
+	terms := make([]Term, 0, 2*len(toks))
 	for _, tk := range toks {
 		tm := Term{Text: tk.text, Weight: 1}
 		if inScopes(scopes, tk.pos) {
 			tm.Weight, tm.Negated = NegatedWeight, true
 		}
-		add(tm)
+		terms = append(terms, tm)
 	}
+	terms = merge(terms)
 	// Expand after all prompt terms are in, so that an expansion never
 	// lowers a word the user typed.
-	base := make([]Term, 0, len(terms))
-	for _, tm := range terms {
-		base = append(base, *tm)
-	}
-	for _, tm := range base {
+	for i, n := 0, len(terms); i < n; i++ {
+		tm := terms[i]
 		for _, e := range t.syn.Expand(tm.Text) {
-			add(Term{Text: e.Term, Weight: tm.Weight * e.Weight, From: tm.Text, Negated: tm.Negated})
+			terms = append(terms, Term{Text: e.Term, Weight: tm.Weight * e.Weight, From: tm.Text, Negated: tm.Negated})
 		}
 	}
-	q := Query{Terms: make([]Term, 0, len(terms))}
+	return Query{Terms: merge(terms)}
+}
+
+// merge sorts terms by text and keeps, of each text, the one with the
+// highest weight (then the earliest source, so the result never depends on
+// the order terms were found in).
+func merge(terms []Term) []Term {
+	sort.Slice(terms, func(i, j int) bool {
+		a, b := &terms[i], &terms[j]
+		switch {
+		case a.Text != b.Text:
+			return a.Text < b.Text
+		case a.Weight != b.Weight:
+			return a.Weight > b.Weight
+		}
+		return a.From < b.From
+	})
+	out := terms[:0] // compacts in place: out never passes the element read
 	for _, tm := range terms {
-		q.Terms = append(q.Terms, *tm)
+		if len(out) == 0 || tm.Text != out[len(out)-1].Text {
+			out = append(out, tm)
+		}
 	}
-	sort.Slice(q.Terms, func(i, j int) bool { return q.Terms[i].Text < q.Terms[j].Text })
-	return q
+	return out
 }
 
 // Words cuts a skill's text (description, body) into index terms: single
