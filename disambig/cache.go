@@ -15,9 +15,11 @@ import (
 // (17 ms for the built-in rules, against about 0.1 ms for the cache).
 
 // cacheMagic opens a rules cache file; the digit is its format version.
-const cacheMagic = "skillroute-rules 5\n"
+const cacheMagic = "skillroute-rules 6\n"
 
 // Save writes a checked rule set, with the problems found in it, to path.
+// Notes and examples stay out: routing does not read them, and `rules
+// lint` parses the file itself.
 // The format is a plain sequence of counted strings: the cache is read on
 // every hook call, and gob's reflection cost more than the rest of loading
 // (0.5 ms).
@@ -34,12 +36,11 @@ func (s *Set) Save(path string, problems []Problem) error {
 	w.list(s.literals)
 	w.num(len(s.Rules))
 	for _, r := range s.Rules {
-		for _, f := range []string{r.ID, r.Note, r.Pattern, r.Boost, r.ExclusiveWith, r.OnKeyword,
+		for _, f := range []string{r.ID, r.Pattern, r.Boost, r.ExclusiveWith, r.OnKeyword,
 			strconv.FormatFloat(r.Weight, 'g', -1, 64), strconv.Itoa(r.Line)} {
 			w.str(f)
 		}
 		w.list(r.Penalty)
-		w.list(r.Examples)
 		w.num(len(r.Branches))
 		for _, b := range r.Branches {
 			w.str(b.Pattern)
@@ -86,11 +87,11 @@ func LoadCached(path string) (*Set, []string, error) {
 	}
 	for i := range s.Rules {
 		rule := &s.Rules[i]
-		rule.ID, rule.Note, rule.Pattern, rule.Boost = r.str(), r.str(), r.str(), r.str()
+		rule.ID, rule.Pattern, rule.Boost = r.str(), r.str(), r.str()
 		rule.ExclusiveWith, rule.OnKeyword = r.str(), r.str()
 		rule.Weight, _ = strconv.ParseFloat(r.str(), 64)
 		rule.Line, _ = strconv.Atoi(r.str())
-		rule.Penalty, rule.Examples = r.list(), r.list()
+		rule.Penalty = r.list()
 		n := r.num()
 		if r.err != nil {
 			break
