@@ -97,18 +97,27 @@ func isWordByte(b byte) bool {
 // whole word or phrase, or -1.
 func containsWord(p string, cues []string) int {
 	for ci, c := range cues {
-		for from := 0; from < len(p); {
-			i := strings.Index(p[from:], c)
-			if i < 0 {
-				break
-			}
-			i += from
-			end := i + len(c)
-			if (i == 0 || !isWordByte(p[i-1])) && (end == len(p) || !isWordByte(p[end])) {
-				return ci
-			}
-			from = i + 1
+		if wordIndex(p, c) >= 0 {
+			return ci
 		}
+	}
+	return -1
+}
+
+// wordIndex returns where cue first occurs in p as a whole word or phrase,
+// or -1.
+func wordIndex(p, cue string) int {
+	for from := 0; from < len(p); {
+		i := strings.Index(p[from:], cue)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		end := i + len(cue)
+		if (i == 0 || !isWordByte(p[i-1])) && (end == len(p) || !isWordByte(p[end])) {
+			return i
+		}
+		from = i + 1
 	}
 	return -1
 }
@@ -141,24 +150,9 @@ func StripCues(prompt string) string {
 	for _, c := range continuationZh {
 		p = strings.ReplaceAll(p, c, " ")
 	}
-	for {
-		i := containsWord(p, continuationEn)
-		if i < 0 {
-			break
-		}
-		c := continuationEn[i]
-		for from := 0; ; {
-			j := strings.Index(p[from:], c)
-			if j < 0 {
-				break
-			}
-			j += from
-			end := j + len(c)
-			if (j == 0 || !isWordByte(p[j-1])) && (end == len(p) || !isWordByte(p[end])) {
-				p = p[:j] + " " + p[end:]
-				break
-			}
-			from = j + 1
+	for _, c := range continuationEn {
+		for i := wordIndex(p, c); i >= 0; i = wordIndex(p, c) {
+			p = p[:i] + " " + p[i+len(c):]
 		}
 	}
 	return strings.Join(strings.Fields(p), " ")

@@ -5,9 +5,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"unsafe"
+
+	"github.com/skillroute/skillroute/state"
 )
 
 // A rules file is parsed and checked once; the hook then loads the checked
@@ -54,7 +55,7 @@ func (s *Set) Save(path string, problems []Problem) error {
 			}
 		}
 	}
-	return writeAtomic(path, w.buf)
+	return state.WriteAtomic(path, w.buf)
 }
 
 // LoadCached reads a rule set written by Save, and the problems it had.
@@ -225,23 +226,4 @@ func (r *cacheReader) list() []string {
 		out[i] = r.str()
 	}
 	return out
-}
-
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".rules-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

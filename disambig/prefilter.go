@@ -2,6 +2,7 @@ package disambig
 
 import (
 	"regexp/syntax"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -215,29 +216,15 @@ func (m literalMemo) has(prompt string, id int32) bool {
 // the first, and a small group fails fastest.
 func (m literalMemo) mayMatch(b *Branch, prompt string) bool {
 	if m.state != nil && (b.ids != nil || b.Literals == nil) {
-		for _, g := range b.ids {
-			found := false
-			for _, id := range g {
-				if m.has(prompt, id) {
-					found = true
-					break
-				}
-			}
-			if !found {
-				return false
-			}
-		}
-		return true
+		return allGroups(b.ids, func(id int32) bool { return m.has(prompt, id) })
 	}
-	for _, g := range b.Literals {
-		found := false
-		for _, lit := range g {
-			if strings.Contains(prompt, lit) {
-				found = true
-				break
-			}
-		}
-		if !found {
+	return allGroups(b.Literals, func(lit string) bool { return strings.Contains(prompt, lit) })
+}
+
+// allGroups reports whether every group has a member that is present.
+func allGroups[T any](groups [][]T, present func(T) bool) bool {
+	for _, g := range groups {
+		if !slices.ContainsFunc(g, present) {
 			return false
 		}
 	}

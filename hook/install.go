@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -66,36 +67,22 @@ func Install(path, binary string, dryRun bool) ([]Change, error) {
 	return edit(path, dryRun, func(hooks map[string]any) []Change {
 		var changes []Change
 		for _, reg := range Registrations {
-			groups, _ := hooks[reg.Event].([]any)
 			want := map[string]any{"type": "command", "command": Command(binary), "timeout": HookTimeout}
 			action := "added"
-			var kept []any
-			for _, g := range groups {
-				group, ok := g.(map[string]any)
-				if !ok {
-					kept = append(kept, g)
-					continue
+			groups, _ := hooks[reg.Event].([]any)
+			kept := dropHandlers(groups, func(group, h map[string]any) bool {
+				if !isOurs(h) {
+					return false
 				}
-				handlers, _ := group["hooks"].([]any)
-				var rest []any
-				for _, h := range handlers {
-					if hm, ok := h.(map[string]any); ok && isOurs(hm) {
-						if equalJSON(hm, want) && matcherOf(group) == reg.Matcher && action == "added" {
-							action = "already present"
-							rest = append(rest, h)
-						} else if action == "added" {
-							action = "updated"
-						}
-						continue
-					}
-					rest = append(rest, h)
+				if action == "added" && equalJSON(h, want) && matcherOf(group) == reg.Matcher {
+					action = "already present" // keep the first exact entry
+					return false
 				}
-				if len(rest) == 0 && len(handlers) > 0 {
-					continue // the group held only our stale entry
+				if action == "added" {
+					action = "updated"
 				}
-				group["hooks"] = rest
-				kept = append(kept, group)
-			}
+				return true // a stale or duplicate entry of ours
+			})
 			if action != "already present" {
 				group := map[string]any{"hooks": []any{want}}
 				if reg.Matcher != "" {
@@ -119,40 +106,53 @@ func Uninstall(path string, dryRun bool) ([]Change, error) {
 			if !ok {
 				continue
 			}
-			var kept []any
 			removed := false
-			for _, g := range groups {
-				group, ok := g.(map[string]any)
-				if !ok {
-					kept = append(kept, g)
-					continue
+			kept := dropHandlers(groups, func(_, h map[string]any) bool {
+				if isOurs(h) {
+					removed = true
 				}
-				handlers, _ := group["hooks"].([]any)
-				var rest []any
-				for _, h := range handlers {
-					if hm, ok := h.(map[string]any); ok && isOurs(hm) {
-						removed = true
-						continue
-					}
-					rest = append(rest, h)
-				}
-				if len(rest) == 0 && len(handlers) > 0 {
-					continue
-				}
-				group["hooks"] = rest
-				kept = append(kept, group)
+				return isOurs(h)
+			})
+			if !removed {
+				continue
 			}
-			if removed {
-				changes = append(changes, Change{event, "removed"})
-				if len(kept) == 0 {
-					delete(hooks, event)
-				} else {
-					hooks[event] = kept
-				}
+			changes = append(changes, Change{event, "removed"})
+			if len(kept) == 0 {
+				delete(hooks, event)
+			} else {
+				hooks[event] = kept
 			}
 		}
+		sort.Slice(changes, func(i, j int) bool { return changes[i].Event < changes[j].Event })
 		return changes
 	})
+}
+
+// dropHandlers removes from each matcher group the handlers drop selects,
+// and the groups left empty by it; everything else is kept as it was.
+func dropHandlers(groups []any, drop func(group, handler map[string]any) bool) []any {
+	var kept []any
+	for _, g := range groups {
+		group, ok := g.(map[string]any)
+		if !ok {
+			kept = append(kept, g)
+			continue
+		}
+		handlers, _ := group["hooks"].([]any)
+		var rest []any
+		for _, h := range handlers {
+			if hm, ok := h.(map[string]any); ok && drop(group, hm) {
+				continue
+			}
+			rest = append(rest, h)
+		}
+		if len(rest) == 0 && len(handlers) > 0 {
+			continue
+		}
+		group["hooks"] = rest
+		kept = append(kept, group)
+	}
+	return kept
 }
 
 func matcherOf(group map[string]any) string {

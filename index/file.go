@@ -7,11 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"unsafe"
 
 	"github.com/skillroute/skillroute/internal/table"
+	"github.com/skillroute/skillroute/state"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -72,27 +71,7 @@ func (ix *Index) Save(path string) error {
 		w.f32(s.Weight)
 		w.u32(s.Group)
 	}
-	return writeAtomic(path, buf.Bytes())
-}
-
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, ".index-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return state.WriteAtomic(path, buf.Bytes())
 }
 
 // Load reads an index written by Save.

@@ -112,7 +112,7 @@ var questionCues = cueSet{CategoryQuestion,
 //	implement  implement*, add, create*, build*, write, develop*, feature*, refactor*; 实现 开发 写一个 新增 功能 重构
 //	question   what, why, how, which, explain*, difference, "?"; 什么 为什么 怎么 如何 吗 区别 ？
 func Classify(prompt string) string {
-	text := strings.ToLower(truncateRunes(prompt, tokenize.MaxInput))
+	text := strings.ToLower(tokenize.Cap(prompt))
 	words := " " + strings.Join(strings.FieldsFunc(text, func(r rune) bool {
 		return !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '-'))
 	}), " ") + " "

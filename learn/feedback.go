@@ -112,7 +112,7 @@ func (l *Log) Append(ctx context.Context, r Record) error {
 		r.TS = time.Now()
 	}
 	r.TS = r.TS.UTC()
-	r.Query = truncateRunes(r.Query, tokenize.MaxInput)
+	r.Query = tokenize.Cap(r.Query)
 	if err := r.validate(); err != nil {
 		return fmt.Errorf("feedback: %w", err)
 	}
@@ -287,17 +287,3 @@ func parseLine(line []byte, last bool) (Record, error) {
 	return rec, nil
 }
 
-// truncateRunes returns s cut to at most n characters.
-func truncateRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
-}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/skillroute/skillroute/state"
 )
 
 // Places says where Claude Code keeps skills on this machine.
@@ -164,7 +166,7 @@ func Install(dir string, force bool) ([]InstallResult, error) {
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				return out, err
 			}
-			if err := writeAtomic(path, files[name]); err != nil {
+			if err := state.WriteAtomic(path, files[name]); err != nil {
 				return out, fmt.Errorf("%s: %w", path, err)
 			}
 			res.Action = "written"
@@ -175,20 +177,4 @@ func Install(dir string, force bool) ([]InstallResult, error) {
 		out = append(out, res)
 	}
 	return out, nil
-}
-
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".SKILL-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

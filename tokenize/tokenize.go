@@ -138,7 +138,7 @@ type token struct {
 
 // Tokenize cuts a prompt into query terms.
 func (t *Tokenizer) Tokenize(text string) Query {
-	text = strings.ToLower(capInput(text))
+	text = strings.ToLower(Cap(text))
 	toks := t.tokens(text, true)
 	scopes := negationScopes(text)
 	terms := make([]Term, 0, 2*len(toks))
@@ -195,7 +195,9 @@ func (t *Tokenizer) Words(text string) []string {
 	return out
 }
 
-func capInput(s string) string {
+// Cap cuts s to its first MaxInput characters: how much of a prompt is
+// read, and how much of one the feedback log keeps.
+func Cap(s string) string {
 	if len(s) <= MaxInput { // bytes >= runes
 		return s
 	}
