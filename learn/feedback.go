@@ -286,4 +286,3 @@ func parseLine(line []byte, last bool) (Record, error) {
 	}
 	return rec, nil
 }
-
