@@ -50,6 +50,11 @@ func replay(r *router.Router, s Session) ([]Outcome, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(stateDir)
+	// A repository root, as projects are: detection walks up to it and no
+	// further, so nothing in the temp folder's parents counts.
+	if err := os.Mkdir(filepath.Join(project, ".git"), 0o755); err != nil {
+		return nil, err
+	}
 	for _, f := range s.ProjectFiles {
 		path := filepath.Join(project, filepath.FromSlash(f))
 		if !strings.HasPrefix(path, project+string(filepath.Separator)) {
