@@ -178,9 +178,13 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 		}
 		return func(q string) string { return routed.Route(q).Skill }
 	}
-	w, out := learn.Trial(records, r.Index, time.Now(), current, route)
+	now := time.Now()
+	_, out := learn.Trial(records, r.Index, now, current, route)
 	if out.Adopted && !*dryRun {
-		if err := learn.Replace(dir, w); err != nil {
+		// The trial has shown that learning from this log does not hurt
+		// held-out routing; what is adopted is then learned from all of
+		// it, so that no correction is lost to the held-out share.
+		if err := learn.Replace(dir, learn.Learn(records, r.Index, now)); err != nil {
 			return err
 		}
 	}

@@ -71,17 +71,21 @@ func TestReplayCorrectionsImproveRouting(t *testing.T) {
 		}
 		if d := r.Route(c.Query); d.Skill == c.Expected {
 			right = append(right, c)
-			confirm(t, dir, c.Query, c.Expected, time.Now().Add(-time.Duration(i)*time.Minute))
+			confirm(t, dir, c.Query, c.Expected, time.Now().Add(-2*time.Hour-time.Duration(i)*time.Minute))
 		} else {
 			wrong = append(wrong, c)
 		}
 	}
 	require.NotEmpty(t, wrong, "the replay needs a misrouted prompt")
-	for _, c := range wrong {
-		for i := 0; i < 3; i++ { // a user corrects a route that keeps recurring
-			code, out, errOut := cli(t, "correct", c.Expected, "--query", c.Query)
-			require.Equal(t, 0, code, errOut)
-			assert.Contains(t, out, "should go to "+c.Expected)
+	t0 := time.Now().Add(-time.Hour) // recent: five-day half-life
+	for i, c := range wrong {
+		code, out, errOut := cli(t, "correct", c.Expected, "--query", c.Query)
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, out, "should go to "+c.Expected)
+		for k := 0; k < 2; k++ { // a user corrects a route that keeps recurring
+			require.NoError(t, (&learn.Log{Dir: dir}).Append(context.Background(), learn.Record{
+				TS: t0.Add(time.Duration(10*i+k) * time.Second), Session: "s", Query: c.Query,
+				Routed: r.Route(c.Query).Skill, Corrected: c.Expected, Kind: learn.KindExplicit}))
 		}
 	}
 	o := learnOutcome(t)
@@ -115,25 +119,26 @@ func TestPoisonedLogIsRefused(t *testing.T) {
 	}
 	r, err := router.Open(router.Options{Catalog: router.Builtin})
 	require.NoError(t, err)
-	// The poison names a few random skills, as a confused or malicious
-	// corrector would: enough to pull routes towards them.
-	all := r.Index.SkillNames()
+	// An honest log confirms the routes that worked, twice each; poison
+	// floods it with corrections to skills drawn at random from the
+	// catalog, eight a prompt, as a broken client or a malicious corrector
+	// would send. Learning them would push routes off their skills; the
+	// held-out confirmations show it.
+	names := r.Index.SkillNames()
 	rng := rand.New(rand.NewPCG(1, 2))
-	names := []string{all[rng.IntN(len(all))], all[rng.IntN(len(all))], all[rng.IntN(len(all))]}
 	log := &learn.Log{Dir: dir}
 	for i, c := range f.Cases {
 		d := r.Route(c.Query)
 		if c.Expected == eval.None || d.Skill != c.Expected {
 			continue
 		}
-		// Most routes are confirmed by use, a few times each; one report
-		// per prompt is poison.
 		at := time.Now().Add(-time.Duration(i) * time.Minute)
-		for k := 0; k < 3; k++ {
-			confirm(t, dir, c.Query, d.Skill, at.Add(time.Duration(k)*time.Second))
+		confirm(t, dir, c.Query, d.Skill, at)
+		confirm(t, dir, c.Query, d.Skill, at.Add(time.Second))
+		for k := 2; k < 10; k++ {
+			require.NoError(t, log.Append(context.Background(), learn.Record{TS: at.Add(time.Duration(k) * time.Second),
+				Session: "s", Query: c.Query, Routed: d.Skill, Corrected: names[rng.IntN(len(names))], Kind: learn.KindExplicit}))
 		}
-		require.NoError(t, log.Append(context.Background(), learn.Record{TS: at.Add(10 * time.Second),
-			Session: "s", Query: c.Query, Routed: d.Skill, Corrected: names[rng.IntN(len(names))], Kind: learn.KindExplicit}))
 	}
 	o := learnOutcome(t)
 	assert.False(t, o.Adopted, "%+v", o)
