@@ -284,6 +284,12 @@ type Table struct {
 	Built      time.Time        `json:"built"`
 	Samples    int              `json:"samples"`
 	Categories map[string]Entry `json:"categories"`
+	// Provenance, filled in by the caller: the catalog the outcomes were
+	// routed over (an index's SourceHash) and the window of the samples.
+	// A table built for another catalog says nothing about this one.
+	Catalog string    `json:"catalog,omitempty"`
+	From    time.Time `json:"from,omitempty"`
+	To      time.Time `json:"to,omitempty"`
 }
 
 // Lookup returns the entry of a category; a category the table does not

@@ -71,7 +71,11 @@ func Open(opt Options) (*Router, error) {
 			fmt.Fprintf(opt.Warn, "warning: learned weights ignored: %v\n", err)
 		}
 		if t, err := learn.LoadTable(filepath.Join(opt.LearnDir, CalibrationFile)); err == nil {
-			r.Table = t
+			if t.Catalog == "" || t.Catalog == ix.SourceHash {
+				r.Table = t
+			} else if opt.Warn != nil {
+				fmt.Fprintf(opt.Warn, "warning: calibration table was built for another catalog; ignored until `skillroute calibrate` is run again\n")
+			}
 		} else if !errors.Is(err, fs.ErrNotExist) && opt.Warn != nil {
 			fmt.Fprintf(opt.Warn, "warning: calibration table ignored: %v\n", err)
 		}

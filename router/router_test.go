@@ -4,6 +4,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/router"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -86,4 +87,33 @@ func TestRouteExplainNamesTheWinningKeyword(t *testing.T) {
 	assert.Contains(t, text, "route to database-tuning-expert")
 	assert.Contains(t, text, "慢查询")
 	assert.Contains(t, text, "core field")
+}
+
+// The calibration table acts as a prior among the candidates, and the
+// explanation says when it decided.
+func TestCalibrationPrior(t *testing.T) {
+	base, err := router.Open(router.Options{Catalog: router.Builtin})
+	require.NoError(t, err)
+	const prompt = "接口响应很慢，帮我看看是不是数据库的问题"
+	d := base.Route(prompt)
+	require.GreaterOrEqual(t, len(d.Candidates), 2)
+	second := d.Candidates[1].Skill
+
+	tab := &learn.Table{Preset: learn.PresetMaximizeAccuracy, Categories: map[string]learn.Entry{
+		learn.Classify(prompt): {Arm: second, Level: learn.LevelCalibrated},
+	}}
+	withTable := *base
+	withTable.Table = tab
+	d2 := withTable.Route(prompt)
+	assert.NotEmpty(t, d2.Prior)
+	assert.Contains(t, d2.Explain(), "calibration: calibrated table")
+	if d2.Candidates[0].Skill == second {
+		assert.Contains(t, d2.Prior, "decided over "+d.Candidates[0].Skill)
+	}
+
+	// The prior level (too few samples, no fallback) leaves routing alone.
+	withTable.Table = &learn.Table{Categories: map[string]learn.Entry{learn.Classify(prompt): {Arm: second, Level: learn.LevelPrior}}}
+	d3 := withTable.Route(prompt)
+	assert.Empty(t, d3.Prior)
+	assert.Equal(t, d.Skill, d3.Skill)
 }

@@ -207,6 +207,8 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 
 func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("calibrate", "calibrate --preset minimize-cost|balanced|maximize-accuracy [--min-samples N] [--tolerance T] [--fallback FILE] [-o FILE]", stderr)
+	var data dataFlags
+	data.register(fs, false)
 	preset := fs.String("preset", learn.PresetBalanced, "minimize-cost, balanced or maximize-accuracy")
 	minSamples := fs.Int("min-samples", learn.DefaultMinSamples, "samples a (category, skill) cell needs to count")
 	tolerance := fs.Float64("tolerance", learn.DefaultTolerance, "minimize-cost: accuracy a cheaper skill may give up")
@@ -236,6 +238,19 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	t, err := learn.Build(learn.SamplesFromRecords(records), *preset, *minSamples, *tolerance, fallback, time.Now())
 	if err != nil {
 		return err
+	}
+	ix, err := router.OpenIndex(data.options(stderr))
+	if err != nil {
+		return err
+	}
+	t.Catalog = ix.SourceHash
+	for _, r := range records {
+		if t.From.IsZero() || r.TS.Before(t.From) {
+			t.From = r.TS
+		}
+		if r.TS.After(t.To) {
+			t.To = r.TS
+		}
 	}
 	path := *out
 	if path == "" {
