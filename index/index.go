@@ -18,8 +18,10 @@
 // The index is flat: a sorted term table, postings in three parallel
 // arrays, a trigram table over keyword terms for partial matching, and the
 // Chinese segmentation dictionary. Lookups are binary searches, so loading
-// builds nothing; gob decodes the flat arrays in one pass (see
-// BenchmarkLoad). That layout is meant to hold catalogs of 100,000 skills.
+// builds nothing: the file is mapped into memory and its arrays used in
+// place (file.go, BenchmarkLoad). That layout is meant to hold catalogs of
+// 100,000 skills; SkillID and Resolve still scan the skill list, which a
+// catalog that size would want indexed.
 package index
 
 import (
@@ -72,9 +74,9 @@ const (
 // push a skill's keyword matches down much.
 const lengthOfTextTerm = 0.1
 
-// MaxInputGrams bounds the trigrams of one query term that partial
-// matching looks up: the rarest of the first few filters as well as any.
-const MaxInputGrams = 24
+// maxTermGrams bounds the trigrams of one query term that partial matching
+// looks up: the rarest of the first few filters as well as any.
+const maxTermGrams = 24
 
 // MinPartial is the shortest query term (in characters) that may match
 // inside a longer keyword. Shorter ones ("ui", "上线" inside "上线流程")
@@ -470,7 +472,7 @@ func (ix *Index) Containing(term string, fn func(id int)) {
 	// Scan the rarest trigram's list and verify each candidate. The
 	// trigrams are cut in place: this runs for most query terms.
 	best, bestLen := -1, math.MaxInt
-	var offs [MaxInputGrams + 3]int
+	var offs [maxTermGrams + 3]int
 	n := 0
 	for i := range term {
 		if n == len(offs) {
