@@ -24,6 +24,7 @@ package tokenize
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -409,14 +410,16 @@ func (t *Tokenizer) choose(text string, found []span) []span {
 // segmentWith runs gse over text with the found words as its dictionary
 // and keeps the segments that are dictionary words.
 func segmentWith(text string, found []span) []span {
-	words := map[string]struct{}{}
+	words := make([]string, 0, len(found))
 	for _, f := range found {
-		words[text[f.from:f.to]] = struct{}{}
+		words = append(words, text[f.from:f.to])
 	}
+	slices.Sort(words)
+	words = slices.Compact(words)
 	var out []span
 	for _, seg := range segment(words, text) {
-		if _, ok := words[text[seg.start:seg.end]]; ok {
-			out = append(out, span{seg.start, seg.end})
+		if _, ok := slices.BinarySearch(words, text[seg.from:seg.to]); ok {
+			out = append(out, seg)
 		}
 	}
 	return out
@@ -444,24 +447,23 @@ func init() {
 	}
 }
 
-type segSpan struct{ start, end int }
-
-// segment cuts run with gse, loaded with the given words only. Each word
-// gets a frequency proportional to its length, so that gse's shortest path
-// prefers the longest dictionary word ("compound keywords first").
-func segment(words map[string]struct{}, run string) []segSpan {
+// segment cuts run with gse, loaded with the given words only, into byte
+// spans. Each word gets a frequency proportional to its length, so that
+// gse's shortest path prefers the longest dictionary word ("compound
+// keywords first").
+func segment(words []string, run string) []span {
 	var seg gse.Segmenter
 	seg.NotLoadHMM, seg.SkipLog = true, true
 	seg.Dict = gse.NewDict()
 	seg.Init()
-	for w := range words {
+	for _, w := range words {
 		_ = seg.AddToken(w, float64(10*utf8.RuneCountInString(w)))
 	}
 	seg.CalcToken()
 	segs := seg.Segment([]byte(run))
-	out := make([]segSpan, len(segs))
+	out := make([]span, len(segs))
 	for i, s := range segs {
-		out[i] = segSpan{s.Start(), s.End()}
+		out[i] = span{s.Start(), s.End()}
 	}
 	return out
 }
