@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/router"
@@ -197,7 +198,11 @@ func describe(d router.Decision) string {
 	}
 	s := b.String()
 	if len(s) > MaxContext {
-		s = s[:MaxContext]
+		cut := MaxContext
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut-- // never split a character
+		}
+		s = s[:cut]
 	}
 	return s
 }
