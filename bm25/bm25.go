@@ -45,6 +45,7 @@ type Match struct {
 	Term    string  // index term
 	Query   string  // the query term that reached it
 	Origin  string  // the prompt's own word behind Query (itself, unless a synonym)
+	Surface string  // that word as the prompt wrote it
 	Partial bool    // the query term is inside the index term
 	Fields  []Field // per-field parts of tf
 	TF      float64
@@ -143,7 +144,7 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 			}
 			if p.Skill != m.skill {
 				flush()
-				m = Match{TermID: term, Term: ix.Term(term), Query: qt.Text, Origin: origin, Partial: partial, QWeight: qt.Weight, skill: p.Skill}
+				m = Match{TermID: term, Term: ix.Term(term), Query: qt.Text, Origin: origin, Surface: qt.Surface, Partial: partial, QWeight: qt.Weight, skill: p.Skill}
 				from = len(fields)
 			}
 			w := p.Weight

@@ -154,9 +154,12 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	rec := Decision{ID: decisionID(ev, now), Session: ev.SessionID, PromptHash: hash(text),
 		Skill: d.Skill, Confidence: d.Confidence, Time: now.UTC(), Query: text}
 	res := Result{Decision: &d}
-	if d.Skill == "" {
+	switch {
+	case d.Closing:
+		res.Reason = "closing turn: no skill needed"
+	case d.Skill == "":
 		res.Reason = fmt.Sprintf("abstained (confidence %.2f)", d.Confidence)
-	} else {
+	default:
 		injected := describe(d)
 		res.Output = contextOutput(injected)
 		rec.Cost = (len(injected) + 3) / 4 // tokens, at about four bytes each

@@ -115,11 +115,19 @@ func evidence(skill string, results []bm25.Result, sig Signals, fired []*disambi
 		if results[i].Name != skill {
 			continue
 		}
+		seen := map[string]bool{}
 		for _, m := range results[i].Matches {
 			if len(out) == maxEvidence {
 				break
 			}
-			out = append(out, strconv.Quote(m.Term))
+			word := m.Surface // the user's word, not its stem
+			if word == "" {
+				word = m.Term
+			}
+			if !seen[word] {
+				seen[word] = true
+				out = append(out, strconv.Quote(word))
+			}
 		}
 		break
 	}

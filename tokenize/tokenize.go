@@ -56,6 +56,7 @@ const (
 // Term is one weighted query term.
 type Term struct {
 	Text    string  // normalised form, as the index stores it
+	Surface string  // the prompt's own word behind it, for explanations
 	Weight  float64 // 1 for the prompt's own words; less for synonyms and negated words
 	From    string  // for a synonym: the term it was expanded from
 	Negated bool
@@ -133,8 +134,9 @@ func stem(w string) string {
 
 // token is a term with the byte offset where it starts, for negation.
 type token struct {
-	text string
-	pos  int
+	text    string
+	pos     int
+	surface string // as the prompt wrote it (lower-cased), for explanations
 }
 
 // Tokenize cuts a prompt into query terms.
@@ -144,7 +146,7 @@ func (t *Tokenizer) Tokenize(text string) Query {
 	scopes := negationScopes(text)
 	terms := make([]Term, 0, 2*len(toks))
 	for _, tk := range toks {
-		tm := Term{Text: tk.text, Weight: 1}
+		tm := Term{Text: tk.text, Weight: 1, Surface: tk.surface}
 		if inScopes(scopes, tk.pos) {
 			tm.Weight, tm.Negated = NegatedWeight, true
 		}
@@ -156,7 +158,7 @@ func (t *Tokenizer) Tokenize(text string) Query {
 	for i, n := 0, len(terms); i < n; i++ {
 		tm := terms[i]
 		for _, e := range t.syn.Expand(tm.Text) {
-			terms = append(terms, Term{Text: e.Term, Weight: tm.Weight * e.Weight, From: tm.Text, Negated: tm.Negated})
+			terms = append(terms, Term{Text: e.Term, Weight: tm.Weight * e.Weight, From: tm.Text, Negated: tm.Negated, Surface: tm.Surface})
 		}
 	}
 	return Query{Terms: merge(terms)}
@@ -255,12 +257,12 @@ func latin(out []token, run string, offset int, phrases bool) []token {
 		}
 		sw := stem(strings.TrimSuffix(w, "'s"))
 		if !isStopWord(w) && utf8.RuneCountInString(w) > 1 {
-			out = append(out, token{sw, pos})
+			out = append(out, token{sw, pos, w})
 		}
 		if strings.ContainsAny(w, "./-_") {
 			for _, part := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("./-_'", r) }) {
 				if len(part) > 1 && !isStopWord(part) {
-					out = append(out, token{stem(part), pos})
+					out = append(out, token{stem(part), pos, part})
 				}
 			}
 		}
@@ -281,7 +283,7 @@ func latin(out []token, run string, offset int, phrases bool) []token {
 			if phraseStops[k] {
 				continue
 			}
-			out = append(out, token{strings.Join(phrase[k:], " "), phrasePos[k]})
+			out = append(out, token{strings.Join(phrase[k:], " "), phrasePos[k], run[phrasePos[k]-offset : loc[1]]})
 		}
 	}
 	return out
@@ -296,7 +298,8 @@ func (t *Tokenizer) han(out []token, run string, offset int) []token {
 	found := t.dictWords(run)
 	covered := make([]bool, len(run)) // by byte
 	for _, seg := range t.choose(run, found) {
-		out = append(out, token{run[seg.from:seg.to], offset + seg.from})
+		w := run[seg.from:seg.to]
+		out = append(out, token{w, offset + seg.from, w})
 		// The words the chosen one is made of, one level deep, as gse's
 		// search mode gives them: "搜索引擎优化" also gives 搜索, 引擎, 优化,
 		// but not 索引, which straddles two of its parts.
@@ -307,7 +310,8 @@ func (t *Tokenizer) han(out []token, run string, offset int) []token {
 			}
 		}
 		for _, sub := range t.choose(run[seg.from:seg.to], inner) {
-			out = append(out, token{run[seg.from+sub.from : seg.from+sub.to], offset + seg.from + sub.from})
+			w := run[seg.from+sub.from : seg.from+sub.to]
+			out = append(out, token{w, offset + seg.from + sub.from, w})
 		}
 		for i := seg.from; i < seg.to; i++ {
 			covered[i] = true
@@ -326,7 +330,7 @@ func (t *Tokenizer) han(out []token, run string, offset int) []token {
 				w := run[gap[a]:gap[a+n]] // a slice of the prompt: no allocation
 				last, _ := utf8.DecodeLastRuneInString(w)
 				if !isParticle(last) && !fillerWords[w] {
-					out = append(out, token{w, offset + gap[a]})
+					out = append(out, token{w, offset + gap[a], w})
 				}
 			}
 		}
