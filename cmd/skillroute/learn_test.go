@@ -46,6 +46,19 @@ func learnOutcome(t *testing.T) learn.Outcome {
 	return o
 }
 
+// devRouter reads dev.jsonl, skipping when absent, and opens the built-in
+// router.
+func devRouter(t *testing.T) (*eval.File, *router.Router) {
+	t.Helper()
+	f, err := eval.Read(sharedDev)
+	if err != nil {
+		t.Skipf("%s not present: %v", sharedDev, err)
+	}
+	r, err := router.Open(router.Options{Catalog: router.Builtin})
+	require.NoError(t, err)
+	return f, r
+}
+
 // confirm logs that the session used the skill the router chose, as the
 // hook does when the user follows the route.
 func confirm(t *testing.T, dir, query, skill string, at time.Time) {
@@ -58,12 +71,7 @@ func confirm(t *testing.T, dir, query, skill string, at time.Time) {
 // as a user would, learn, route again.
 func TestReplayCorrectionsImproveRouting(t *testing.T) {
 	dir := learnHome(t)
-	f, err := eval.Read(sharedDev)
-	if err != nil {
-		t.Skipf("%s not present: %v", sharedDev, err)
-	}
-	r, err := router.Open(router.Options{Catalog: router.Builtin})
-	require.NoError(t, err)
+	f, r := devRouter(t)
 	var wrong, right []eval.Case
 	for i, c := range f.Cases {
 		if c.Expected == eval.None {
@@ -113,12 +121,7 @@ func TestReplayCorrectionsImproveRouting(t *testing.T) {
 // good routes, is refused by the held-out check.
 func TestPoisonedLogIsRefused(t *testing.T) {
 	dir := learnHome(t)
-	f, err := eval.Read(sharedDev)
-	if err != nil {
-		t.Skipf("%s not present: %v", sharedDev, err)
-	}
-	r, err := router.Open(router.Options{Catalog: router.Builtin})
-	require.NoError(t, err)
+	f, r := devRouter(t)
 	// An honest log confirms the routes that worked, twice each; poison
 	// floods it with corrections to skills drawn at random from the
 	// catalog, eight a prompt, as a broken client or a malicious corrector
