@@ -146,7 +146,7 @@ func TestPoisonedLogIsRefused(t *testing.T) {
 	o := learnOutcome(t)
 	assert.False(t, o.Adopted, "%+v", o)
 	assert.Less(t, o.After, o.Before)
-	_, err = os.Stat(filepath.Join(dir, learn.WeightsFile))
+	_, err := os.Stat(filepath.Join(dir, learn.WeightsFile))
 	assert.True(t, os.IsNotExist(err), "nothing adopted, nothing written")
 }
 
