@@ -45,12 +45,49 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// StatusMessage is the spinner text of the router's hook entries, and how
+// the installer knows them again, whatever the binary is called.
+const StatusMessage = "skillroute: routing"
+
 // isOurs recognises a handler this installer wrote, whatever binary path
-// it named then: a command ending in "skillroute hook".
+// it named then: by its status message, or a command ending in
+// "skillroute hook" (an entry written by hand).
 func isOurs(h map[string]any) bool {
+	if msg, _ := h["statusMessage"].(string); msg == StatusMessage {
+		return true
+	}
 	cmd, _ := h["command"].(string)
 	cmd = strings.TrimSpace(strings.ReplaceAll(cmd, "'", ""))
 	return strings.HasSuffix(cmd, "skillroute hook")
+}
+
+// Installed lists the events of a settings file whose hooks run the router,
+// and the command of the last one found.
+func Installed(path string) (events []string, command string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, ""
+	}
+	var settings struct {
+		Hooks map[string][]struct {
+			Hooks []map[string]any `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if json.Unmarshal(data, &settings) != nil {
+		return nil, ""
+	}
+	for event, groups := range settings.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				if isOurs(h) {
+					events = append(events, event)
+					command, _ = h["command"].(string)
+				}
+			}
+		}
+	}
+	sort.Strings(events)
+	return events, command
 }
 
 // Change says what Install or Uninstall did to one event.
@@ -67,7 +104,7 @@ func Install(path, binary string, dryRun bool) ([]Change, error) {
 	return edit(path, dryRun, func(hooks map[string]any) []Change {
 		var changes []Change
 		for _, reg := range Registrations {
-			want := map[string]any{"type": "command", "command": Command(binary), "timeout": HookTimeout}
+			want := map[string]any{"type": "command", "command": Command(binary), "timeout": HookTimeout, "statusMessage": StatusMessage}
 			action := "added"
 			groups, _ := hooks[reg.Event].([]any)
 			kept := dropHandlers(groups, func(group, h map[string]any) bool {

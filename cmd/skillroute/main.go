@@ -14,6 +14,7 @@
 //	skillroute correct SKILL [--query TEXT] [--session ID]
 //	skillroute learn [--dry-run] [--json] | skillroute learn --rollback [N]
 //	skillroute calibrate --preset P [--min-samples N] [--tolerance T]
+//	skillroute doctor
 //
 // Run `skillroute COMMAND --help` for each command's flags.
 package main
@@ -48,6 +49,7 @@ func init() {
 		{"correct", "record that the last routed prompt should have gone to SKILL", runCorrect},
 		{"learn", "learn weights from the feedback log, adopting them only if held-out accuracy holds", runLearn},
 		{"calibrate", "build the calibration table from logged outcomes", runCalibrate},
+		{"doctor", "check the installation, the state folder and routing", runDoctor},
 	}
 }
 

@@ -248,3 +248,30 @@ func TestDiscoveryAddsProjectAndPluginSkills(t *testing.T) {
 	require.Equal(t, 0, code)
 	assert.Contains(t, out.String(), `"skill":"invoice-helper"`)
 }
+
+func TestDoctor(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("SKILLROUTE_HOME", filepath.Join(home, ".claude", "skillroute"))
+	t.Setenv("CLAUDE_PLUGIN_DATA", "")
+	t.Setenv("CLAUDE_PLUGIN_ROOT", "")
+	t.Setenv("CLAUDE_PROJECT_DIR", "")
+	var out, errb bytes.Buffer
+	assert.Equal(t, 1, run([]string{"doctor"}, &out, &errb), "nothing installed yet")
+	assert.Contains(t, out.String(), "FAIL hooks")
+
+	bin, err := os.Executable() // any existing file stands for the binary
+	require.NoError(t, err)
+	out.Reset()
+	require.Equal(t, 0, run([]string{"install", "--binary", bin}, &out, &errb), errb.String())
+	out.Reset()
+	require.Equal(t, 0, run([]string{"doctor"}, &out, &errb), out.String()+errb.String())
+	assert.Contains(t, out.String(), "4 of 4 events")
+	assert.Contains(t, out.String(), "50 skills")
+	assert.Contains(t, out.String(), `routes to "performance-expert"`)
+
+	// Installing again, under another binary name, replaces the entries.
+	out.Reset()
+	require.Equal(t, 0, run([]string{"install", "--binary", bin, "--no-skills"}, &out, &errb))
+	assert.NotContains(t, out.String(), "added")
+}
