@@ -513,3 +513,33 @@ func sortedKeys(m map[string]float64) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// Restrict fits a rule set to a catalog: resolve maps a name the rules use
+// to the catalog's own ("security-expert" to a plugin's
+// "skillroute:security-expert"), or reports it absent. A rule whose boost is
+// absent is dropped, absent penalties are left out, so the built-in rules
+// work over whatever skills are installed.
+func (s *Set) Restrict(resolve func(string) (string, bool)) {
+	kept := s.Rules[:0]
+	for _, r := range s.Rules {
+		if r.Boost != "" {
+			name, ok := resolve(r.Boost)
+			if !ok {
+				continue
+			}
+			r.Boost = name
+		}
+		var penalty []string
+		for _, p := range r.Penalty {
+			if name, ok := resolve(p); ok {
+				penalty = append(penalty, name)
+			}
+		}
+		r.Penalty = penalty
+		if r.Boost == "" && len(r.Penalty) == 0 {
+			continue
+		}
+		kept = append(kept, r)
+	}
+	s.Rules = kept
+}

@@ -111,10 +111,22 @@ func LoadRules(path string, ix *index.Index, warn io.Writer, cacheDir string) (*
 			return set, nil
 		}
 	}
-	set, problems, err := disambig.Parse(name, data, func(s string) bool { return ix.SkillID(s) >= 0 })
+	// A user's rules must name skills of the catalog; the built-in ones
+	// are fitted to whatever is installed.
+	known := func(s string) bool { return ix.Resolve(s) >= 0 }
+	if name == rules.DisambiguationName {
+		known = func(string) bool { return true }
+	}
+	set, problems, err := disambig.Parse(name, data, known)
 	if err != nil {
 		return nil, err
 	}
+	set.Restrict(func(s string) (string, bool) {
+		if id := ix.Resolve(s); id >= 0 {
+			return ix.Skills[id].Name, true
+		}
+		return "", false
+	})
 	msgs := make([]string, len(problems))
 	for i, p := range problems {
 		msgs[i] = p.Error()

@@ -1,6 +1,8 @@
 package router_test
 
 import (
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -116,4 +118,26 @@ func TestCalibrationPrior(t *testing.T) {
 	d3 := withTable.Route(prompt)
 	assert.Empty(t, d3.Prior)
 	assert.Equal(t, d.Skill, d3.Skill)
+}
+
+// The built-in rules fit any catalog: rules about skills that are not
+// installed drop out instead of failing, and names match plugin skills.
+func TestBuiltinRulesFitAnyCatalog(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		p := filepath.Join(dir, name, "SKILL.md")
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	write("security-expert", "---\nname: skillroute:security-expert\ndescription: application security, pentests, XSS, SQL injection\n---\n")
+	write("invoice-helper", "---\ndescription: invoices and VAT\n---\n")
+	r, err := router.Open(router.Options{Catalog: dir})
+	require.NoError(t, err, "rules naming absent skills must not stop the router")
+	for _, rule := range r.Rules.Rules {
+		assert.Equal(t, "skillroute:security-expert", rule.Boost, "only rules about installed skills stay, by their catalog name")
+	}
+	require.NotEmpty(t, r.Rules.Rules)
+	d := r.Route("plan a pentest of the login page: XSS and SQL injection first")
+	assert.Equal(t, "skillroute:security-expert", d.Skill)
+	assert.Contains(t, d.Rules, "test-pentest", "the built-in rule fired for the plugin's skill")
 }

@@ -16,7 +16,7 @@ type dataFlags struct {
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet, withRules bool) {
-	fs.StringVar(&d.catalog, "catalog", "", "skills folder (DIR/NAME/SKILL.md), bookworm skills-index.json, or \"builtin\" (default: built-in skills)")
+	fs.StringVar(&d.catalog, "catalog", "", "skills folder (DIR/NAME/SKILL.md), bookworm skills-index.json, \"builtin\", or \"installed\" (what Claude Code loads; default: the built-in skills merged with yours)")
 	fs.StringVar(&d.synonyms, "synonyms", "", "synonym file, our YAML or bookworm synonyms.json (default: built-in)")
 	if withRules {
 		fs.StringVar(&d.rules, "rules", "", "disambiguation rules, our YAML or bookworm JSON (default: built-in)")

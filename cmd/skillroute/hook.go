@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime/debug"
 	"time"
 
@@ -59,6 +61,14 @@ func hookMain(stdin io.Reader, stdout io.Writer, opt router.Options) error {
 	case res = <-done:
 	case <-ctx.Done():
 		res = hook.Result{Reason: fmt.Sprintf("deadline of %v passed", hook.Deadline)}
+		// Most likely the index was being compiled (a new or changed
+		// catalog): finish that in the background, so that the next
+		// prompt finds it cached, rather than start over every time.
+		if err := compileInBackground(dir); err != nil {
+			res.Reason += "; background compile: " + err.Error()
+		} else {
+			res.Reason += "; compiling the index in the background"
+		}
 	}
 	if res.Output != nil && ctx.Err() == nil {
 		stdout.Write(append(res.Output, '\n'))
@@ -69,4 +79,27 @@ func hookMain(stdin io.Reader, stdout io.Writer, opt router.Options) error {
 		cancelLog()
 	}
 	return nil
+}
+
+// compileInBackground starts `skillroute compile --catalog installed` as a
+// detached process that outlives this one. A lock file keeps it to one at a
+// time.
+func compileInBackground(stateDir string) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	lock := filepath.Join(stateDir, "cache", ".compiling")
+	if info, err := os.Stat(lock); err == nil && time.Since(info.ModTime()) < time.Minute {
+		return nil // one is running
+	}
+	if err := os.MkdirAll(filepath.Dir(lock), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
+		return err
+	}
+	cmd := exec.Command(exe, "compile", "--catalog", router.Installed, "--done", lock)
+	cmd.SysProcAttr = detached()
+	return cmd.Start() // not waited for: it runs on after the hook exits
 }

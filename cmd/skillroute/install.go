@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/skillroute/skillroute/hook"
+	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
 )
 
@@ -85,7 +86,21 @@ func runInstall(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fmt.Fprintf(stdout, "skills in %s: %d written, %d kept as you had them\n", skillDir, written, skipped)
-	return err
+	if err != nil {
+		return err
+	}
+	return precompile(stdout, stderr)
+}
+
+// precompile builds the index of the skills Claude Code loads, so that the
+// first prompt after an install does not pay for it.
+func precompile(stdout, stderr io.Writer) error {
+	ix, err := router.OpenIndex(router.Options{Catalog: router.Installed, CacheDir: cacheDir(), Warn: stderr})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "index of %d skills compiled into %s\n", len(ix.Skills), cacheDir())
+	return nil
 }
 
 func runUninstall(args []string, stdout, stderr io.Writer) error {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/skillroute/skillroute/router"
@@ -63,8 +64,12 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	var data dataFlags
 	data.register(fs, false)
 	out := fs.String("o", "", "write the index here (default: the cache in the state folder, where route and hook look)")
+	done := fs.String("done", "", "remove this file when finished (the hook's background compile)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *done != "" {
+		defer os.Remove(*done)
 	}
 	opt := data.options(stderr)
 	if *out != "" {

@@ -1,0 +1,9 @@
+//go:build unix
+
+package main
+
+import "syscall"
+
+// detached makes a child process its own session leader, so that it is not
+// ended with the hook's process group.
+func detached() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
