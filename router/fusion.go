@@ -48,15 +48,21 @@ const (
 // fuse combines BM25 results with the signals. The result is divided by
 // WeightBM25, so that with no signals a score is the BM25 score itself and
 // confidence reads the same with or without a session.
-func fuse(ix *index.Index, results []bm25.Result, sig Signals, explain bool) []disambig.Candidate {
+//
+// share scales the BM25 part (ContinuationBM25 in a continuation).
+func fuse(ix *index.Index, results []bm25.Result, share float64, sig Signals, explain bool) []disambig.Candidate {
 	cands := make([]disambig.Candidate, 0, len(results))
 	pos := map[string]int{}
 	for i := range results {
 		r := &results[i]
 		pos[r.Name] = len(cands)
-		c := disambig.Candidate{Skill: r.Name, Score: r.Score}
+		c := disambig.Candidate{Skill: r.Name, Score: r.Score * share}
 		if explain {
 			c.Explain = r.Explain(ix)
+			if share != 1 {
+				c.Explain = &bm25.Explanation{Value: c.Score, Message: fmt.Sprintf("continuation: the prompt's own words count × %.1f", share),
+					Children: []*bm25.Explanation{c.Explain}}
+			}
 		}
 		cands = append(cands, c)
 	}

@@ -123,12 +123,11 @@ func (r *Router) RouteWith(prompt string, sig Signals) Decision {
 			sig.Context = sctx.ContextScores(recent, r.enhances)
 		}
 	}
+	share := 1.0
 	if continues {
-		for i := range results {
-			results[i].Score *= ContinuationBM25
-		}
+		share = ContinuationBM25
 	}
-	cands := fuse(r.Index, results, sig, r.Explain)
+	cands := fuse(r.Index, results, share, sig, r.Explain)
 	cands, fired := r.Rules.Apply(prompt, cands)
 	prior := r.applyPrior(prompt, cands)
 
