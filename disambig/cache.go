@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"os"
 	"strconv"
 	"unsafe"
 
@@ -60,7 +59,7 @@ func (s *Set) Save(path string, problems []Problem) error {
 
 // LoadCached reads a rule set written by Save, and the problems it had.
 func LoadCached(path string) (*Set, []string, error) {
-	data, err := os.ReadFile(path)
+	data, err := state.ReadMapped(path)
 	if err != nil {
 		return nil, nil, err
 	}

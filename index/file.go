@@ -3,7 +3,6 @@ package index
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"math"
@@ -15,8 +14,8 @@ import (
 )
 
 // The index file is read on every hook call, so it is laid out to load
-// without parsing: a short gob header with the skills and provenance, then
-// each flat array as a length and its raw little-endian bytes. Loading is
+// without parsing: a header with the provenance and the skills, then each
+// flat array as a length and its raw little-endian bytes. Loading is
 // one mapping of the file; the arrays are then used in place, where they lie in the
 // buffer (BenchmarkLoad). The gob codec decoding the same data element by
 // element took 2.7 ms for the built-in catalog; copying each array out,
@@ -28,33 +27,33 @@ const magic = "skillroute-index\n"
 // ErrStale reports an index file written by another format version.
 var ErrStale = errors.New("index file is from another version of skillroute")
 
-// header is the gob-encoded part of the file.
-type header struct {
-	Format      int
-	SourceHash  string
-	Stamp       string
-	Skills      []SkillInfo
-	AvgLength   float64
-	HasSynonyms bool
-	Groups      []string
-}
-
 // Save writes the index to path atomically (temp file and rename), so a
 // hook reading it concurrently sees the old file or the new, never half.
 func (ix *Index) Save(path string) error {
 	var buf bytes.Buffer
 	buf.WriteString(magic)
-	h := header{Format: ix.Format, SourceHash: ix.SourceHash, Stamp: ix.Stamp, Skills: ix.Skills,
-		AvgLength: ix.AvgLength, HasSynonyms: ix.Synonyms != nil}
-	if ix.Synonyms != nil {
-		h.Groups = ix.Synonyms.Groups
-	}
-	var hb bytes.Buffer
-	if err := gob.NewEncoder(&hb).Encode(h); err != nil {
-		return fmt.Errorf("encode index: %w", err)
-	}
 	w := writer{&buf}
-	w.bytes(hb.Bytes())
+	w.num(uint64(ix.Format))
+	w.str(ix.SourceHash)
+	w.str(ix.Stamp)
+	w.f64(ix.AvgLength)
+	var groups []string
+	if ix.Synonyms != nil {
+		groups = ix.Synonyms.Groups
+	}
+	w.num(boolNum(ix.Synonyms != nil))
+	w.strs(groups)
+	w.num(uint64(len(ix.Skills)))
+	for _, sk := range ix.Skills {
+		w.str(sk.Name)
+		w.str(sk.Description)
+		w.str(sk.Source)
+		w.strs(sk.Enhances)
+		w.strs(sk.Conflicts)
+		w.num(uint64(sk.Keywords))
+		w.num(boolNum(sk.Derived))
+		w.f64(sk.Length)
+	}
 	w.table(ix.Terms)
 	w.u32(ix.Starts)
 	w.u32(ix.PostSkill)
@@ -76,7 +75,7 @@ func (ix *Index) Save(path string) error {
 
 // Load reads an index written by Save.
 func Load(path string) (*Index, error) {
-	data, err := readIndexFile(path)
+	data, err := state.ReadMapped(path)
 	if err != nil {
 		return nil, err
 	}
@@ -84,14 +83,23 @@ func Load(path string) (*Index, error) {
 		return nil, fmt.Errorf("%s: not a skillroute index", path)
 	}
 	r := reader{data: data[len(magic):], pos: len(magic)}
-	var h header
-	if err := gob.NewDecoder(bytes.NewReader(r.bytes())).Decode(&h); err != nil || r.err != nil {
-		return nil, fmt.Errorf("%s: damaged index header: %v", path, errors.Join(err, r.err))
-	}
-	if h.Format != FormatVersion {
+	if format := r.num(); format != FormatVersion {
+		if r.err != nil {
+			return nil, fmt.Errorf("%s: damaged index header: %v", path, r.err)
+		}
 		return nil, fmt.Errorf("%s: %w", path, ErrStale)
 	}
-	ix := &Index{Format: h.Format, SourceHash: h.SourceHash, Stamp: h.Stamp, Skills: h.Skills, AvgLength: h.AvgLength}
+	ix := &Index{Format: FormatVersion, SourceHash: r.str(), Stamp: r.str(), AvgLength: r.f64()}
+	hasSynonyms := r.num() == 1
+	groups := r.strs()
+	n := r.length(1)
+	ix.Skills = make([]SkillInfo, n)
+	for i := range ix.Skills {
+		sk := &ix.Skills[i]
+		sk.Name, sk.Description, sk.Source = r.str(), r.str(), r.str()
+		sk.Enhances, sk.Conflicts = r.strs(), r.strs()
+		sk.Keywords, sk.Derived, sk.Length = int(r.num()), r.num() == 1, r.f64()
+	}
 	ix.Terms = r.table()
 	ix.Starts = r.u32()
 	ix.PostSkill = r.u32()
@@ -101,8 +109,8 @@ func Load(path string) (*Index, error) {
 	ix.GramStarts = r.u32()
 	ix.GramTerms = r.u32()
 	ix.Dict = r.table()
-	if h.HasSynonyms {
-		s := &tokenize.Synonyms{Groups: h.Groups}
+	if hasSynonyms {
+		s := &tokenize.Synonyms{Groups: groups}
 		s.Words = r.table()
 		s.Start = r.u32()
 		s.Mates = r.u32()
@@ -142,6 +150,29 @@ func (ix *Index) check() error {
 }
 
 type writer struct{ buf *bytes.Buffer }
+
+func boolNum(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (w writer) num(v uint64) {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], v)
+	w.buf.Write(b[:])
+}
+
+func (w writer) f64(v float64) { w.num(math.Float64bits(v)) }
+func (w writer) str(s string)  { w.bytes([]byte(s)) }
+
+func (w writer) strs(list []string) {
+	w.num(uint64(len(list)))
+	for _, s := range list {
+		w.str(s)
+	}
+}
 
 func (w writer) length(n int) {
 	var b [8]byte
@@ -238,6 +269,40 @@ func (r *reader) length(size int) int {
 		return 0
 	}
 	return int(n)
+}
+
+func (r *reader) num() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.data) < 8 {
+		r.err = errors.New("truncated")
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(r.data)
+	r.skip(8)
+	return v
+}
+
+func (r *reader) f64() float64 { return math.Float64frombits(r.num()) }
+
+// str returns a string that shares the file's bytes (never written after
+// loading): the skills' texts load without a copy.
+func (r *reader) str() string {
+	b := r.bytes()
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+func (r *reader) strs() []string {
+	n := r.length(8) // each string takes at least its 8-byte length
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = r.str()
+	}
+	return out
 }
 
 func (r *reader) bytes() []byte {

@@ -85,7 +85,7 @@ const MinPartial = 3
 
 // FormatVersion changes whenever the encoded layout changes, so that an
 // index written by another version is rebuilt, never misread.
-const FormatVersion = 5
+const FormatVersion = 6
 
 // SkillInfo is what the router needs to know about a skill at route time.
 type SkillInfo struct {

@@ -26,13 +26,13 @@ func runHook(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "Usage: skillroute hook < EVENT.json\n\nReads one Claude Code hook event (UserPromptSubmit, PostToolUse of Skill,\nUserPromptExpansion, SessionStart) on stdin; prints additionalContext JSON\nwhen a skill is recommended, else nothing. Always exits 0.\n")
 		return nil
 	}
+	// One event, a few megabytes at most, then exit: collecting garbage
+	// would only cost time (measured: about 0.5 ms of a 6 ms call).
+	debug.SetGCPercent(-1)
 	return hookMain(os.Stdin, stdout, router.Options{Catalog: router.Installed})
 }
 
 func hookMain(stdin io.Reader, stdout io.Writer, opt router.Options) error {
-	// One event, a few megabytes at most, then exit: collecting garbage
-	// would only cost time (measured: about 0.5 ms of a 6 ms call).
-	debug.SetGCPercent(-1)
 	dir := state.Dir()
 	opt.CacheDir = cacheDirIn(dir)
 	opt.LearnDir = dir
