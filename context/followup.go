@@ -51,6 +51,22 @@ var (
 		"cool", "done", "that's all", "thats all", "all good", "lol", "bye", "see you", "sounds good", "go ahead"}
 )
 
+// sameActionZh and sameActionEn are the cues that ask for the same work
+// again on another object ("详情页也照样补上", "do the same for the
+// settings page"): the object named after them is no new request.
+var (
+	sameActionZh = []string{"一样", "照样", "照着", "按这个", "同样", "也这样", "类似地"}
+	sameActionEn = []string{"same", "likewise"}
+)
+
+// SameAction reports whether a prompt asks for the same work again, on
+// whatever it names: a continuation even when its object words would make
+// a request of their own.
+func SameAction(prompt string) bool {
+	p := strings.ToLower(prompt)
+	return Classify(p) == Continuation && (containsAny(p, sameActionZh) || containsWord(p, sameActionEn) >= 0)
+}
+
 // Classify tells a continuation or a closing from a new request.
 func Classify(prompt string) Turn {
 	p := strings.ToLower(strings.TrimSpace(prompt))

@@ -21,6 +21,7 @@ import (
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/tokenize"
 )
 
 // Level is a coarse reading of confidence.
@@ -102,22 +103,30 @@ func (r *Router) Route(prompt string) Decision {
 
 // RouteWith decides for a prompt with the session's signals fused in.
 func (r *Router) RouteWith(prompt string, sig Signals) Decision {
-	text := prompt
+	prompt = tokenize.Cap(prompt) // rules and cues read no more than the tokenizer
 	turn := sctx.Classify(prompt)
-	if turn == sctx.Closing {
-		// "thanks, that's all" needs no skill, whatever words it shares
-		// with one.
-		return Decision{Query: prompt, Level: Low, Closing: true}
-	}
 	recent := r.Canonical(sig.Recent)
-	continues := turn == sctx.Continuation && len(recent) > 0
-	if continues {
+	text := prompt
+	if turn == sctx.Continuation && len(recent) > 0 {
 		text = sctx.StripCues(prompt) // "go on": the session decides, not "go"
 	}
-	q := r.Index.Tokenizer().Tokenize(text)
-	results := bm25.ScoreWith(r.Index, q, r.Weights)
+	results := bm25.ScoreWith(r.Index, r.Index.Tokenizer().Tokenize(text), r.Weights)
+	// A cue counts only when the words around it do not make a clear
+	// request of their own (one the router would route HIGH): "好的，就这样"
+	// closes, "好的，把 Dockerfile 改成多阶段构建" does not; "也一样处理"
+	// continues, "also write the Dockerfile" is a new request; "详情页也照样
+	// 补上" asks for the same work again, whatever its object words say.
+	weak := ownConfidence(results) < AbstainBelow
+	clear := ownConfidence(results) >= HighFrom
+	if turn == sctx.Closing && !clear {
+		return Decision{Query: prompt, Level: Low, Closing: true}
+	}
+	continues := turn == sctx.Continuation && len(recent) > 0 && (!clear || sctx.SameAction(prompt))
+	if turn == sctx.Continuation && !continues && text != prompt {
+		results = bm25.ScoreWith(r.Index, r.Index.Tokenizer().Tokenize(prompt), r.Weights)
+	}
 	if sig.Context == nil && len(recent) > 0 {
-		if continues || weakEvidence(results) {
+		if continues || weak {
 			sig.Context = sctx.ContinuationScores(recent)
 		} else {
 			sig.Context = sctx.ContextScores(recent, r.enhances)
@@ -164,17 +173,18 @@ func (r *Router) RouteWith(prompt string, sig Signals) Decision {
 	return d
 }
 
-// weakEvidence reports whether the prompt alone is too weak to route: its
-// own confidence would abstain. Then the session decides.
-func weakEvidence(results []bm25.Result) bool {
+// ownConfidence is the confidence the prompt's words alone give its best
+// match: below AbstainBelow the prompt is too weak to route on its own,
+// and the session decides.
+func ownConfidence(results []bm25.Result) float64 {
 	if len(results) == 0 {
-		return true
+		return 0
 	}
 	rival := 0.0
 	if len(results) > 1 {
 		rival = results[1].Score
 	}
-	return Confidence(results[0].Score, rival) < AbstainBelow
+	return Confidence(results[0].Score, rival)
 }
 
 // Canonical maps used skill names to the catalog's ("plugin:name" and

@@ -52,6 +52,17 @@ func TestRouteAbstainsAndCloses(t *testing.T) {
 	d = r.Route("周末有什么好看的电影推荐吗")
 	assert.Empty(t, d.Skill)
 	assert.Equal(t, router.Low, d.Level)
+
+	// A closing word at the start of a clear request closes nothing.
+	for prompt, want := range map[string]string{
+		"好的，把 Dockerfile 改成多阶段构建":       "devops-expert",
+		"ok now fix the failing pytest": "tester-expert",
+		"对接微信支付接口，回调要验签":                "api-integration-specialist",
+	} {
+		d := r.Route(prompt)
+		assert.False(t, d.Closing, prompt)
+		assert.Equal(t, want, d.Skill, prompt)
+	}
 }
 
 // The session's context decides follow-ups, but a clear new request beats
@@ -65,6 +76,13 @@ func TestContextFusion(t *testing.T) {
 
 	d = r.RouteWith("帮我给登录页写 Playwright 端到端测试", router.Signals{Recent: recent})
 	assert.Equal(t, "tester-expert", d.Skill, "a clear new request beats the context")
+	d = r.RouteWith("also write the Dockerfile, multi-stage, the image is 900MB", router.Signals{Recent: []string{"tester-expert"}})
+	assert.Equal(t, "devops-expert", d.Skill, "a cue word does not make a clear request a continuation")
+
+	// "The same again" carries on even when the object words alone would
+	// route elsewhere.
+	d = r.RouteWith("详情页也照样补上", router.Signals{Recent: []string{"tester-expert", "tester-expert"}})
+	assert.Equal(t, "tester-expert", d.Skill)
 
 	// Context counts even when BM25 finds nothing (linear, not a product).
 	d = r.RouteWith("go on", router.Signals{Recent: []string{"diagram-as-code-expert"}})
