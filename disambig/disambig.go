@@ -107,7 +107,11 @@ func (b *Branch) compiled() *regexp.Regexp {
 		b.re = &lazyRegexp{} // built by hand, outside Parse
 	}
 	l := b.re
-	l.once.Do(func() { l.re = regexp.MustCompile("(?i)" + b.Pattern) })
+	l.once.Do(func() {
+		// Parse checked the pattern; one that no longer compiles (a
+		// damaged cache) never matches, rather than stop the router.
+		l.re, _ = regexp.Compile("(?i)" + b.Pattern)
+	})
 	return l.re
 }
 
@@ -120,7 +124,11 @@ func (b *Branch) find(prompt string, seen literalMemo) (start, length int) {
 	if b.Exact != nil {
 		return exactMatch(b.Exact, prompt)
 	}
-	loc := b.compiled().FindStringIndex(prompt)
+	re := b.compiled()
+	if re == nil {
+		return -1, -1
+	}
+	loc := re.FindStringIndex(prompt)
 	if loc == nil {
 		return -1, -1
 	}
@@ -137,7 +145,7 @@ func (r *Rule) onKeywordRegexp() *regexp.Regexp {
 		r.re = &lazyRegexps{} // a Rule built by hand, outside Parse
 	}
 	l := r.re
-	l.onKeywordOnce.Do(func() { l.onKeyword = regexp.MustCompile("(?i)" + r.OnKeyword) })
+	l.onKeywordOnce.Do(func() { l.onKeyword, _ = regexp.Compile("(?i)" + r.OnKeyword) })
 	return l.onKeyword
 }
 
@@ -313,8 +321,11 @@ func build(file string, e ruleEntry, known func(string) bool, bookworm bool) (*R
 	if strings.TrimSpace(e.Trigger) == "" {
 		bad("no trigger")
 		fatal = true
-	} else if _, err := regexp.Compile("(?i)" + e.Trigger); err != nil {
+	} else if re, err := regexp.Compile("(?i)" + e.Trigger); err != nil {
 		bad("trigger does not compile: %v", err)
+		fatal = true
+	} else if re.MatchString("") {
+		bad("trigger matches the empty string, so it would fire on every prompt")
 		fatal = true
 	} else {
 		r.Pattern = e.Trigger

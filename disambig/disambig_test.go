@@ -363,6 +363,16 @@ rules:
 	assert.Equal(t, []string{"first"}, ids(both.Fired("leak")))
 }
 
+// A trigger that matches the empty string would fire on every prompt: it
+// is refused, naming the rule.
+func TestEmptyMatchingTriggerRefused(t *testing.T) {
+	for _, tr := range []string{`.*`, `(?:)|z`, `|pentest`, `x?`} {
+		_, _, err := disambig.Parse("rules.yaml", []byte("rules:\n  - id: everything\n    trigger: '"+tr+"'\n    boost: devops-expert\n    weight: 0.1\n"), func(string) bool { return true })
+		require.Error(t, err, tr)
+		assert.Contains(t, err.Error(), "rules.yaml:2: rule everything: trigger matches the empty string")
+	}
+}
+
 // TestPrefilterKeepsFiring protects rule firing from the literal
 // prefilter: a rule fires exactly when its trigger matches the
 // lower-cased prompt, whatever shape the trigger has.
@@ -384,9 +394,9 @@ func TestPrefilterKeepsFiring(t *testing.T) {
 		`fix\b.*\b(?:bug|error)`,
 		`Äpfel`,
 		`λόγος`,
-		`.*`,
-		`(?:)|z`,
 		`sli|slo|sla.*告警`,
+		`\Qc++|x\E`,
+		`(?s)zzz|foo.bar`,
 	}
 	var b strings.Builder
 	b.WriteString("rules:\n")
@@ -397,6 +407,7 @@ func TestPrefilterKeepsFiring(t *testing.T) {
 	require.Len(t, set.Rules, len(triggers))
 
 	prompts := []string{
+		"quoted c++|x here", "c++ only", "foo\nbar across lines",
 		"typescript 泛型", "docker compose up", "react router v6", "color picker", "rest api design",
 		"vue组件怎么写", "vue 组件", "部署到服务器", "先部署", "yes", "数据库查询很慢", "k8s 集群", "kubernetes",
 		"aab", "ababc", "p99 300ms", "300 ms", "fix the login bug", "äpfel kaufen", "ÄPFEL", "ΛΌΓΟΣ", "λόγοσ",

@@ -1,6 +1,7 @@
 package disambig
 
 import (
+	"regexp"
 	"regexp/syntax"
 	"slices"
 	"sort"
@@ -252,8 +253,18 @@ func exactMatch(alts []string, prompt string) (start, length int) {
 // run, each small, and the plain-text ones not at all. Measured on the
 // built-in rules: route 689 µs -> see BenchmarkRoute.
 func branches(trigger string) []Branch {
+	alts := splitTopLevel(trigger)
+	// Every branch must stand as an expression of its own; a split that
+	// cut through something the splitter does not model keeps the trigger
+	// whole, which is only slower.
+	for _, alt := range alts {
+		if _, err := regexp.Compile("(?i)" + alt); err != nil {
+			alts = []string{trigger}
+			break
+		}
+	}
 	var out []Branch
-	for _, alt := range splitTopLevel(trigger) {
+	for _, alt := range alts {
 		b := Branch{Pattern: alt, re: &lazyRegexp{}}
 		b.Literals, b.Exact = analyse(alt)
 		out = append(out, b)
@@ -264,10 +275,22 @@ func branches(trigger string) []Branch {
 // splitTopLevel splits a pattern at the '|' that are outside any group or
 // character class. An unbalanced pattern is returned whole.
 func splitTopLevel(p string) []string {
+	// A leading flag group ("(?s)") applies to the whole trigger: it is
+	// not split, since no branch would keep it.
+	if strings.HasPrefix(p, "(?") && !strings.HasPrefix(p, "(?:") && !strings.HasPrefix(p, "(?P<") {
+		return []string{p}
+	}
 	var parts []string
 	depth, inClass, start := 0, false, 0
 	for i := 0; i < len(p); i++ {
 		switch c := p[i]; {
+		case strings.HasPrefix(p[i:], `\Q`):
+			// Quoted text runs to \E (or the end): its '|' are literal.
+			end := strings.Index(p[i+2:], `\E`)
+			if end < 0 {
+				return []string{p}
+			}
+			i += 2 + end + 1
 		case c == '\\':
 			i++ // skip the escaped byte
 		case inClass:
