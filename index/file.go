@@ -136,17 +136,47 @@ func (ix *Index) check() error {
 		return errors.New("term table and postings disagree")
 	case len(ix.PostWeight) != n || len(ix.PostField) != n:
 		return errors.New("posting arrays differ in length")
-	case len(ix.Starts) > 0 && int(ix.Starts[len(ix.Starts)-1]) != n:
-		return errors.New("postings end early")
-	case len(ix.GramStarts) != ix.Grams.Len()+1 && ix.Grams.Len() > 0:
+	case !ascending(ix.Starts, n):
+		return errors.New("posting ranges damaged")
+	case ix.Grams.Len() > 0 && len(ix.GramStarts) != ix.Grams.Len()+1, !ascending(ix.GramStarts, len(ix.GramTerms)):
 		return errors.New("trigram table damaged")
+	case !below(ix.GramTerms, ix.Terms.Len()), !below(ix.PostSkill, len(ix.Skills)):
+		return errors.New("an entry names a term or skill that does not exist")
 	}
-	for _, s := range ix.PostSkill {
-		if int(s) >= len(ix.Skills) {
-			return errors.New("posting names a skill that does not exist")
+	for _, f := range ix.PostField {
+		if Field(f) > FieldBody {
+			return errors.New("a posting has no known field")
+		}
+	}
+	if s := ix.Synonyms; s != nil {
+		m := len(s.Mates)
+		if len(s.Start) != s.Words.Len()+1 || !ascending(s.Start, m) || len(s.Weight) != m || len(s.Group) != m ||
+			!below(s.Mates, s.Words.Len()) || !below(s.Group, len(s.Groups)) {
+			return errors.New("synonym table damaged")
 		}
 	}
 	return nil
+}
+
+// ascending reports whether offsets never decrease and end at total (an
+// empty list is fine).
+func ascending(offsets []uint32, total int) bool {
+	for i := 1; i < len(offsets); i++ {
+		if offsets[i] < offsets[i-1] {
+			return false
+		}
+	}
+	return len(offsets) == 0 || int(offsets[len(offsets)-1]) == total
+}
+
+// below reports whether every value is less than limit.
+func below(values []uint32, limit int) bool {
+	for _, v := range values {
+		if int(v) >= limit {
+			return false
+		}
+	}
+	return true
 }
 
 type writer struct{ buf *bytes.Buffer }

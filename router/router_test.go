@@ -1,6 +1,7 @@
 package router_test
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -158,4 +159,45 @@ func TestBuiltinRulesFitAnyCatalog(t *testing.T) {
 	d := r.Route("plan a pentest of the login page: XSS and SQL injection first")
 	assert.Equal(t, "skillroute:security-expert", d.Skill)
 	assert.Contains(t, d.Rules, "test-pentest", "the built-in rule fired for the plugin's skill")
+}
+
+// A cache damaged on disk is rebuilt or, where its checks pass, routes
+// without a panic: the hook must never crash on a bad file.
+func TestDamagedCacheNeverPanics(t *testing.T) {
+	cache := t.TempDir()
+	opt := router.Options{Catalog: router.Builtin, CacheDir: cache}
+	_, err := router.Open(opt)
+	require.NoError(t, err)
+	files, _ := filepath.Glob(filepath.Join(cache, "*.bin"))
+	require.Len(t, files, 2, "an index and a rules cache")
+	originals := map[string][]byte{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		originals[f] = data
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	for round := 0; round < 25; round++ {
+		for f, data := range originals {
+			damaged := append([]byte(nil), data...)
+			for k := 0; k < 4; k++ {
+				damaged[rng.IntN(len(damaged))] ^= byte(1 + rng.IntN(255))
+			}
+			require.NoError(t, os.WriteFile(f, damaged, 0o644))
+		}
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("round %d: panic: %v", round, p)
+				}
+			}()
+			r, err := router.Open(opt)
+			if err != nil {
+				return
+			}
+			for _, p := range []string{"React 页面加载慢", "渗透测试报告怎么写", "git rebase conflict", "继续"} {
+				r.Route(p)
+			}
+		}()
+	}
 }

@@ -45,7 +45,10 @@ func hookMain(stdin io.Reader, stdout io.Writer, opt router.Options) error {
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				done <- hook.Result{Reason: fmt.Sprintf("panic: %v", p)}
+				// A damaged cache is the likeliest cause: drop it so the
+				// next prompt rebuilds it, and keep the stack for a report.
+				os.RemoveAll(opt.CacheDir)
+				done <- hook.Result{Reason: fmt.Sprintf("panic: %v (cache cleared)\n%s", p, debug.Stack())}
 			}
 		}()
 		input, err := io.ReadAll(io.LimitReader(stdin, maxEvent))
