@@ -195,6 +195,7 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 				derivedWords = append(derivedWords, k.Text)
 			}
 		}
+		kwKeys := map[key]bool{}
 		for _, k := range kws {
 			term := k.Text // derived keywords come normalised
 			if !derived {
@@ -203,6 +204,7 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 			kk := key{term, i, Field(k.Tier)}
 			if kk.term != "" {
 				base[kk] = max(base[kk], k.Weight)
+				kwKeys[kk] = true
 			}
 		}
 		textTerms := 0
@@ -223,12 +225,7 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 			}
 			textTerms += len(counts)
 		}
-		kwCount := 0
-		for kk := range base {
-			if kk.skill == i && kk.field.IsKeyword() {
-				kwCount++
-			}
-		}
+		kwCount := len(kwKeys) // counted as they went in: a scan of base per skill was quadratic
 		ix.Skills[i] = SkillInfo{
 			Name: s.Name, Description: s.Description, Source: s.Source,
 			Enhances: s.Enhances, Conflicts: s.Conflicts,

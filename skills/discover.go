@@ -105,6 +105,11 @@ func Discover(p Places, withBuiltin bool) (*Catalog, []error, error) {
 			if d.Prefix == "" {
 				sk.Name = e.Name()
 			} else if !strings.Contains(sk.Name, ":") {
+				// A plugin's "p:x" stands for the built-in "x" it shadows
+				// (skillroute's own plugin ships the built-in skills).
+				if b, ok := byName[sk.Name]; ok && strings.HasPrefix(b.Source, "builtin:") {
+					delete(byName, sk.Name)
+				}
 				sk.Name = d.Prefix + sk.Name
 			}
 			byName[sk.Name] = sk
