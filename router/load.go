@@ -180,6 +180,17 @@ func OpenIndex(opt Options) (*index.Index, error) {
 	return ix, nil
 }
 
+// Cached reports whether the index for the options is compiled and
+// current in the cache folder.
+func Cached(opt Options) bool {
+	stamp, err := Stamp(opt)
+	if err != nil || opt.CacheDir == "" {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(opt.CacheDir, "index-"+stamp[:16]+".bin"))
+	return err == nil
+}
+
 // Stamp fingerprints the sources of an index cheaply: the content of the
 // built-in data, and the path, size and modification time of files. It
 // changes whenever a source does, so a stale cached index is never used.

@@ -36,3 +36,18 @@ func stateDir() string { return state.Dir() }
 func cacheDir() string { return cacheDirIn(stateDir()) }
 
 func cacheDirIn(dir string) string { return filepath.Join(dir, "cache") }
+
+// hookOptions are the options for the commands that must see the catalog
+// the hook sees (correct, learn, calibrate): what they record and learn is
+// keyed by skill names, and the hook routes the skills Claude Code loads.
+// When nothing is installed, the default catalog stands in.
+func (d *dataFlags) hookOptions(stderr io.Writer) router.Options {
+	opt := d.options(stderr)
+	if d.catalog == "" {
+		opt.Catalog = router.Installed
+		if _, err := router.OpenIndex(opt); err != nil {
+			opt.Catalog = ""
+		}
+	}
+	return opt
+}

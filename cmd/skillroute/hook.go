@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/skillroute/skillroute/hook"
@@ -15,9 +16,10 @@ import (
 	"github.com/skillroute/skillroute/state"
 )
 
-// maxEvent bounds what is read from stdin: a prompt is capped at 4,000
-// characters by the tokenizer anyway; pasted logs beyond 1 MiB are cut.
-const maxEvent = 1 << 20
+// maxEvent bounds what is read from stdin. The router reads only the first
+// 4,000 characters of a prompt, but the event must be whole to parse: 16
+// MiB takes any prompt a person pastes; a larger event is not routed.
+const maxEvent = 16 << 20
 
 // runHook handles one Claude Code hook event. Whatever happens it returns
 // nil (exit 0): a hook must never block or break the user's prompt.
@@ -37,6 +39,8 @@ func hookMain(stdin io.Reader, stdout io.Writer, opt router.Options) error {
 	opt.CacheDir = cacheDirIn(dir)
 	opt.LearnDir = dir
 	store := &hook.Store{Dir: dir}
+	var warnings strings.Builder // a damaged weights file, say: for hook.log
+	opt.Warn = &warnings
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), hook.Deadline)
 	defer cancel()
@@ -62,15 +66,20 @@ func hookMain(stdin io.Reader, stdout io.Writer, opt router.Options) error {
 	var res hook.Result
 	select {
 	case res = <-done:
+		if warnings.Len() > 0 { // written by the handler, which is done
+			res.Reason = strings.TrimSpace(warnings.String() + "\n" + res.Reason)
+		}
 	case <-ctx.Done():
 		res = hook.Result{Reason: fmt.Sprintf("deadline of %v passed", hook.Deadline)}
-		// Most likely the index was being compiled (a new or changed
-		// catalog): finish that in the background, so that the next
-		// prompt finds it cached, rather than start over every time.
-		if err := compileInBackground(dir); err != nil {
-			res.Reason += "; background compile: " + err.Error()
-		} else {
-			res.Reason += "; compiling the index in the background"
+		// If the index was being compiled (a new or changed catalog),
+		// finish that in the background, so that the next prompt finds it
+		// cached rather than start over every time.
+		if !router.Cached(opt) {
+			if err := compileInBackground(dir); err != nil {
+				res.Reason += "; background compile: " + err.Error()
+			} else {
+				res.Reason += "; compiling the index in the background"
+			}
 		}
 	}
 	if res.Output != nil && ctx.Err() == nil {

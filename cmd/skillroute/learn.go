@@ -32,7 +32,7 @@ func runCorrect(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	r, err := router.Open(data.options(stderr))
+	r, err := router.Open(data.hookOptions(stderr))
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	var data dataFlags
 	data.register(fs, true)
 	dryRun := fs.Bool("dry-run", false, "learn and evaluate, but adopt nothing")
-	asJSON := fs.Bool("json", false, "print {\"records\",\"before\",\"after\",\"adopted\"}")
+	asJSON := fs.Bool("json", false, "print {\"records\",\"train\",\"test\",\"before\",\"after\",\"adopted\"}")
 	rollback := fs.Bool("rollback", false, "restore the N-th newest snapshot of the weights (default 1)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -161,7 +161,7 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opt := data.options(stderr)
+	opt := data.hookOptions(stderr)
 	opt.LearnDir = "" // the trial applies weights itself
 	r, err := router.Open(opt)
 	if err != nil {
@@ -239,7 +239,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ix, err := router.OpenIndex(data.options(stderr))
+	ix, err := router.OpenIndex(data.hookOptions(stderr))
 	if err != nil {
 		return err
 	}
