@@ -225,6 +225,11 @@ func edit(path string, dryRun bool, change func(map[string]any) []Change) ([]Cha
 		}
 		hooks = map[string]any{}
 	}
+	for event, v := range hooks {
+		if _, ok := v.([]any); !ok {
+			return nil, fmt.Errorf("%s: hooks.%s is not a list, left untouched", path, event)
+		}
+	}
 	changes := change(hooks)
 	if len(hooks) == 0 {
 		delete(settings, "hooks")
@@ -240,8 +245,15 @@ func edit(path string, dryRun bool, change func(map[string]any) []Change) ([]Cha
 		return changes, nil
 	}
 	if old != nil {
-		backup := fmt.Sprintf("%s.skillroute-backup-%s", path, time.Now().UTC().Format("20060102T150405"))
-		if err := os.WriteFile(backup, old, 0o600); err != nil {
+		// Nanoseconds and O_EXCL: an install and an uninstall in the same
+		// second keep both backups.
+		backup := fmt.Sprintf("%s.skillroute-backup-%s", path, time.Now().UTC().Format("20060102T150405.000000000"))
+		f, err := os.OpenFile(backup, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("backup: %w", err)
+		}
+		_, werr := f.Write(old)
+		if err := errors.Join(werr, f.Close()); err != nil {
 			return nil, fmt.Errorf("backup: %w", err)
 		}
 	}

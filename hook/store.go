@@ -14,6 +14,7 @@ import (
 	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/tokenize"
 )
 
 // SessionTTL is how long an idle session's state is kept: a week covers a
@@ -114,7 +115,9 @@ func (s *Store) RecordDecision(ctx context.Context, d Decision, sess *sctx.Sessi
 	if err != nil {
 		return err
 	}
-	if err := state.AppendLine(ctx, filepath.Join(s.Dir, "decisions.jsonl"), line); err != nil {
+	path := filepath.Join(s.Dir, "decisions.jsonl")
+	rotate(path)
+	if err := state.AppendLine(ctx, path, line); err != nil {
 		return err
 	}
 	return s.update(ctx, d.Session, func(f *SessionFile) {
@@ -122,7 +125,7 @@ func (s *Store) RecordDecision(ctx context.Context, d Decision, sess *sctx.Sessi
 		if sess != nil && sess.ProjectDir != "" {
 			f.ProjectDir, f.Project, f.ProjectAt = sess.ProjectDir, sess.Project, sess.ProjectAt
 		}
-		f.Last = &LastDecision{ID: d.ID, Query: d.Query, Skill: d.Skill, Confidence: d.Confidence, Time: d.Time, Cost: d.Cost}
+		f.Last = &LastDecision{ID: d.ID, Query: tokenize.Cap(d.Query), Skill: d.Skill, Confidence: d.Confidence, Time: d.Time, Cost: d.Cost}
 	})
 }
 
@@ -224,22 +227,35 @@ func (s *Store) Expire(now time.Time) {
 		return
 	}
 	for _, e := range entries {
+		// A session's lock goes with its file, never alone: a lock file's
+		// time does not move while a long session uses it.
+		name := e.Name()
+		if !strings.HasSuffix(name, ".json") {
+			continue
+		}
 		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > SessionTTL {
-			os.Remove(filepath.Join(dir, e.Name()))
+			os.Remove(filepath.Join(dir, name))
+			os.Remove(filepath.Join(dir, name+".lock"))
 		}
 	}
 }
 
-// maxLog is the size at which hook.log is rotated to hook.log.1: a few
-// thousand lines, enough to see what happened this week.
+// maxLog is the size at which hook.log and decisions.jsonl are rotated to
+// NAME.1: several thousand lines, this week's or so. The feedback log, the
+// one kept whole, has rotation of its own (package learn).
 const maxLog = 1 << 20
+
+// rotate moves a log over maxLog aside to NAME.1, replacing the one before.
+func rotate(path string) {
+	if info, err := os.Stat(path); err == nil && info.Size() > maxLog {
+		_ = os.Rename(path, path+".1")
+	}
+}
 
 // Log appends a line to hook.log; failures are ignored (it is a log).
 func (s *Store) Log(ctx context.Context, now time.Time, event, msg string) {
 	path := filepath.Join(s.Dir, "hook.log")
-	if info, err := os.Stat(path); err == nil && info.Size() > maxLog {
-		_ = os.Rename(path, path+".1")
-	}
+	rotate(path)
 	line, _ := json.Marshal(map[string]string{"time": now.UTC().Format(time.RFC3339Nano), "event": event, "msg": msg})
 	_ = state.AppendLine(ctx, path, line)
 }
