@@ -83,6 +83,9 @@ func Read(path string) (*File, error) {
 			}
 			out.Sessions = append(out.Sessions, s)
 		case probe.Query != nil && probe.Expected != nil:
+			if *probe.Query == "" || *probe.Expected == "" {
+				return nil, fmt.Errorf("%s:%d: query and expected may not be empty (an abstention is \"none\")", path, line)
+			}
 			out.Cases = append(out.Cases, Case{*probe.Query, *probe.Expected})
 		default:
 			return nil, fmt.Errorf("%s:%d: a line needs \"query\" and \"expected\", or \"turns\"", path, line)

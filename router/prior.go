@@ -16,16 +16,23 @@ const PriorBoost = 0.25
 
 // applyPrior lets the calibration table act among the candidates: its arm
 // for the prompt's category, when calibrated (or given by the user's
-// fallback table) and present, gains PriorBoost. It returns what it did,
-// for --explain, or "" when the table had nothing to say.
-func (r *Router) applyPrior(prompt string, cands []disambig.Candidate) string {
+// fallback table) and present, gains PriorBoost; a calibrated verdict of no
+// arm at all (no skill was ever right for this category) means no
+// injection. It returns what it did, for --explain, or "" when the table
+// had nothing to say, and whether to abstain.
+func (r *Router) applyPrior(prompt string, cands []disambig.Candidate) (string, bool) {
 	if r.Table == nil || len(cands) == 0 {
-		return ""
+		return "", false
 	}
 	category := learn.Classify(prompt)
 	e := r.Table.Lookup(category)
-	if e.Level == learn.LevelPrior || e.Arm == "" {
-		return ""
+	switch {
+	case e.Level == learn.LevelPrior:
+		return "", false
+	case e.Arm == "" && e.Level == learn.LevelCalibrated:
+		return fmt.Sprintf("calibrated table (%s): no skill has helped %q prompts, so none is injected", r.Table.Preset, category), true
+	case e.Arm == "":
+		return "", false
 	}
 	for i := range cands {
 		if cands[i].Skill != e.Arm {
@@ -38,7 +45,7 @@ func (r *Router) applyPrior(prompt string, cands []disambig.Candidate) string {
 		if cands[0].Skill != before {
 			msg += fmt.Sprintf("; it decided over %s", before)
 		}
-		return msg
+		return msg, false
 	}
-	return ""
+	return "", false
 }

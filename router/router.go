@@ -138,7 +138,7 @@ func (r *Router) RouteWith(prompt string, sig Signals) Decision {
 	}
 	cands := fuse(r.Index, results, share, sig, r.Explain)
 	cands, fired := r.Rules.Apply(prompt, cands)
-	prior := r.applyPrior(prompt, cands)
+	prior, silence := r.applyPrior(prompt, cands)
 
 	d := Decision{Query: prompt, Level: Low, Prior: prior}
 	for _, f := range fired {
@@ -167,6 +167,9 @@ func (r *Router) RouteWith(prompt string, sig Signals) Decision {
 	}
 	d.Confidence = d.Candidates[0].Confidence
 	d.Level = LevelOf(d.Confidence)
+	if silence {
+		d.Level = Low // the table has seen no skill help here
+	}
 	if d.Level != Low {
 		d.Skill = d.Candidates[0].Skill
 	}

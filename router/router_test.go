@@ -126,11 +126,14 @@ func TestCalibrationPrior(t *testing.T) {
 	withTable := *base
 	withTable.Table = tab
 	d2 := withTable.Route(prompt)
-	assert.NotEmpty(t, d2.Prior)
 	assert.Contains(t, d2.Explain(), "calibration: calibrated table")
-	if d2.Candidates[0].Skill == second {
-		assert.Contains(t, d2.Prior, "decided over "+d.Candidates[0].Skill)
-	}
+	assert.Contains(t, d2.Prior, "favours "+second)
+
+	// A calibrated "no skill ever helped" means no injection.
+	withTable.Table = &learn.Table{Preset: learn.PresetBalanced, Categories: map[string]learn.Entry{learn.Classify(prompt): {Level: learn.LevelCalibrated}}}
+	silent := withTable.Route(prompt)
+	assert.Empty(t, silent.Skill)
+	assert.Contains(t, silent.Prior, "none is injected")
 
 	// The prior level (too few samples, no fallback) leaves routing alone.
 	withTable.Table = &learn.Table{Categories: map[string]learn.Entry{learn.Classify(prompt): {Arm: second, Level: learn.LevelPrior}}}

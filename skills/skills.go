@@ -120,17 +120,26 @@ func Parse(source, dirName string, data []byte) (Skill, error) {
 		sk.Description = firstParagraph(text)
 		return sk, nil
 	}
+	// The frontmatter ends at the first line that is exactly "---" (it
+	// may be empty: "---\n---").
 	rest := text[len("---\n"):]
-	end := strings.Index(rest, "\n---")
-	if end < 0 {
-		return sk, fmt.Errorf("%s:1: frontmatter opened with --- is never closed", source)
+	header, body, closed := "", "", false
+	for off := 0; off <= len(rest); {
+		line, next := rest[off:], len(rest)
+		if i := strings.IndexByte(line, '\n'); i >= 0 {
+			line, next = line[:i], off+i+1
+		}
+		if strings.TrimRight(line, " \t") == "---" {
+			header, body, closed = rest[:off], rest[next:], true
+			break
+		}
+		if next == len(rest) {
+			break
+		}
+		off = next
 	}
-	header := rest[:end]
-	body := rest[end+len("\n---"):]
-	if i := strings.IndexByte(body, '\n'); i >= 0 {
-		body = body[i+1:]
-	} else {
-		body = ""
+	if !closed {
+		return sk, fmt.Errorf("%s:1: frontmatter opened with --- is never closed", source)
 	}
 	var fm frontmatter
 	if err := yaml.Unmarshal([]byte(header), &fm); err != nil {

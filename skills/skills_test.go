@@ -418,3 +418,23 @@ func TestBuiltinFiles(t *testing.T) {
 		assert.Equal(t, want, got)
 	}
 }
+
+// The frontmatter closes on a line that is exactly "---": an empty header
+// is fine, and "---not a close" inside it is just YAML text.
+func TestFrontmatterDelimiter(t *testing.T) {
+	sk, err := skills.Parse("a/SKILL.md", "a", []byte("---\n---\nbody text\n"))
+	require.NoError(t, err)
+	assert.Equal(t, "a", sk.Name)
+	assert.Equal(t, "body text\n", sk.Body)
+
+	sk, err = skills.Parse("b/SKILL.md", "b", []byte("---\ndescription: |\n  first\n  ---not a close\nname: bee\n---\nbody\n"))
+	require.NoError(t, err)
+	assert.Equal(t, "bee", sk.Name)
+	assert.Contains(t, sk.Description, "---not a close")
+	assert.Equal(t, "body\n", sk.Body)
+
+	sk, err = skills.Parse("c/SKILL.md", "c", []byte("---\nname: cee\n---"))
+	require.NoError(t, err)
+	assert.Equal(t, "cee", sk.Name)
+	assert.Empty(t, sk.Body)
+}

@@ -38,7 +38,7 @@ func runRules(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	set, problems, err := disambig.Parse(file, raw, func(s string) bool { return ix.SkillID(s) >= 0 })
+	set, problems, err := disambig.Parse(file, raw, func(s string) bool { return ix.Resolve(s) >= 0 })
 	if err != nil {
 		return fmt.Errorf("invalid rules:\n%v", err)
 	}
