@@ -37,6 +37,7 @@ package context
 import (
 	"math"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -151,7 +152,7 @@ func ContextScores(recent []string, enhances func(skill string) []string) map[st
 		for j, e := range targets {
 			// A skill that lists itself or lists a target twice gains
 			// nothing more: one step is one piece of evidence per skill.
-			if e == "" || e == used || contains(targets[:j], e) {
+			if e == "" || e == used || slices.Contains(targets[:j], e) {
 				continue
 			}
 			raw[e] += EnhancedBy * decay
@@ -165,13 +166,4 @@ func ContextScores(recent []string, enhances func(skill string) []string) map[st
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

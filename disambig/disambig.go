@@ -30,7 +30,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -455,7 +457,7 @@ func (s *Set) Apply(prompt string, cands []Candidate) ([]Candidate, []*Rule) {
 			}
 		}
 	}
-	for _, name := range sortedKeys(boost) {
+	for _, name := range slices.Sorted(maps.Keys(boost)) {
 		i, ok := pos[name]
 		if !ok {
 			entry := top * EntryShare
@@ -468,7 +470,7 @@ func (s *Set) Apply(prompt string, cands []Candidate) ([]Candidate, []*Rule) {
 		c.Score *= 1 + boost[name]
 		c.Explain = wrap(c.Score, fmt.Sprintf("rule %s boosts %s × (1 + %.2f)", boostBy[name], name, boost[name]), c.Explain)
 	}
-	for _, name := range sortedKeys(penalty) {
+	for _, name := range slices.Sorted(maps.Keys(penalty)) {
 		if i, ok := pos[name]; ok {
 			c := &cands[i]
 			c.Score *= 1 - PenaltyFactor*penalty[name]
@@ -514,15 +516,6 @@ func wrap(value float64, msg string, child *bm25.Explanation) *bm25.Explanation 
 		e.Children = []*bm25.Explanation{child}
 	}
 	return e
-}
-
-func sortedKeys(m map[string]float64) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // Restrict fits a rule set to a catalog: resolve maps a name the rules use

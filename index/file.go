@@ -204,13 +204,7 @@ func (w writer) strs(list []string) {
 	}
 }
 
-func (w writer) length(n int) {
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], uint64(n))
-	w.buf.Write(b[:])
-}
-
-func (w writer) bytes(b []byte) { w.length(len(b)); w.buf.Write(b) }
+func (w writer) bytes(b []byte) { w.num(uint64(len(b))); w.buf.Write(b) }
 
 // align pads the file so that the next array starts at a multiple of 4
 // bytes, where the loader can view it in place.
@@ -221,7 +215,7 @@ func (w writer) align() {
 }
 
 func (w writer) u32(v []uint32) {
-	w.length(len(v))
+	w.num(uint64(len(v)))
 	w.align()
 	b := make([]byte, 4*len(v))
 	for i, x := range v {
@@ -231,7 +225,7 @@ func (w writer) u32(v []uint32) {
 }
 
 func (w writer) f32(v []float32) {
-	w.length(len(v))
+	w.num(uint64(len(v)))
 	w.align()
 	b := make([]byte, 4*len(v))
 	for i, x := range v {

@@ -34,18 +34,15 @@ func testIndex() *index.Index {
 	return index.Compile(&skills.Catalog{Skills: list}, nil, index.Options{})
 }
 
-// router routes like the router package will: BM25 plus the learned
-// deltas of each matched term and of the skill, best first, ties by name.
-func router(ix *index.Index, w learn.Deltas) func(string) string {
+// router routes as the router package does with learned weights: BM25
+// with the deltas applied to tf and skill scores, best first.
+func router(ix *index.Index, w *learn.Weights) func(string) string {
 	return func(query string) string {
-		rs := bm25.Score(ix, ix.Tokenizer().Tokenize(query))
-		for i := range rs {
-			for _, m := range rs[i].Matches {
-				rs[i].Score += w.KeywordDelta(rs[i].Name, m.Term)
-			}
-			rs[i].Score += w.SkillDelta(rs[i].Name)
+		var adj bm25.Adjuster
+		if w != nil {
+			adj = w
 		}
-		bm25.Sort(rs)
+		rs := bm25.ScoreWith(ix, ix.Tokenizer().Tokenize(query), adj)
 		if len(rs) == 0 {
 			return ""
 		}

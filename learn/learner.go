@@ -59,14 +59,8 @@ const snapshotLockWait = 10 * time.Second
 // decayed records add up to dust that would only bloat the file.
 const deltaFloor = 1e-9
 
-// Deltas is what a scorer needs of learned weights. *Weights implements
-// it, nil included.
-type Deltas interface {
-	KeywordDelta(skill, term string) float64
-	SkillDelta(skill string) float64
-}
-
-var _ Deltas = (*Weights)(nil)
+// Weights are what the scorer applies at route time.
+var _ bm25.Adjuster = (*Weights)(nil)
 
 // Weights are the learned deltas: per skill and normalised index term, and
 // per skill. A nil *Weights has no deltas.

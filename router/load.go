@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/skillroute/skillroute/disambig"
@@ -214,7 +216,7 @@ func Stamp(opt Options) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		for _, name := range sortedNames(files) {
+		for _, name := range slices.Sorted(maps.Keys(files)) {
 			fmt.Fprintf(h, "builtin %s %d\n", name, len(files[name]))
 			h.Write(files[name])
 		}
@@ -286,15 +288,6 @@ func readSources(opt Options) (sources, error) {
 	}
 	src.synonyms, err = tokenize.ParseSynonyms(name, data)
 	return src, err
-}
-
-func sortedNames(m map[string][]byte) []string {
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // cacheKeep is how many compiled files of each kind the cache keeps: one

@@ -69,9 +69,8 @@ type Query struct {
 
 // Tokenizer cuts prompts and skill texts into terms.
 type Tokenizer struct {
-	dict     table.Strings // Chinese words for segmentation
-	maxRunes int           // longest dictionary word, in runes
-	syn      *Synonyms
+	dict table.Strings // Chinese words for segmentation
+	syn  *Synonyms
 }
 
 // New returns a tokenizer that segments Chinese with the given dictionary
@@ -83,11 +82,7 @@ func New(dict []string, syn *Synonyms) *Tokenizer {
 // NewWithTable returns a tokenizer over a dictionary already cut to its
 // Han words and sorted, as a compiled index stores it.
 func NewWithTable(dict table.Strings, syn *Synonyms) *Tokenizer {
-	t := &Tokenizer{dict: dict, syn: syn}
-	for i := 0; i < dict.Len(); i++ {
-		t.maxRunes = max(t.maxRunes, utf8.RuneCountInString(dict.At(i)))
-	}
-	return t
+	return &Tokenizer{dict: dict, syn: syn}
 }
 
 // HanWords returns the Han words of the given list, sorted and unique: the

@@ -11,11 +11,10 @@ import (
 
 func runRules(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "lint" {
+		fmt.Fprintf(stderr, "Usage: skillroute rules lint [--catalog P] [--synonyms P] FILE\n")
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			fmt.Fprintf(stderr, "Usage: skillroute rules lint [--catalog P] [--synonyms P] FILE\n")
 			return nil
 		}
-		fmt.Fprintf(stderr, "Usage: skillroute rules lint [--catalog P] [--synonyms P] FILE\n")
 		return errUsage
 	}
 	fs := newFlags("rules lint", "rules lint [--catalog P] [--synonyms P] FILE", stderr)
