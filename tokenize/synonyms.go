@@ -95,13 +95,19 @@ func ParseSynonyms(name string, data []byte) (*Synonyms, error) {
 		if id == "" {
 			id = fmt.Sprintf("#%d", gi+1)
 		}
-		if len(g.Words) < 2 {
+		nonEmpty := 0
+		for _, w := range g.Words {
+			if strings.TrimSpace(w) != "" {
+				nonEmpty++
+			}
+		}
+		if nonEmpty < 2 {
 			return nil, fmt.Errorf("%s: group %s: needs at least two words", name, id)
 		}
 		weight := SynonymWeight
-		if g.Weight > 0 {
-			if g.Weight >= 1 {
-				return nil, fmt.Errorf("%s: group %s: weight %.2f must be below 1", name, id, g.Weight)
+		if g.Weight != 0 {
+			if g.Weight < 0 || g.Weight >= 1 {
+				return nil, fmt.Errorf("%s: group %s: weight %.2f must be above 0 and below 1", name, id, g.Weight)
 			}
 			weight = g.Weight
 		}

@@ -89,7 +89,15 @@ func runInstall(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return precompile(stdout, stderr)
+	if *project && os.Getenv("CLAUDE_PROJECT_DIR") == "" {
+		// Claude Code sets it for the hook; say where the skills are now.
+		os.Setenv("CLAUDE_PROJECT_DIR", filepath.Dir(filepath.Dir(skillDir)))
+	}
+	if err := precompile(stdout, stderr); err != nil {
+		// Installed all the same: the hook compiles on its first prompt.
+		fmt.Fprintf(stderr, "warning: index not compiled yet: %v\n", err)
+	}
+	return nil
 }
 
 // precompile builds the index of the skills Claude Code loads, so that the
