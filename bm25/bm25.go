@@ -57,7 +57,9 @@ type Match struct {
 // Field is one field's part of a match.
 type Field struct {
 	Field  index.Field
-	Weight float64 // tf-idf weight, × PartialFactor for a partial match
+	Weight float64 // tf-idf weight, × PartialFactor for a partial match, × (1 + Learned)
+	// Learned is the learner's delta for this keyword of this skill.
+	Learned float64
 }
 
 // Result is one scored skill.
@@ -66,12 +68,17 @@ type Result struct {
 	Name    string
 	Score   float64
 	Matches []Match
+	Learned float64 // the learner's delta for the skill, applied to Score
 }
 
 // Explain renders the result's score as an explanation tree.
 func (r *Result) Explain(ix *index.Index) *Explanation {
 	s := ix.Skills[r.Skill]
-	e := &Explanation{Value: r.Score, Message: fmt.Sprintf("bm25 %s (dl %.1f, avgdl %.1f, k1 %.1f, b %.2f)", r.Name, s.Length, ix.AvgLength, K1, B)}
+	msg := fmt.Sprintf("bm25 %s (dl %.1f, avgdl %.1f, k1 %.1f, b %.2f)", r.Name, s.Length, ix.AvgLength, K1, B)
+	if r.Learned != 0 {
+		msg += fmt.Sprintf(", × learned (1 %+.2f)", r.Learned)
+	}
+	e := &Explanation{Value: r.Score, Message: msg}
 	for _, m := range r.Matches {
 		kind := "exact"
 		if m.Partial {
@@ -87,9 +94,16 @@ func (r *Result) Explain(ix *index.Index) *Explanation {
 		c := &Explanation{Value: m.Score, Message: msg + fmt.Sprintf(", tf %.3f", m.TF)}
 		for _, f := range m.Fields {
 			idf := ix.TermIDF(m.TermID, f.Field.IsKeyword())
-			msg := fmt.Sprintf("%s field, weight %.2f × idf %.2f", f.Field, f.Weight/idf, idf)
+			base := f.Weight / idf
+			if f.Learned != 0 && 1+f.Learned > 0 {
+				base /= 1 + f.Learned
+			}
+			msg := fmt.Sprintf("%s field, weight %.2f × idf %.2f", f.Field, base, idf)
 			if m.Partial {
-				msg = fmt.Sprintf("%s field, weight %.2f × idf %.2f × partial %.1f", f.Field, f.Weight/idf/PartialFactor, idf, PartialFactor)
+				msg = fmt.Sprintf("%s field, weight %.2f × idf %.2f × partial %.1f", f.Field, base/PartialFactor, idf, PartialFactor)
+			}
+			if f.Learned != 0 {
+				msg += fmt.Sprintf(" × learned (1 %+.2f)", f.Learned)
 			}
 			c.Children = append(c.Children, &Explanation{Value: f.Weight, Message: msg})
 		}
@@ -151,11 +165,13 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 			if partial {
 				w *= PartialFactor
 			}
+			var learned float64
 			if adj != nil && p.Field.IsKeyword() {
-				w *= max(0, 1+adj.KeywordDelta(ix.Skills[p.Skill].Name, m.Term))
+				learned = adj.KeywordDelta(ix.Skills[p.Skill].Name, m.Term)
+				w *= max(0, 1+learned)
 			}
 			m.TF += w
-			fields = append(fields, Field{Field: p.Field, Weight: w})
+			fields = append(fields, Field{Field: p.Field, Weight: w, Learned: learned})
 		})
 		flush()
 	}
@@ -198,7 +214,8 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 			r.Matches = append(r.Matches, m)
 		}
 		if adj != nil {
-			r.Score *= max(0, 1+adj.SkillDelta(r.Name))
+			r.Learned = adj.SkillDelta(r.Name)
+			r.Score *= max(0, 1+r.Learned)
 		}
 		out = append(out, r)
 		i = j
