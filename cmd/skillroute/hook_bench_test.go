@@ -16,12 +16,7 @@ const benchEvent = `{"session_id":"bench","hook_event_name":"UserPromptSubmit","
 // hookHome prepares a home with the built-in skills installed and the
 // index compiled, as after `skillroute install`.
 func hookHome(b *testing.B) string {
-	home := b.TempDir()
-	b.Setenv("HOME", home)
-	b.Setenv("SKILLROUTE_HOME", filepath.Join(home, ".claude", "skillroute"))
-	b.Setenv("CLAUDE_PLUGIN_DATA", "")
-	b.Setenv("CLAUDE_PLUGIN_ROOT", "")
-	b.Setenv("CLAUDE_PROJECT_DIR", "")
+	home := isolate(b)
 	var out, errb bytes.Buffer
 	if code := run([]string{"skills", "install"}, &out, &errb); code != 0 {
 		b.Fatal(errb.String())

@@ -21,13 +21,7 @@ import (
 // learnHome gives the command a fresh state folder and home.
 func learnHome(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("SKILLROUTE_HOME", dir)
-	t.Setenv("CLAUDE_PLUGIN_DATA", "")
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("CLAUDE_PROJECT_DIR", "")
-	t.Setenv("CLAUDE_CODE_SESSION_ID", "")
-	return dir
+	return filepath.Join(isolate(t), ".claude", "skillroute")
 }
 
 func cli(t *testing.T, args ...string) (int, string, string) {

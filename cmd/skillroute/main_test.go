@@ -12,15 +12,27 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// isolate gives the command a fresh home, with its state folder inside,
+// and no Claude Code environment: no user's skills or state leak in.
+func isolate(tb testing.TB) (home string) {
+	tb.Helper()
+	home = tb.TempDir()
+	tb.Setenv("HOME", home)
+	tb.Setenv("SKILLROUTE_HOME", filepath.Join(home, ".claude", "skillroute"))
+	for _, env := range []string{"CLAUDE_PLUGIN_DATA", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID"} {
+		tb.Setenv(env, "")
+	}
+	return home
+}
+
 // runCLI runs the command in-process with its state in a temp folder.
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	t.Setenv("SKILLROUTE_HOME", t.TempDir())
-	t.Setenv("CLAUDE_PLUGIN_DATA", "")
 	if os.Getenv("HOME") == realHome {
-		t.Setenv("HOME", t.TempDir()) // no user skills leak into results
+		isolate(t)
+	} else {
+		t.Setenv("SKILLROUTE_HOME", t.TempDir()) // a home the test set up
 	}
-	t.Setenv("CLAUDE_PROJECT_DIR", "")
 	var out, errb bytes.Buffer
 	code = run(args, &out, &errb)
 	return code, out.String(), errb.String()
@@ -250,12 +262,7 @@ func TestDiscoveryAddsProjectAndPluginSkills(t *testing.T) {
 }
 
 func TestDoctor(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
-	t.Setenv("SKILLROUTE_HOME", filepath.Join(home, ".claude", "skillroute"))
-	t.Setenv("CLAUDE_PLUGIN_DATA", "")
-	t.Setenv("CLAUDE_PLUGIN_ROOT", "")
-	t.Setenv("CLAUDE_PROJECT_DIR", "")
+	isolate(t)
 	var out, errb bytes.Buffer
 	assert.Equal(t, 1, run([]string{"doctor"}, &out, &errb), "nothing installed yet")
 	assert.Contains(t, out.String(), "FAIL hooks")
