@@ -278,18 +278,14 @@ func view[T uint32 | float32](r *reader, n int, decode func(uint32) T) []T {
 	return out
 }
 
+// length reads a count of items of size bytes each, checking that they
+// fit in what is left of the file.
 func (r *reader) length(size int) int {
+	n := r.num()
+	if r.err == nil && n > uint64(len(r.data)/size) {
+		r.err = errors.New("truncated")
+	}
 	if r.err != nil {
-		return 0
-	}
-	if len(r.data) < 8 {
-		r.err = errors.New("truncated")
-		return 0
-	}
-	n := binary.LittleEndian.Uint64(r.data)
-	r.skip(8)
-	if n > uint64(len(r.data)/size) {
-		r.err = errors.New("truncated")
 		return 0
 	}
 	return int(n)
