@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillroute/skillroute/router"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -281,4 +282,27 @@ func TestDoctor(t *testing.T) {
 	out.Reset()
 	require.Equal(t, 0, run([]string{"install", "--binary", bin, "--no-skills"}, &out, &errb))
 	assert.NotContains(t, out.String(), "added")
+}
+
+// The hook command end to end, as Claude Code runs it: after `skills
+// install`, a prompt event gets the JSON line; garbage gets silence.
+func TestHookCommand(t *testing.T) {
+	isolate(t)
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run([]string{"skills", "install"}, &out, &errb), errb.String())
+	opt := router.Options{Catalog: router.Installed}
+
+	out.Reset()
+	require.NoError(t, hookMain(strings.NewReader(`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"git rebase 之后冲突了，怎么解决"}`), &out, opt))
+	assert.True(t, strings.HasPrefix(out.String(), `{"hookSpecificOutput":{`), out.String())
+	assert.Contains(t, out.String(), `\"git-operation-master\"`)
+
+	for _, garbage := range []string{"", "{", `{"hook_event_name":"Stop"}`, `{"hook_event_name":"UserPromptSubmit","prompt":"/clear"}`} {
+		out.Reset()
+		require.NoError(t, hookMain(strings.NewReader(garbage), &out, opt))
+		assert.Empty(t, out.String(), garbage)
+	}
+	log, err := os.ReadFile(filepath.Join(os.Getenv("SKILLROUTE_HOME"), "hook.log"))
+	require.NoError(t, err)
+	assert.Contains(t, string(log), "slash command")
 }
