@@ -75,5 +75,11 @@ func skillsInstall(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%d written, %d overwritten, %d unchanged, %d skipped in %s\n",
 		counts["written"], counts["overwritten"], counts["unchanged"], counts["skipped (differs; use --force)"], *dir)
-	return err
+	if err != nil {
+		return err
+	}
+	if err := precompile(stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "warning: index not compiled yet: %v\n", err)
+	}
+	return nil
 }
