@@ -17,6 +17,9 @@ import (
 	"github.com/skillroute/skillroute/state"
 )
 
+// hookDeadline is hook.Deadline; tests under the race detector raise it.
+var hookDeadline = hook.Deadline
+
 // maxEvent bounds what is read from stdin. The router reads only the first
 // 4,000 characters of a prompt, but the event must be whole to parse: 16
 // MiB takes any prompt a person pastes; a larger event is not routed.
@@ -43,7 +46,7 @@ func hookMain(stdin io.Reader, stdout io.Writer, opt router.Options) error {
 	var warnings strings.Builder // a damaged weights file, say: for hook.log
 	opt.Warn = &warnings
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), hook.Deadline)
+	ctx, cancel := context.WithTimeout(context.Background(), hookDeadline)
 	defer cancel()
 
 	done := make(chan hook.Result, 1)
@@ -71,7 +74,7 @@ func hookMain(stdin io.Reader, stdout io.Writer, opt router.Options) error {
 			res.Reason = strings.TrimSpace(warnings.String() + "\n" + res.Reason)
 		}
 	case <-ctx.Done():
-		res = hook.Result{Reason: fmt.Sprintf("deadline of %v passed", hook.Deadline)}
+		res = hook.Result{Reason: fmt.Sprintf("deadline of %v passed", hookDeadline)}
 		// If the index was being compiled (a new or changed catalog),
 		// finish that in the background, so that the next prompt finds it
 		// cached rather than start over every time.

@@ -100,14 +100,14 @@ func runInstall(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// precompile builds the index of the skills Claude Code loads, so that the
-// first prompt after an install does not pay for it.
+// precompile builds the index of the skills Claude Code loads and the rules
+// cache, so that the first prompt after an install does not pay for them.
 func precompile(stdout, stderr io.Writer) error {
-	ix, err := router.OpenIndex(router.Options{Catalog: router.Installed, CacheDir: cacheDir(), Warn: stderr})
+	r, err := router.Open(router.Options{Catalog: router.Installed, CacheDir: cacheDir(), Warn: stderr})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "index of %d skills compiled into %s\n", len(ix.Skills), cacheDir())
+	fmt.Fprintf(stdout, "index of %d skills and the rules compiled into %s\n", len(r.Index.Skills), cacheDir())
 	return nil
 }
 

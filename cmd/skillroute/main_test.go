@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillroute/skillroute/router"
 	"github.com/stretchr/testify/assert"
@@ -291,6 +292,10 @@ func TestHookCommand(t *testing.T) {
 	var out, errb bytes.Buffer
 	require.Equal(t, 0, run([]string{"skills", "install"}, &out, &errb), errb.String())
 	opt := router.Options{Catalog: router.Installed}
+	// The 200 ms budget is for a real hook; -race on a busy CI machine
+	// runs ten times slower.
+	defer func(d time.Duration) { hookDeadline = d }(hookDeadline)
+	hookDeadline = 10 * time.Second
 
 	out.Reset()
 	require.NoError(t, hookMain(strings.NewReader(`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"git rebase 之后冲突了，怎么解决"}`), &out, opt))
