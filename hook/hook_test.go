@@ -296,3 +296,31 @@ func TestImplicitFeedback(t *testing.T) {
 	assert.Contains(t, records[1].Query, "Jest")
 	assert.Positive(t, records[1].Cost, "the injected tokens are kept for calibration")
 }
+
+// Expired sessions go with their locks; a live session's lock stays, and
+// a long decisions log is rotated, not grown forever.
+func TestStoreHousekeeping(t *testing.T) {
+	h := newHandler(t)
+	ctx := context.Background()
+	now := time.Now()
+	h.Handle(ctx, []byte(`{"hook_event_name":"PostToolUse","session_id":"old","tool_name":"Skill","tool_input":{"skill":"a"}}`))
+	h.Handle(ctx, []byte(`{"hook_event_name":"PostToolUse","session_id":"live","tool_name":"Skill","tool_input":{"skill":"a"}}`))
+	dir := filepath.Join(h.Store.Dir, "sessions")
+	weekAgo := now.Add(-hook.SessionTTL - time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(dir, "old.json"), weekAgo, weekAgo))
+	require.NoError(t, os.Chtimes(filepath.Join(dir, "live.json.lock"), weekAgo, weekAgo))
+	h.Store.Expire(now)
+	for name, want := range map[string]bool{"old.json": false, "old.json.lock": false, "live.json": true, "live.json.lock": true} {
+		_, err := os.Stat(filepath.Join(dir, name))
+		assert.Equal(t, want, err == nil, name)
+	}
+
+	path := filepath.Join(h.Store.Dir, "decisions.jsonl")
+	require.NoError(t, os.WriteFile(path, make([]byte, 2<<20), 0o644))
+	require.NoError(t, h.Store.RecordDecision(ctx, hook.Decision{ID: "d", Session: "live", Time: now}, nil))
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.Less(t, info.Size(), int64(1000), "rotated before the new line")
+	_, err = os.Stat(path + ".1")
+	assert.NoError(t, err)
+}
