@@ -1,8 +1,6 @@
 package disambig_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/skillroute/skillroute/disambig"
@@ -10,21 +8,9 @@ import (
 
 // BenchmarkLoadCachedAndFire measures what the hook pays for the rules on
 // each prompt: loading the checked rules from the cache, then firing them
-// on one prompt (which numbers their literals and compiles the branches
-// that pass the screen).
+// on one prompt (which compiles the branches that pass the screen).
 func BenchmarkLoadCachedAndFire(b *testing.B) {
-	data, err := os.ReadFile("../rules/disambiguation.yaml")
-	if err != nil {
-		b.Skip(err)
-	}
-	set, problems, err := disambig.Parse("rules.yaml", data, func(string) bool { return true })
-	if err != nil {
-		b.Fatal(err)
-	}
-	path := filepath.Join(b.TempDir(), "rules.bin")
-	if err := set.Save(path, problems); err != nil {
-		b.Fatal(err)
-	}
+	_, path := builtinCache(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		s, _, err := disambig.LoadCached(path)
@@ -35,16 +21,9 @@ func BenchmarkLoadCachedAndFire(b *testing.B) {
 	}
 }
 
+// BenchmarkLoadCached measures loading the checked rules alone.
 func BenchmarkLoadCached(b *testing.B) {
-	data, err := os.ReadFile("../rules/disambiguation.yaml")
-	if err != nil {
-		b.Skip(err)
-	}
-	set, problems, _ := disambig.Parse("rules.yaml", data, func(string) bool { return true })
-	path := filepath.Join(b.TempDir(), "rules.bin")
-	if err := set.Save(path, problems); err != nil {
-		b.Fatal(err)
-	}
+	_, path := builtinCache(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, _, err := disambig.LoadCached(path); err != nil {

@@ -13,12 +13,7 @@ import (
 // A rule set loaded from the cache fires exactly as the parsed one, so the
 // hook's fast path never routes differently from `skillroute route`.
 func TestCacheRoundTrip(t *testing.T) {
-	data, err := os.ReadFile("../rules/disambiguation.yaml")
-	require.NoError(t, err)
-	parsed, problems, err := disambig.Parse("rules.yaml", data, func(string) bool { return true })
-	require.NoError(t, err)
-	path := filepath.Join(t.TempDir(), "rules.bin")
-	require.NoError(t, parsed.Save(path, problems))
+	parsed, path := builtinCache(t)
 	cached, _, err := disambig.LoadCached(path)
 	require.NoError(t, err)
 	require.Len(t, cached.Rules, len(parsed.Rules))
@@ -42,4 +37,16 @@ func TestCacheRoundTrip(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, raw[:len(raw)/2], 0o644))
 	_, _, err = disambig.LoadCached(path)
 	assert.Error(t, err)
+}
+
+// builtinCache parses the shipped rules and writes their cache file.
+func builtinCache(tb testing.TB) (*disambig.Set, string) {
+	tb.Helper()
+	data, err := os.ReadFile("../rules/disambiguation.yaml")
+	require.NoError(tb, err)
+	set, problems, err := disambig.Parse("rules.yaml", data, func(string) bool { return true })
+	require.NoError(tb, err)
+	path := filepath.Join(tb.TempDir(), "rules.bin")
+	require.NoError(tb, set.Save(path, problems))
+	return set, path
 }

@@ -99,13 +99,12 @@ func LoadRules(path string, ix *index.Index, warn io.Writer, cacheDir string) (*
 	}
 	var cache string
 	if cacheDir != "" {
+		// ix.Stamp already covers the binary (and the catalog): the
+		// built-in rules are part of the binary, so it keys them too.
 		h := sha256.New()
-		fmt.Fprintf(h, "%s\x00%s\x00", name, ix.SourceHash)
-		if exe, err := os.Executable(); err == nil {
-			_ = stampPath(h, exe)
-		}
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00", name, ix.SourceHash, ix.Stamp)
 		if name != rules.DisambiguationName {
-			h.Write(data) // the built-in rules are part of the binary, stamped above
+			h.Write(data)
 		}
 		cache = filepath.Join(cacheDir, "rules-"+hex.EncodeToString(h.Sum(nil))[:16]+".bin")
 		if set, problems, err := disambig.LoadCached(cache); err == nil {
