@@ -24,6 +24,7 @@ import (
 	"sort"
 	"unicode/utf8"
 
+	"github.com/skillroute/skillroute/explain"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/tokenize"
 )
@@ -72,13 +73,13 @@ type Result struct {
 }
 
 // Explain renders the result's score as an explanation tree.
-func (r *Result) Explain(ix *index.Index) *Explanation {
+func (r *Result) Explain(ix *index.Index) *explain.Node {
 	s := ix.Skills[r.Skill]
 	msg := fmt.Sprintf("bm25 %s (dl %.1f, avgdl %.1f, k1 %.1f, b %.2f)", r.Name, s.Length, ix.AvgLength, K1, B)
 	if r.Learned != 0 {
 		msg += fmt.Sprintf(", × learned (1 %+.2f)", r.Learned)
 	}
-	e := &Explanation{Value: r.Score, Message: msg}
+	e := &explain.Node{Value: r.Score, Message: msg}
 	for _, m := range r.Matches {
 		kind := "exact"
 		if m.Partial {
@@ -91,7 +92,7 @@ func (r *Result) Explain(ix *index.Index) *Explanation {
 		if m.QWeight != 1 {
 			msg += fmt.Sprintf(", query weight %.2f", m.QWeight)
 		}
-		c := &Explanation{Value: m.Score, Message: msg + fmt.Sprintf(", tf %.3f", m.TF)}
+		c := &explain.Node{Value: m.Score, Message: msg + fmt.Sprintf(", tf %.3f", m.TF)}
 		for _, f := range m.Fields {
 			idf := ix.TermIDF(m.TermID, f.Field.IsKeyword())
 			base := f.Weight / idf
@@ -105,7 +106,7 @@ func (r *Result) Explain(ix *index.Index) *Explanation {
 			if f.Learned != 0 {
 				msg += fmt.Sprintf(" × learned (1 %+.2f)", f.Learned)
 			}
-			c.Children = append(c.Children, &Explanation{Value: f.Weight, Message: msg})
+			c.Children = append(c.Children, &explain.Node{Value: f.Weight, Message: msg})
 		}
 		e.Children = append(e.Children, c)
 	}

@@ -3,6 +3,8 @@ package context
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skillroute/skillroute/tokenize"
 )
 
 // A prompt inside a session is often not a request of its own: "继续",
@@ -62,21 +64,20 @@ var (
 // SameAction reports whether a prompt asks for the same work again, on
 // whatever it names: a continuation even when its object words would make
 // a request of their own.
-func SameAction(prompt string) bool {
-	p := strings.ToLower(prompt)
-	return Classify(p) == Continuation && (containsAny(p, sameActionZh) || containsWord(p, sameActionEn) >= 0)
+func SameAction(p tokenize.Text) bool {
+	return Classify(p) == Continuation && (containsAny(p.Lower, sameActionZh) || containsWord(p.Lower, sameActionEn))
 }
 
 // Classify tells a continuation or a closing from a new request.
-func Classify(prompt string) Turn {
-	p := strings.ToLower(strings.TrimSpace(prompt))
+func Classify(text tokenize.Text) Turn {
+	p := strings.TrimSpace(text.Lower)
 	if p == "" || utf8.RuneCountInString(p) > maxFollowUpRunes*3 || len(strings.Fields(p)) > maxFollowUpWords {
 		return NewRequest
 	}
-	if hanCount(p) > maxFollowUpRunes {
+	if tokenize.HanCount(p) > maxFollowUpRunes {
 		return NewRequest
 	}
-	continues := containsAny(p, continuationZh) || containsWord(p, continuationEn) >= 0
+	continues := containsAny(p, continuationZh) || containsWord(p, continuationEn)
 	if !continues && (p == "好" || p == "行" || startsWithAny(p, closingZh) || startsWithWord(p, closingEn)) {
 		return Closing
 	}
@@ -104,74 +105,42 @@ func startsWithAny(p string, cues []string) bool {
 	return false
 }
 
-// isWordByte reports an ASCII letter or digit: what continues a word.
-func isWordByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '\''
-}
-
-// containsWord returns the index of the first cue that occurs in p as a
-// whole word or phrase, or -1.
-func containsWord(p string, cues []string) int {
-	for ci, c := range cues {
-		if wordIndex(p, c) >= 0 {
-			return ci
-		}
-	}
-	return -1
-}
-
-// wordIndex returns where cue first occurs in p as a whole word or phrase,
-// or -1.
-func wordIndex(p, cue string) int {
-	for from := 0; from < len(p); {
-		i := strings.Index(p[from:], cue)
-		if i < 0 {
-			return -1
-		}
-		i += from
-		end := i + len(cue)
-		if (i == 0 || !isWordByte(p[i-1])) && (end == len(p) || !isWordByte(p[end])) {
-			return i
-		}
-		from = i + 1
-	}
-	return -1
-}
-
-func startsWithWord(p string, cues []string) bool {
+// containsWord reports whether one of the cues occurs in p as a whole word
+// or phrase.
+func containsWord(p string, cues []string) bool {
 	for _, c := range cues {
-		if strings.HasPrefix(p, c) && (len(p) == len(c) || !isWordByte(p[len(c)])) {
+		if tokenize.WordIndex(p, c) >= 0 {
 			return true
 		}
 	}
 	return false
 }
 
-func hanCount(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x4e00 && r <= 0x9fff {
-			n++
+func startsWithWord(p string, cues []string) bool {
+	for _, c := range cues {
+		if tokenize.HasWordPrefix(p, c) {
+			return true
 		}
 	}
-	return n
+	return false
 }
 
 // StripCues removes the continuation cue words from a prompt, leaving what
 // it says about the work itself ("字体也一样处理" -> "字体处理", "go on" ->
 // ""): the cues refer back to the session, and matched as keywords they
 // would only add noise ("go" is a language's name).
-func StripCues(prompt string) string {
-	p := strings.ToLower(prompt)
+func StripCues(text tokenize.Text) tokenize.Text {
+	p := text.Lower
 	for _, c := range continuationZh {
 		p = strings.ReplaceAll(p, c, " ")
 	}
 	for _, c := range continuationEn {
-		for i := wordIndex(p, c); i >= 0; i = wordIndex(p, c) {
+		for i := tokenize.WordIndex(p, c); i >= 0; i = tokenize.WordIndex(p, c) {
 			p = p[:i] + " " + p[i+len(c):]
 		}
 	}
-	return strings.Join(strings.Fields(p), " ")
+	p = strings.Join(strings.Fields(p), " ")
+	return tokenize.Text{Raw: p, Lower: p}
 }
 
 // ContinuationScores is the context of a continuation: the skill in use,

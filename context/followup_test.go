@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	sctx "github.com/skillroute/skillroute/context"
+	"github.com/skillroute/skillroute/tokenize"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -33,16 +34,23 @@ func TestClassify(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.prompt, func(t *testing.T) {
-			assert.Equal(t, c.want, sctx.Classify(c.prompt))
+			assert.Equal(t, c.want, sctx.Classify(tokenize.NewText(c.prompt)))
 		})
 	}
 }
 
 func TestStripCues(t *testing.T) {
-	assert.Equal(t, "字体 处理", sctx.StripCues("字体也一样处理"))
-	assert.Equal(t, "", sctx.StripCues("go on"))
-	assert.Equal(t, "for the settings page", sctx.StripCues("do the same for the settings page"))
-	assert.Equal(t, "samesite cookie", sctx.StripCues("samesite cookie"), "cues are whole words")
+	assert.Equal(t, "字体 处理", sctx.StripCues(tokenize.NewText("字体也一样处理")).Lower)
+	assert.Equal(t, "", sctx.StripCues(tokenize.NewText("go on")).Lower)
+	assert.Equal(t, "for the settings page", sctx.StripCues(tokenize.NewText("do the same for the settings page")).Lower)
+	assert.Equal(t, "samesite cookie", sctx.StripCues(tokenize.NewText("samesite cookie")).Lower, "cues are whole words")
+}
+
+func TestSameAction(t *testing.T) {
+	assert.True(t, sctx.SameAction(tokenize.NewText("详情页也照样补上")))
+	assert.True(t, sctx.SameAction(tokenize.NewText("Do the SAME for the settings page")))
+	assert.False(t, sctx.SameAction(tokenize.NewText("also write the Dockerfile")), "a continuation, but not the same work again")
+	assert.False(t, sctx.SameAction(tokenize.NewText("set the samesite attribute")))
 }
 
 func TestContinuationScores(t *testing.T) {

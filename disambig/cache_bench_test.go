@@ -1,6 +1,7 @@
 package disambig_test
 
 import (
+	"github.com/skillroute/skillroute/tokenize"
 	"testing"
 
 	"github.com/skillroute/skillroute/disambig"
@@ -17,7 +18,7 @@ func BenchmarkLoadCachedAndFire(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		s.Fired("react 页面加载慢，首屏要 4 秒")
+		s.Fired(tokenize.NewText("react 页面加载慢，首屏要 4 秒"))
 	}
 }
 

@@ -1,6 +1,7 @@
 package disambig_test
 
 import (
+	"github.com/skillroute/skillroute/tokenize"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,7 +26,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	prompts = append(prompts, "你好", "thanks", "react 页面加载慢", "")
 	fired := 0
 	for _, p := range prompts {
-		a, b := ids(parsed.Fired(p)), ids(cached.Fired(p))
+		a, b := ids(parsed.Fired(tokenize.NewText(p))), ids(cached.Fired(tokenize.NewText(p)))
 		assert.Equal(t, a, b, "prompt %q", p)
 		fired += len(a)
 	}

@@ -38,7 +38,8 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/skillroute/skillroute/bm25"
+	"github.com/skillroute/skillroute/explain"
+	"github.com/skillroute/skillroute/tokenize"
 	"gopkg.in/yaml.v3"
 )
 
@@ -379,17 +380,17 @@ func build(file string, e ruleEntry, known func(string) bool, bookworm bool) (*R
 type Candidate struct {
 	Skill   string
 	Score   float64
-	Explain *bm25.Explanation
+	Explain *explain.Node
 }
 
-// Fired returns the rules whose trigger matches the lower-cased prompt, after mutual
+// Fired returns the rules whose trigger matches the prompt, after mutual
 // exclusion: of two exclusive rules that both fire on their keyword, the
 // one that declares the exclusion wins; if both declare it, the earlier.
-func (s *Set) Fired(prompt string) []*Rule {
+func (s *Set) Fired(p tokenize.Text) []*Rule {
 	if s == nil {
 		return nil
 	}
-	fired, _ := s.fired(prompt)
+	fired, _ := s.fired(p.Lower)
 	return fired
 }
 
@@ -428,11 +429,11 @@ func (s *Set) fired(prompt string) ([]*Rule, map[*Rule]int) {
 
 // Apply adjusts the candidates by the rules that fire on the prompt and
 // returns them re-ranked, with the fired rules.
-func (s *Set) Apply(prompt string, cands []Candidate) ([]Candidate, []*Rule) {
+func (s *Set) Apply(p tokenize.Text, cands []Candidate) ([]Candidate, []*Rule) {
 	if s == nil {
 		return cands, nil
 	}
-	prompt = strings.ToLower(prompt)
+	prompt := p.Lower
 	// A rule's specificity is the length of the text its trigger matched.
 	fired, specificity := s.fired(prompt)
 	if len(fired) == 0 {
@@ -461,20 +462,20 @@ func (s *Set) Apply(prompt string, cands []Candidate) ([]Candidate, []*Rule) {
 		i, ok := pos[name]
 		if !ok {
 			entry := top * EntryShare
-			cands = append(cands, Candidate{Skill: name, Score: entry, Explain: &bm25.Explanation{
+			cands = append(cands, Candidate{Skill: name, Score: entry, Explain: &explain.Node{
 				Value: entry, Message: fmt.Sprintf("not matched; entered by rule %s at %.1f × top score", boostBy[name], EntryShare)}})
 			i = len(cands) - 1
 			pos[name] = i
 		}
 		c := &cands[i]
 		c.Score *= 1 + boost[name]
-		c.Explain = wrap(c.Score, fmt.Sprintf("rule %s boosts %s × (1 + %.2f)", boostBy[name], name, boost[name]), c.Explain)
+		c.Explain = explain.Wrap(c.Score, fmt.Sprintf("rule %s boosts %s × (1 + %.2f)", boostBy[name], name, boost[name]), c.Explain)
 	}
 	for _, name := range slices.Sorted(maps.Keys(penalty)) {
 		if i, ok := pos[name]; ok {
 			c := &cands[i]
 			c.Score *= 1 - PenaltyFactor*penalty[name]
-			c.Explain = wrap(c.Score, fmt.Sprintf("rule %s penalises %s × (1 − %.1f × %.2f)", penaltyBy[name], name, PenaltyFactor, penalty[name]), c.Explain)
+			c.Explain = explain.Wrap(c.Score, fmt.Sprintf("rule %s penalises %s × (1 − %.1f × %.2f)", penaltyBy[name], name, PenaltyFactor, penalty[name]), c.Explain)
 		}
 	}
 	// Rank verdicts, least specific rule first, so that the most specific
@@ -497,7 +498,7 @@ func (s *Set) Apply(prompt string, cands []Candidate) ([]Candidate, []*Rule) {
 			if pi, ok := pos[p]; ok && pi != bi && cands[pi].Score >= cands[bi].Score {
 				c := &cands[pi]
 				c.Score = cands[bi].Score * BelowBoosted
-				c.Explain = wrap(c.Score, fmt.Sprintf("rule %s keeps %s below %s", r.ID, p, r.Boost), c.Explain)
+				c.Explain = explain.Wrap(c.Score, fmt.Sprintf("rule %s keeps %s below %s", r.ID, p, r.Boost), c.Explain)
 			}
 		}
 	}
@@ -508,14 +509,6 @@ func (s *Set) Apply(prompt string, cands []Candidate) ([]Candidate, []*Rule) {
 		return cands[i].Skill < cands[j].Skill
 	})
 	return cands, fired
-}
-
-func wrap(value float64, msg string, child *bm25.Explanation) *bm25.Explanation {
-	e := &bm25.Explanation{Value: value, Message: msg}
-	if child != nil {
-		e.Children = []*bm25.Explanation{child}
-	}
-	return e
 }
 
 // Restrict fits a rule set to a catalog: resolve maps a name the rules use

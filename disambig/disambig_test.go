@@ -1,6 +1,7 @@
 package disambig_test
 
 import (
+	"github.com/skillroute/skillroute/tokenize"
 	"regexp"
 	"strings"
 	"testing"
@@ -76,7 +77,7 @@ rules:
     weight: 0.3
 `)
 	cands := []disambig.Candidate{{Skill: "backend-builder", Score: 20}, {Skill: "devops-expert", Score: 10}}
-	got, fired := set.Apply("Deploy Docker behind NGINX", cands)
+	got, fired := set.Apply(tokenize.NewText("Deploy Docker behind NGINX"), cands)
 	assert.ElementsMatch(t, []string{"deploy", "docker", "nginx"}, ids(fired))
 	assert.InDelta(t, 10*(1+0.5), scores(got)["devops-expert"], 1e-9)
 	assert.InDelta(t, 20, scores(got)["backend-builder"], 1e-9)
@@ -127,7 +128,7 @@ func TestPenaltyKeepsBelowBoosted(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, fired := set.Apply("下周上线前要做一次渗透测试", tt.cands)
+			got, fired := set.Apply(tokenize.NewText("下周上线前要做一次渗透测试"), tt.cands)
 			assert.Equal(t, []string{"test-pentest"}, ids(fired))
 			for name, want := range tt.want {
 				assert.InDelta(t, want, scores(got)[name], 1e-9, name)
@@ -136,7 +137,7 @@ func TestPenaltyKeepsBelowBoosted(t *testing.T) {
 		})
 	}
 
-	got, _ := set.Apply("pentest", []disambig.Candidate{{Skill: "tester-expert", Score: 10}, {Skill: "security-expert", Score: 5}})
+	got, _ := set.Apply(tokenize.NewText("pentest"), []disambig.Candidate{{Skill: "tester-expert", Score: 10}, {Skill: "security-expert", Score: 5}})
 	require.Equal(t, "tester-expert", got[1].Skill)
 	assert.Contains(t, got[1].Explain.Message, "keeps tester-expert below security-expert")
 }
@@ -146,7 +147,7 @@ func TestPenaltyKeepsBelowBoosted(t *testing.T) {
 func TestBoostedSkillEnters(t *testing.T) {
 	set := parse(t, pentestRules)
 	cands := []disambig.Candidate{{Skill: "backend-builder", Score: 10}, {Skill: "other-expert", Score: 4}}
-	got, _ := set.Apply("we need a pentest", cands)
+	got, _ := set.Apply(tokenize.NewText("we need a pentest"), cands)
 	require.Len(t, got, 3)
 	assert.InDelta(t, 10*disambig.EntryShare*(1+0.3), scores(got)["security-expert"], 1e-9)
 	assert.Equal(t, []string{"backend-builder", "security-expert", "other-expert"}, order(got))
@@ -179,7 +180,7 @@ func TestMoreSpecificRuleWins(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			set := parse(t, yaml)
 			cands := []disambig.Candidate{{Skill: "devops-expert", Score: 10}, {Skill: "kubernetes-specialist", Score: 9}}
-			got, fired := set.Apply("Kubernetes 集群部署", cands)
+			got, fired := set.Apply(tokenize.NewText("Kubernetes 集群部署"), cands)
 			assert.Len(t, fired, 2)
 			assert.Equal(t, []string{"kubernetes-specialist", "devops-expert"}, order(got))
 			assert.InDelta(t, 9*1.3, scores(got)["kubernetes-specialist"], 1e-9)
@@ -188,7 +189,7 @@ func TestMoreSpecificRuleWins(t *testing.T) {
 	}
 	// Without the specific context, the generic rule alone decides.
 	set := parse(t, "rules:"+generic+specific)
-	got, fired := set.Apply("部署到服务器", []disambig.Candidate{{Skill: "devops-expert", Score: 10}, {Skill: "kubernetes-specialist", Score: 9}})
+	got, fired := set.Apply(tokenize.NewText("部署到服务器"), []disambig.Candidate{{Skill: "devops-expert", Score: 10}, {Skill: "kubernetes-specialist", Score: 9}})
 	assert.Equal(t, []string{"deploy"}, ids(fired))
 	assert.Equal(t, []string{"devops-expert", "kubernetes-specialist"}, order(got))
 }
@@ -197,15 +198,15 @@ func TestMoreSpecificRuleWins(t *testing.T) {
 // returned untouched.
 func TestApplyNoRules(t *testing.T) {
 	cands := []disambig.Candidate{{Skill: "b", Score: 1}, {Skill: "a", Score: 2}}
-	got, fired := parse(t, pentestRules).Apply("write a unit test", cands)
+	got, fired := parse(t, pentestRules).Apply(tokenize.NewText("write a unit test"), cands)
 	assert.Nil(t, fired)
 	assert.Equal(t, cands, got)
 
 	var none *disambig.Set
-	got, fired = none.Apply("pentest", cands)
+	got, fired = none.Apply(tokenize.NewText("pentest"), cands)
 	assert.Nil(t, fired)
 	assert.Equal(t, cands, got)
-	assert.Nil(t, none.Fired("pentest"))
+	assert.Nil(t, none.Fired(tokenize.NewText("pentest")))
 }
 
 // TestParseErrors protects rule authors: every problem names the file,
@@ -337,12 +338,12 @@ func TestMutualExclusion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.prompt, func(t *testing.T) {
-			assert.Equal(t, tt.want, ids(set.Fired(tt.prompt)))
+			assert.Equal(t, tt.want, ids(set.Fired(tokenize.NewText(tt.prompt))))
 		})
 	}
 
 	cands := []disambig.Candidate{{Skill: "performance-expert", Score: 10}, {Skill: "debugger-expert", Score: 9}}
-	got, fired := set.Apply("Memory Leak", cands)
+	got, fired := set.Apply(tokenize.NewText("Memory Leak"), cands)
 	assert.Equal(t, []string{"R01"}, ids(fired))
 	assert.InDelta(t, 10, scores(got)["performance-expert"], 1e-9)
 
@@ -360,7 +361,7 @@ rules:
     weight: 0.3
     mutual_exclusion: {with: first}
 `)
-	assert.Equal(t, []string{"first"}, ids(both.Fired("leak")))
+	assert.Equal(t, []string{"first"}, ids(both.Fired(tokenize.NewText("leak"))))
 }
 
 // A trigger that matches the empty string would fire on every prompt: it
@@ -415,7 +416,7 @@ func TestPrefilterKeepsFiring(t *testing.T) {
 	}
 	for _, prompt := range prompts {
 		fired := map[string]bool{}
-		for _, r := range set.Fired(strings.ToLower(prompt)) {
+		for _, r := range set.Fired(tokenize.NewText(prompt)) {
 			fired[r.ID] = true
 		}
 		for _, r := range set.Rules {
@@ -429,7 +430,7 @@ func TestPrefilterKeepsFiring(t *testing.T) {
 	for prompt, id := range map[string]string{
 		"typescript 泛型": "ra", "Docker compose": "rb", "react router": "rc", "Color": "rd", "p99 300ms": "rm",
 	} {
-		_, fired := set.Apply(prompt, nil)
+		_, fired := set.Apply(tokenize.NewText(prompt), nil)
 		assert.Contains(t, ids(fired), id, prompt)
 	}
 }

@@ -2,6 +2,7 @@ package disambig_test
 
 import (
 	"fmt"
+	"github.com/skillroute/skillroute/tokenize"
 
 	"github.com/skillroute/skillroute/disambig"
 )
@@ -27,7 +28,7 @@ rules:
 		{Skill: "tester-expert", Score: 10},
 		{Skill: "security-expert", Score: 5},
 	}
-	ranked, fired := set.Apply("下周上线前要做一次渗透测试", cands)
+	ranked, fired := set.Apply(tokenize.NewText("下周上线前要做一次渗透测试"), cands)
 	fmt.Println("fired:", fired[0].ID)
 	for _, c := range ranked {
 		fmt.Printf("%s %.3f\n", c.Skill, c.Score)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/skillroute/skillroute/eval"
-	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/loader"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,14 +15,14 @@ const (
 	bookworm = shared + "bookworm/"
 )
 
-func evaluate(t *testing.T, opt router.Options, file string) eval.Summary {
+func evaluate(t *testing.T, opt loader.Config, file string) eval.Summary {
 	t.Helper()
 	if _, err := os.Stat(file); err != nil {
 		t.Skipf("%s is not present beside the project; skipping (%v)", file, err)
 	}
 	f, err := eval.Read(file)
 	require.NoError(t, err)
-	r, err := router.Open(opt)
+	r, err := loader.Open(opt)
 	require.NoError(t, err)
 	rep := eval.Summarize(eval.RouteCases(r, f.Cases))
 	t.Logf("%s: %+v", file, rep.Summary)
@@ -39,7 +39,7 @@ func TestBookwormGoldenTop1(t *testing.T) {
 	if _, err := os.Stat(bookworm + "skills-index.json"); err != nil {
 		t.Skip("../shared/bookworm is not present; the side-by-side test needs the peer's data")
 	}
-	s := evaluate(t, router.Options{
+	s := evaluate(t, loader.Config{
 		Catalog:  bookworm + "skills-index.json",
 		Rules:    bookworm + "disambiguation-rules.json",
 		Synonyms: bookworm + "synonyms.json",
@@ -52,7 +52,7 @@ func TestBookwormGoldenTop1(t *testing.T) {
 // sit a little under the measured values (README) so that a regression
 // fails CI.
 func TestBuiltinDevAccuracy(t *testing.T) {
-	s := evaluate(t, router.Options{Catalog: router.Builtin}, shared+"eval/dev.jsonl")
+	s := evaluate(t, loader.Config{Catalog: loader.Builtin}, shared+"eval/dev.jsonl")
 	assert.GreaterOrEqual(t, s.Top1, 0.95, "top-1")
 	assert.GreaterOrEqual(t, s.Top3, 0.98, "top-3")
 	assert.GreaterOrEqual(t, s.NoneCorrect, 0.90, "none prompts abstained")
@@ -62,7 +62,7 @@ func TestBuiltinDevAccuracy(t *testing.T) {
 // Plain skills (name and description only) must route well too: with every
 // keyword tier derived from the text, top-1 stays above 70 %.
 func TestDerivedKeywordsAccuracy(t *testing.T) {
-	s := evaluate(t, router.Options{Catalog: router.Builtin, DeriveKeywords: true}, shared+"eval/dev.jsonl")
+	s := evaluate(t, loader.Config{Catalog: loader.Builtin, DeriveKeywords: true}, shared+"eval/dev.jsonl")
 	assert.GreaterOrEqual(t, s.Top1, 0.90, "top-1 with derived keywords")
 }
 
@@ -77,7 +77,7 @@ func TestSessionContextAccuracy(t *testing.T) {
 	f, err := eval.Read(file)
 	require.NoError(t, err)
 	require.NotEmpty(t, f.Sessions)
-	r, err := router.Open(router.Options{Catalog: router.Builtin})
+	r, err := loader.Open(loader.Config{Catalog: loader.Builtin})
 	require.NoError(t, err)
 	alone, err := eval.RouteSessions(r, f.Sessions, false)
 	require.NoError(t, err)
@@ -96,7 +96,7 @@ func TestSessionContextAccuracy(t *testing.T) {
 // not used for tuning: it stands for the prompts the router has not seen.
 // Bounds sit under the measured 95.0 % top-1 and 95 % abstention.
 func TestFreshPromptsAccuracy(t *testing.T) {
-	s := evaluate(t, router.Options{Catalog: router.Builtin}, "testdata/fresh.jsonl")
+	s := evaluate(t, loader.Config{Catalog: loader.Builtin}, "testdata/fresh.jsonl")
 	assert.GreaterOrEqual(t, s.Top1, 0.90, "top-1")
 	assert.GreaterOrEqual(t, s.Top3, 0.95, "top-3")
 	assert.GreaterOrEqual(t, s.NoneCorrect, 0.90, "none prompts abstained")

@@ -155,7 +155,7 @@ type Report struct {
 // pauses. The result is that of a warm router's typical call.
 func RouteCases(r *router.Router, cases []Case) []Outcome {
 	for _, c := range cases {
-		r.Route(c.Query)
+		r.Route(c.Query, router.Session{})
 	}
 	out := make([]Outcome, 0, len(cases))
 	var times [timedRuns]time.Duration
@@ -163,7 +163,7 @@ func RouteCases(r *router.Router, cases []Case) []Outcome {
 		var d router.Decision
 		for i := range times {
 			start := time.Now()
-			d = r.Route(c.Query)
+			d = r.Route(c.Query, router.Session{})
 			times[i] = time.Since(start)
 		}
 		slices.Sort(times[:])

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/skillroute/skillroute/hook"
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 )
 
@@ -16,7 +17,7 @@ func ExampleHandler_Handle() {
 	defer os.RemoveAll(dir)
 	h := &hook.Handler{
 		Store: &hook.Store{Dir: dir},
-		Open:  func() (*router.Router, error) { return router.Open(router.Options{Catalog: router.Builtin}) },
+		Open:  func() (*router.Router, error) { return loader.Open(loader.Config{Catalog: loader.Builtin}) },
 	}
 	res := h.Handle(context.Background(), []byte(`{"session_id":"abc","hook_event_name":"UserPromptSubmit","prompt":"git rebase 之后冲突了，怎么解决"}`))
 	fmt.Println(string(res.Output))

@@ -26,7 +26,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/router"
 )
 
@@ -134,7 +133,9 @@ func (h *Handler) now() time.Time {
 	return time.Now()
 }
 
-// prompt routes a prompt with the session's signals.
+// prompt routes a prompt in its session. The session file is read and
+// written once, under its lock, around the route: what the router sees and
+// what the next prompt finds are the same state.
 func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	text := strings.TrimSpace(ev.Prompt)
 	if text == "" {
@@ -148,42 +149,53 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	if err != nil {
 		return Result{Reason: "router: " + err.Error()}
 	}
-	sess, _ := h.Store.Session(ev.SessionID) // a broken session file routes without context
-	sig := h.signals(r, sess, ev.Cwd)
-	d := r.RouteWith(text, sig)
-	rec := Decision{ID: decisionID(ev, now), Session: ev.SessionID, PromptHash: hash(text),
-		Skill: d.Skill, Confidence: d.Confidence, Time: now.UTC(), Query: text}
-	res := Result{Decision: &d}
-	switch {
-	case d.Closing:
-		res.Reason = "closing turn: no skill needed"
-	case d.Skill == "":
-		res.Reason = fmt.Sprintf("abstained (confidence %.2f)", d.Confidence)
-	default:
-		injected := describe(d)
-		res.Output = contextOutput(injected)
-		rec.Cost = (len(injected) + 3) / 4 // tokens, at about four bytes each
+	rec := Decision{ID: decisionID(ev, now), Session: ev.SessionID, PromptHash: hash(text), Time: now.UTC(), Query: text}
+	res := Result{}
+	routeIn := func(f *SessionFile) {
+		d := r.Route(text, h.session(f, ev.Cwd, now))
+		res.Decision = &d
+		rec.Skill, rec.Confidence = d.Skill, d.Confidence
+		switch {
+		case d.Closing:
+			res.Reason = "closing turn: no skill needed"
+		case d.Skill == "":
+			res.Reason = fmt.Sprintf("abstained (confidence %.2f)", d.Confidence)
+		default:
+			injected := describe(d)
+			res.Output = contextOutput(injected)
+			rec.Cost = (len(injected) + 3) / 4 // tokens, at about four bytes each
+		}
+		f.Updated = rec.Time
+		f.Last = &LastDecision{ID: rec.ID, Query: d.Query, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost}
 	}
-	_ = h.Store.RecordDecision(ctx, rec, sess)
+	if err := h.Store.update(ctx, ev.SessionID, routeIn); err != nil && res.Decision == nil {
+		// The session is locked past the deadline or cannot be written:
+		// route on what it holds now, and keep nothing.
+		f, _ := h.Store.SessionFile(ev.SessionID)
+		routeIn(f)
+	}
+	_ = h.Store.RecordDecision(ctx, rec)
 	return res
 }
 
-// signals gathers the session's evidence for the router.
-func (h *Handler) signals(r *router.Router, sess *sctx.Session, cwd string) router.Signals {
-	var sig router.Signals
-	if sess != nil && len(sess.Recent) > 0 {
-		sig.Recent = sess.Recent
+// session is the router's snapshot of a session file: its recent skills,
+// the workflow statistics when there are skills to predict from, and the
+// project type of the working folder (detected again after
+// sctx.ProjectTTL, the detection kept in the file).
+func (h *Handler) session(f *SessionFile, cwd string, now time.Time) router.Session {
+	s := router.Session{Recent: f.Recent}
+	if len(f.Recent) > 0 {
 		if wf, err := h.Store.Workflow(); err == nil {
-			sig.Workflow = wf.Predict(r.Canonical(sess.Recent))
+			s.Workflow = wf
 		}
 	}
 	if cwd != "" {
-		if sess == nil {
-			sess = &sctx.Session{}
+		s.Project = f.ProjectFor(cwd, now)
+		if s.Project == nil {
+			s.Project = []string{} // looked, found none
 		}
-		sig.Project = sctx.ProjectScores(sess.ProjectFor(cwd, h.now()))
 	}
-	return sig
+	return s
 }
 
 // describe writes the injected line: factual, short, naming the skill by

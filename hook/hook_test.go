@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -26,7 +27,7 @@ var (
 
 // builtinRouter opens the built-in catalog once for all tests.
 func builtinRouter() (*router.Router, error) {
-	openOnce.Do(func() { shared, openErr = router.Open(router.Options{Catalog: router.Builtin}) })
+	openOnce.Do(func() { shared, openErr = loader.Open(loader.Config{Catalog: loader.Builtin}) })
 	return shared, openErr
 }
 
@@ -317,7 +318,7 @@ func TestStoreHousekeeping(t *testing.T) {
 
 	path := filepath.Join(h.Store.Dir, "decisions.jsonl")
 	require.NoError(t, os.WriteFile(path, make([]byte, 2<<20), 0o644))
-	require.NoError(t, h.Store.RecordDecision(ctx, hook.Decision{ID: "d", Session: "live", Time: now}, nil))
+	require.NoError(t, h.Store.RecordDecision(ctx, hook.Decision{ID: "d", Session: "live", Time: now}))
 	info, err := os.Stat(path)
 	require.NoError(t, err)
 	assert.Less(t, info.Size(), int64(1000), "rotated before the new line")

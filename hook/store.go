@@ -14,7 +14,6 @@ import (
 	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/state"
-	"github.com/skillroute/skillroute/tokenize"
 )
 
 // SessionTTL is how long an idle session's state is kept: a week covers a
@@ -108,25 +107,15 @@ func (s *Store) update(ctx context.Context, id string, change func(*SessionFile)
 	})
 }
 
-// RecordDecision appends a routed prompt to decisions.jsonl and keeps it as
-// the session's last decision, with the project type found for it.
-func (s *Store) RecordDecision(ctx context.Context, d Decision, sess *sctx.Session) error {
+// RecordDecision appends a routed prompt to decisions.jsonl.
+func (s *Store) RecordDecision(ctx context.Context, d Decision) error {
 	line, err := json.Marshal(d)
 	if err != nil {
 		return err
 	}
 	path := filepath.Join(s.Dir, "decisions.jsonl")
 	rotate(path)
-	if err := state.AppendLine(ctx, path, line); err != nil {
-		return err
-	}
-	return s.update(ctx, d.Session, func(f *SessionFile) {
-		f.Updated = d.Time
-		if sess != nil && sess.ProjectDir != "" {
-			f.ProjectDir, f.Project, f.ProjectAt = sess.ProjectDir, sess.Project, sess.ProjectAt
-		}
-		f.Last = &LastDecision{ID: d.ID, Query: tokenize.Cap(d.Query), Skill: d.Skill, Confidence: d.Confidence, Time: d.Time, Cost: d.Cost}
-	})
+	return state.AppendLine(ctx, path, line)
 }
 
 // RecordUse notes that the session used a skill, in its window and in the

@@ -5,13 +5,13 @@ import (
 	"testing"
 
 	"github.com/skillroute/skillroute/index"
-	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/loader"
 )
 
 // BenchmarkLoad measures reading the compiled built-in index, which the
 // hook does on every prompt.
 func BenchmarkLoad(b *testing.B) {
-	ix, err := router.OpenIndex(router.Options{Catalog: router.Builtin})
+	ix, err := loader.OpenIndex(loader.Config{Catalog: loader.Builtin})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 )
 
@@ -28,29 +29,29 @@ func prompts(b *testing.B, path string) []string {
 	return out
 }
 
-func benchRoute(b *testing.B, opt router.Options, file string) {
+func benchRoute(b *testing.B, opt loader.Config, file string) {
 	qs := prompts(b, file)
-	r, err := router.Open(opt)
+	r, err := loader.Open(opt)
 	if err != nil {
 		b.Skipf("cannot open router: %v", err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		r.Route(qs[i%len(qs)])
+		r.Route(qs[i%len(qs)], router.Session{})
 	}
 }
 
 // BenchmarkRoute measures one in-process route over the built-in catalog,
 // cycling through the dev prompts.
 func BenchmarkRoute(b *testing.B) {
-	benchRoute(b, router.Options{Catalog: router.Builtin}, "../../shared/eval/dev.jsonl")
+	benchRoute(b, loader.Config{Catalog: loader.Builtin}, "../../shared/eval/dev.jsonl")
 }
 
 // BenchmarkRouteBookworm routes the peer's golden prompts over the peer's
 // own 66-skill catalog, rules and synonyms.
 func BenchmarkRouteBookworm(b *testing.B) {
 	const bw = "../../shared/bookworm/"
-	benchRoute(b, router.Options{Catalog: bw + "skills-index.json", Rules: bw + "disambiguation-rules.json", Synonyms: bw + "synonyms.json"},
+	benchRoute(b, loader.Config{Catalog: bw + "skills-index.json", Rules: bw + "disambiguation-rules.json", Synonyms: bw + "synonyms.json"},
 		bw+"golden-dev.jsonl")
 }

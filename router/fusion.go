@@ -7,17 +7,9 @@ import (
 
 	"github.com/skillroute/skillroute/bm25"
 	"github.com/skillroute/skillroute/disambig"
+	"github.com/skillroute/skillroute/explain"
 	"github.com/skillroute/skillroute/index"
 )
-
-// Signals are the session's evidence besides the prompt: the skills it
-// used, and scores in [0, 1] per skill name.
-type Signals struct {
-	Recent   []string           // skills the session used, oldest first
-	Context  map[string]float64 // computed from Recent by the router when nil
-	Project  map[string]float64 // skills the project's type favours
-	Workflow map[string]float64 // the next skill predicted from past sequences
-}
 
 // Follow-up handling. A continuation ("也照样补上", "go on") or a prompt too
 // weak to route on its own ("帮我优化一下": its own confidence would
@@ -45,23 +37,32 @@ const (
 	CtxBase        = 5.0
 )
 
+// fuseSignals adds the signals to the BM25 scores (ContinuationBM25 of
+// them in a continuation).
+func fuseSignals(r *Router, st *route) {
+	share := 1.0
+	if st.continues {
+		share = ContinuationBM25
+	}
+	st.cands = fuse(r.Index, st.results, share, st.signals, r.Explain)
+}
+
 // fuse combines BM25 results with the signals. The result is divided by
 // WeightBM25, so that with no signals a score is the BM25 score itself and
 // confidence reads the same with or without a session.
 //
 // share scales the BM25 part (ContinuationBM25 in a continuation).
-func fuse(ix *index.Index, results []bm25.Result, share float64, sig Signals, explain bool) []disambig.Candidate {
+func fuse(ix *index.Index, results []bm25.Result, share float64, sig Signals, explained bool) []disambig.Candidate {
 	cands := make([]disambig.Candidate, 0, len(results))
 	pos := map[string]int{}
 	for i := range results {
 		r := &results[i]
 		pos[r.Name] = len(cands)
 		c := disambig.Candidate{Skill: r.Name, Score: r.Score * share}
-		if explain {
+		if explained {
 			c.Explain = r.Explain(ix)
 			if share != 1 {
-				c.Explain = &bm25.Explanation{Value: c.Score, Message: fmt.Sprintf("continuation: the prompt's own words count × %.1f", share),
-					Children: []*bm25.Explanation{c.Explain}}
+				c.Explain = explain.Wrap(c.Score, fmt.Sprintf("continuation: the prompt's own words count × %.1f", share), c.Explain)
 			}
 		}
 		cands = append(cands, c)
@@ -82,11 +83,10 @@ func fuse(ix *index.Index, results []bm25.Result, share float64, sig Signals, ex
 			}
 			c := &cands[i]
 			c.Score += part
-			if !explain {
+			if !explained {
 				continue
 			}
-			c.Explain = &bm25.Explanation{Value: c.Score, Message: fmt.Sprintf("+ %s %.2f × %.0f × %.1f / %.1f", what, v, CtxBase, weight, WeightBM25),
-				Children: nonNil(c.Explain)}
+			c.Explain = explain.Wrap(c.Score, fmt.Sprintf("+ %s %.2f × %.0f × %.1f / %.1f", what, v, CtxBase, weight, WeightBM25), c.Explain)
 		}
 	}
 	add(sig.Context, WeightContext, "session context")
@@ -99,13 +99,6 @@ func fuse(ix *index.Index, results []bm25.Result, share float64, sig Signals, ex
 		return cands[i].Skill < cands[j].Skill
 	})
 	return cands
-}
-
-func nonNil(e *bm25.Explanation) []*bm25.Explanation {
-	if e == nil {
-		return nil
-	}
-	return []*bm25.Explanation{e}
 }
 
 // maxEvidence is how many matched terms a candidate names as its reasons.

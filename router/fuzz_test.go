@@ -4,6 +4,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 )
 
@@ -13,13 +14,13 @@ func FuzzRoute(f *testing.F) {
 	for _, seed := range []string{"React 页面加载慢", "继续", "thanks", "不要用Redis做缓存", "\xff\xfe", "also write the Dockerfile", "a|b (c) [d] \\Q"} {
 		f.Add(seed)
 	}
-	r, err := router.Open(router.Options{Catalog: router.Builtin})
+	r, err := loader.Open(loader.Config{Catalog: loader.Builtin})
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, prompt string) {
-		for _, sig := range []router.Signals{{}, {Recent: []string{"tester-expert", "skillroute:git-operation-master"}}} {
-			d := r.RouteWith(prompt, sig)
+		for _, sig := range []router.Session{{}, {Recent: []string{"tester-expert", "skillroute:git-operation-master"}}} {
+			d := r.Route(prompt, sig)
 			if d.Confidence < 0 || d.Confidence > 1 {
 				t.Fatalf("confidence %v for %q", d.Confidence, prompt)
 			}

@@ -31,7 +31,7 @@ func (r *Router) CheckExamples() []ExampleFailure {
 			continue
 		}
 		for _, ex := range rule.Examples {
-			if d := r.Route(ex); d.Skill != rule.Boost {
+			if d := r.Route(ex, Session{}); d.Skill != rule.Boost {
 				out = append(out, ExampleFailure{File: r.Rules.Source, Line: rule.Line, RuleID: rule.ID, Example: ex, Want: rule.Boost, Got: d.Skill})
 			}
 		}

@@ -5,7 +5,9 @@ import (
 	"sort"
 
 	"github.com/skillroute/skillroute/disambig"
+	"github.com/skillroute/skillroute/explain"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/tokenize"
 )
 
 // PriorBoost is how much a calibration table's pick for the prompt's
@@ -20,11 +22,15 @@ const PriorBoost = 0.25
 // arm at all (no skill was ever right for this category) means no
 // injection. It returns what it did, for --explain, or "" when the table
 // had nothing to say, and whether to abstain.
-func (r *Router) applyPrior(prompt string, cands []disambig.Candidate) (string, bool) {
+func applyPrior(r *Router, st *route) {
+	st.prior, st.silence = r.prior(st.text, st.cands)
+}
+
+func (r *Router) prior(text tokenize.Text, cands []disambig.Candidate) (string, bool) {
 	if r.Table == nil || len(cands) == 0 {
 		return "", false
 	}
-	category := learn.Classify(prompt)
+	category := learn.Classify(text.Raw)
 	e := r.Table.Lookup(category)
 	switch {
 	case e.Level == learn.LevelPrior:
@@ -40,6 +46,9 @@ func (r *Router) applyPrior(prompt string, cands []disambig.Candidate) (string, 
 		}
 		before := cands[0].Skill
 		cands[i].Score *= 1 + PriorBoost
+		if r.Explain {
+			cands[i].Explain = explain.Wrap(cands[i].Score, fmt.Sprintf("calibration prior × (1 + %.2f): the %s table's pick for %q prompts", PriorBoost, e.Level, category), cands[i].Explain)
+		}
 		sort.SliceStable(cands, func(a, b int) bool { return cands[a].Score > cands[b].Score })
 		msg := fmt.Sprintf("%s table (%s) favours %s for %q prompts", e.Level, r.Table.Preset, e.Arm, category)
 		if cands[0].Skill != before {

@@ -1,7 +1,33 @@
-// Package router is the whole pipeline: tokenize the prompt, score the
-// skills with BM25, fuse in the session's signals, apply the
-// disambiguation rules, and turn the best score into a confidence that
-// means the same thing on every prompt.
+// Package router is the routing pipeline: for one prompt and the session
+// it comes in, it decides which skill, if any, belongs in front of the
+// model, and says why.
+//
+// Route runs an explicit, ordered list of stages over one route value,
+// each a small function that reads what the stages before it left and
+// adds its own part (and, with Explain set, its line of the explanation):
+//
+//	normalise  cap and lower-case the prompt once; every later stage reads that
+//	turn       a new request, a continuation ("继续", "go on") or a closing ("thanks")
+//	tokenize   the prompt's terms (a continuation's cue words stripped)
+//	score      BM25 over the compiled index, with the learner's weights
+//	followup   settle the turn on the prompt's own evidence: close, carry on, or route afresh
+//	signals    the session's evidence: context window, project type, workflow
+//	fuse       BM25 and the signals, linearly
+//	rules      the disambiguation rules
+//	prior      the calibration table, a prior among the candidates
+//	decide     confidence, level, the recommended skill and its evidence
+//
+// A new stage is one function over *route and one line in the pipeline
+// list (stages.go):
+//
+//	func freshness(r *Router, st *route) { … st.cands[i].Score *= … }
+//
+//	{"freshness", freshness},
+//
+// The router reads no file and no environment: the loader package opens a
+// catalog into a Router, and callers pass the session in as a Session
+// snapshot (the hook from its state folder, eval in memory), so that the
+// same prompt in the same session always gets the same decision.
 //
 // Confidence is absolute, not relative to the top candidate: a prompt that
 // matches nothing well gets a low confidence even though something came
@@ -17,11 +43,10 @@ import (
 	"strings"
 
 	"github.com/skillroute/skillroute/bm25"
-	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/disambig"
+	"github.com/skillroute/skillroute/explain"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn"
-	"github.com/skillroute/skillroute/tokenize"
 )
 
 // Level is a coarse reading of confidence.
@@ -58,11 +83,11 @@ const MaxCandidates = 5
 
 // Candidate is one ranked skill.
 type Candidate struct {
-	Skill      string            `json:"skill"`
-	Score      float64           `json:"score"`
-	Confidence float64           `json:"confidence"`
-	Explain    *bm25.Explanation `json:"-"`
-	Evidence   []string          `json:"-"` // why, in a few words: matched terms, signals, rules
+	Skill      string        `json:"skill"`
+	Score      float64       `json:"score"`
+	Confidence float64       `json:"confidence"`
+	Explain    *explain.Node `json:"-"`
+	Evidence   []string      `json:"-"` // why, in a few words: matched terms, signals, rules
 }
 
 // Decision is the router's answer for one prompt.
@@ -91,103 +116,22 @@ type Router struct {
 	Explain bool
 }
 
-// New returns a router.
+// New returns a router over an index and a rule set (nil: no rules).
 func New(ix *index.Index, rules *disambig.Set) *Router {
 	return &Router{Index: ix, Rules: rules}
 }
 
-// Route decides for a prompt on its own, with no session signals.
-func (r *Router) Route(prompt string) Decision {
-	return r.RouteWith(prompt, Signals{})
-}
-
-// RouteWith decides for a prompt with the session's signals fused in.
-func (r *Router) RouteWith(prompt string, sig Signals) Decision {
-	prompt = tokenize.Cap(prompt) // rules and cues read no more than the tokenizer
-	turn := sctx.Classify(prompt)
-	recent := r.Canonical(sig.Recent)
-	text := prompt
-	if turn == sctx.Continuation && len(recent) > 0 {
-		text = sctx.StripCues(prompt) // "go on": the session decides, not "go"
-	}
-	results := bm25.ScoreWith(r.Index, r.Index.Tokenizer().Tokenize(text), r.Weights)
-	// A cue counts only when the words around it do not make a clear
-	// request of their own (one the router would route HIGH): "好的，就这样"
-	// closes, "好的，把 Dockerfile 改成多阶段构建" does not; "也一样处理"
-	// continues, "also write the Dockerfile" is a new request; "详情页也照样
-	// 补上" asks for the same work again, whatever its object words say.
-	weak := ownConfidence(results) < AbstainBelow
-	clear := ownConfidence(results) >= HighFrom
-	if turn == sctx.Closing && !clear {
-		return Decision{Query: prompt, Level: Low, Closing: true}
-	}
-	continues := turn == sctx.Continuation && len(recent) > 0 && (!clear || sctx.SameAction(prompt))
-	if turn == sctx.Continuation && !continues && text != prompt {
-		results = bm25.ScoreWith(r.Index, r.Index.Tokenizer().Tokenize(prompt), r.Weights)
-	}
-	if sig.Context == nil && len(recent) > 0 {
-		if continues || weak {
-			sig.Context = sctx.ContinuationScores(recent)
-		} else {
-			sig.Context = sctx.ContextScores(recent, r.enhances)
-		}
-	}
-	share := 1.0
-	if continues {
-		share = ContinuationBM25
-	}
-	cands := fuse(r.Index, results, share, sig, r.Explain)
-	cands, fired := r.Rules.Apply(prompt, cands)
-	prior, silence := r.applyPrior(prompt, cands)
-
-	d := Decision{Query: prompt, Level: Low, Prior: prior}
-	for _, f := range fired {
-		d.Rules = append(d.Rules, f.ID)
-	}
-	top, second := 0.0, 0.0
-	if len(cands) > 0 {
-		top = cands[0].Score
-	}
-	if len(cands) > 1 {
-		second = cands[1].Score
-	}
-	for i, c := range cands {
-		if i == MaxCandidates {
+// Route decides for a prompt in its session (the zero Session: a prompt on
+// its own).
+func (r *Router) Route(prompt string, s Session) Decision {
+	st := &route{prompt: prompt, session: s}
+	for _, stage := range pipeline {
+		stage.run(r, st)
+		if st.done {
 			break
 		}
-		ru := second
-		if i > 0 {
-			ru = top // a runner-up is measured against the winner
-		}
-		d.Candidates = append(d.Candidates, Candidate{Skill: c.Skill, Score: round(c.Score), Confidence: round(Confidence(c.Score, ru)), Explain: c.Explain,
-			Evidence: evidence(c.Skill, results, sig, fired)})
 	}
-	if len(d.Candidates) == 0 {
-		return d
-	}
-	d.Confidence = d.Candidates[0].Confidence
-	d.Level = LevelOf(d.Confidence)
-	if silence {
-		d.Level = Low // the table has seen no skill help here
-	}
-	if d.Level != Low {
-		d.Skill = d.Candidates[0].Skill
-	}
-	return d
-}
-
-// ownConfidence is the confidence the prompt's words alone give its best
-// match: below AbstainBelow the prompt is too weak to route on its own,
-// and the session decides.
-func ownConfidence(results []bm25.Result) float64 {
-	if len(results) == 0 {
-		return 0
-	}
-	rival := 0.0
-	if len(results) > 1 {
-		rival = results[1].Score
-	}
-	return Confidence(results[0].Score, rival)
+	return st.decision
 }
 
 // Canonical maps used skill names to the catalog's ("plugin:name" and

@@ -1,13 +1,12 @@
 package router_test
 
 import (
-	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
+	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,7 +20,7 @@ var (
 
 func open(t *testing.T) *router.Router {
 	t.Helper()
-	once.Do(func() { builtin, openErr = router.Open(router.Options{Catalog: router.Builtin}) })
+	once.Do(func() { builtin, openErr = loader.Open(loader.Config{Catalog: loader.Builtin}) })
 	require.NoError(t, openErr)
 	return builtin
 }
@@ -47,10 +46,10 @@ func TestConfidenceIsAbsolute(t *testing.T) {
 
 func TestRouteAbstainsAndCloses(t *testing.T) {
 	r := open(t)
-	d := r.Route("thanks, that's all for today")
+	d := r.Route("thanks, that's all for today", router.Session{})
 	assert.Empty(t, d.Skill)
 	assert.True(t, d.Closing)
-	d = r.Route("周末有什么好看的电影推荐吗")
+	d = r.Route("周末有什么好看的电影推荐吗", router.Session{})
 	assert.Empty(t, d.Skill)
 	assert.Equal(t, router.Low, d.Level)
 
@@ -60,7 +59,7 @@ func TestRouteAbstainsAndCloses(t *testing.T) {
 		"ok now fix the failing pytest": "tester-expert",
 		"对接微信支付接口，回调要验签":                "api-integration-specialist",
 	} {
-		d := r.Route(prompt)
+		d := r.Route(prompt, router.Session{})
 		assert.False(t, d.Closing, prompt)
 		assert.Equal(t, want, d.Skill, prompt)
 	}
@@ -72,37 +71,37 @@ func TestContextFusion(t *testing.T) {
 	r := open(t)
 	recent := []string{"database-tuning-expert", "database-tuning-expert"}
 
-	d := r.RouteWith("继续", router.Signals{Recent: recent})
+	d := r.Route("继续", router.Session{Recent: recent})
 	assert.Equal(t, "database-tuning-expert", d.Skill, "a continuation carries on the skill in use")
 
-	d = r.RouteWith("帮我给登录页写 Playwright 端到端测试", router.Signals{Recent: recent})
+	d = r.Route("帮我给登录页写 Playwright 端到端测试", router.Session{Recent: recent})
 	assert.Equal(t, "tester-expert", d.Skill, "a clear new request beats the context")
-	d = r.RouteWith("also write the Dockerfile, multi-stage, the image is 900MB", router.Signals{Recent: []string{"tester-expert"}})
+	d = r.Route("also write the Dockerfile, multi-stage, the image is 900MB", router.Session{Recent: []string{"tester-expert"}})
 	assert.Equal(t, "devops-expert", d.Skill, "a cue word does not make a clear request a continuation")
 
 	// "The same again" carries on even when the object words alone would
 	// route elsewhere.
-	d = r.RouteWith("详情页也照样补上", router.Signals{Recent: []string{"tester-expert", "tester-expert"}})
+	d = r.Route("详情页也照样补上", router.Session{Recent: []string{"tester-expert", "tester-expert"}})
 	assert.Equal(t, "tester-expert", d.Skill)
 
 	// Context counts even when BM25 finds nothing (linear, not a product).
-	d = r.RouteWith("go on", router.Signals{Recent: []string{"diagram-as-code-expert"}})
+	d = r.Route("go on", router.Session{Recent: []string{"diagram-as-code-expert"}})
 	assert.Equal(t, "diagram-as-code-expert", d.Skill)
 
 	// A plugin's name for the same skill is the same skill.
-	d = r.RouteWith("继续", router.Signals{Recent: []string{"skillroute:git-operation-master"}})
+	d = r.Route("继续", router.Session{Recent: []string{"skillroute:git-operation-master"}})
 	assert.Equal(t, "git-operation-master", d.Skill)
 
 	// Project type: a weak prior that breaks ties, never a route of its own.
-	d = r.RouteWith("你好", router.Signals{Project: map[string]float64{"golang-pro": 1}})
+	d = r.Route("你好", router.Session{Project: []string{"go"}})
 	assert.Empty(t, d.Skill, "small talk stays silent in a Go project")
 }
 
 func TestRouteExplainNamesTheWinningKeyword(t *testing.T) {
-	r, err := router.Open(router.Options{Catalog: router.Builtin})
+	r, err := loader.Open(loader.Config{Catalog: loader.Builtin})
 	require.NoError(t, err)
 	r.Explain = true
-	d := r.Route("这条慢查询要 8 秒，EXPLAIN 显示全表扫描")
+	d := r.Route("这条慢查询要 8 秒，EXPLAIN 显示全表扫描", router.Session{})
 	require.Equal(t, "database-tuning-expert", d.Skill)
 	text := d.Explain()
 	assert.Contains(t, text, "route to database-tuning-expert")
@@ -113,10 +112,10 @@ func TestRouteExplainNamesTheWinningKeyword(t *testing.T) {
 // The calibration table acts as a prior among the candidates, and the
 // explanation says when it decided.
 func TestCalibrationPrior(t *testing.T) {
-	base, err := router.Open(router.Options{Catalog: router.Builtin})
+	base, err := loader.Open(loader.Config{Catalog: loader.Builtin})
 	require.NoError(t, err)
 	const prompt = "接口响应很慢，帮我看看是不是数据库的问题"
-	d := base.Route(prompt)
+	d := base.Route(prompt, router.Session{})
 	require.GreaterOrEqual(t, len(d.Candidates), 2)
 	second := d.Candidates[1].Skill
 
@@ -125,82 +124,42 @@ func TestCalibrationPrior(t *testing.T) {
 	}}
 	withTable := *base
 	withTable.Table = tab
-	d2 := withTable.Route(prompt)
+	d2 := withTable.Route(prompt, router.Session{})
 	assert.Contains(t, d2.Explain(), "calibration: calibrated table")
 	assert.Contains(t, d2.Prior, "favours "+second)
 
 	// A calibrated "no skill ever helped" means no injection.
 	withTable.Table = &learn.Table{Preset: learn.PresetBalanced, Categories: map[string]learn.Entry{learn.Classify(prompt): {Level: learn.LevelCalibrated}}}
-	silent := withTable.Route(prompt)
+	silent := withTable.Route(prompt, router.Session{})
 	assert.Empty(t, silent.Skill)
 	assert.Contains(t, silent.Prior, "none is injected")
 
 	// The prior level (too few samples, no fallback) leaves routing alone.
 	withTable.Table = &learn.Table{Categories: map[string]learn.Entry{learn.Classify(prompt): {Arm: second, Level: learn.LevelPrior}}}
-	d3 := withTable.Route(prompt)
+	d3 := withTable.Route(prompt, router.Session{})
 	assert.Empty(t, d3.Prior)
 	assert.Equal(t, d.Skill, d3.Skill)
 }
 
-// The built-in rules fit any catalog: rules about skills that are not
-// installed drop out instead of failing, and names match plugin skills.
-func TestBuiltinRulesFitAnyCatalog(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, body string) {
-		p := filepath.Join(dir, name, "SKILL.md")
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
-	}
-	write("security-expert", "---\nname: skillroute:security-expert\ndescription: application security, pentests, XSS, SQL injection\n---\n")
-	write("invoice-helper", "---\ndescription: invoices and VAT\n---\n")
-	r, err := router.Open(router.Options{Catalog: dir})
-	require.NoError(t, err, "rules naming absent skills must not stop the router")
-	for _, rule := range r.Rules.Rules {
-		assert.Equal(t, "skillroute:security-expert", rule.Boost, "only rules about installed skills stay, by their catalog name")
-	}
-	require.NotEmpty(t, r.Rules.Rules)
-	d := r.Route("plan a pentest of the login page: XSS and SQL injection first")
-	assert.Equal(t, "skillroute:security-expert", d.Skill)
-	assert.Contains(t, d.Rules, "test-pentest", "the built-in rule fired for the plugin's skill")
+// The pipeline runs the stages the package doc lists, in that order.
+func TestStagesInOrder(t *testing.T) {
+	assert.Equal(t, []string{"normalise", "turn", "tokenize", "score", "followup", "signals", "fuse", "rules", "prior", "decide"}, router.Stages())
 }
 
-// A cache damaged on disk is rebuilt or, where its checks pass, routes
-// without a panic: the hook must never crash on a bad file.
-func TestDamagedCacheNeverPanics(t *testing.T) {
-	cache := t.TempDir()
-	opt := router.Options{Catalog: router.Builtin, CacheDir: cache}
-	_, err := router.Open(opt)
-	require.NoError(t, err)
-	files, _ := filepath.Glob(filepath.Join(cache, "*.bin"))
-	require.Len(t, files, 2, "an index and a rules cache")
-	originals := map[string][]byte{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		require.NoError(t, err)
-		originals[f] = data
+// A session's workflow statistics and project type are signals of the
+// same snapshot: a habit seen often enough carries a weak follow-up.
+func TestSessionSnapshotSignals(t *testing.T) {
+	r := open(t)
+	wf := &sctx.Workflow{}
+	for range 5 {
+		wf.Observe([]string{"golang-pro"}, "tester-expert")
 	}
-	rng := rand.New(rand.NewPCG(7, 7))
-	for round := 0; round < 25; round++ {
-		for f, data := range originals {
-			damaged := append([]byte(nil), data...)
-			for k := 0; k < 4; k++ {
-				damaged[rng.IntN(len(damaged))] ^= byte(1 + rng.IntN(255))
-			}
-			require.NoError(t, os.WriteFile(f, damaged, 0o644))
-		}
-		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					t.Fatalf("round %d: panic: %v", round, p)
-				}
-			}()
-			r, err := router.Open(opt)
-			if err != nil {
-				return
-			}
-			for _, p := range []string{"React 页面加载慢", "渗透测试报告怎么写", "git rebase conflict", "继续"} {
-				r.Route(p)
-			}
-		}()
+	s := router.Session{Recent: []string{"golang-pro"}, Workflow: wf, Project: []string{"go"}}
+	d := r.Route("帮我看一下", s)
+	var names []string
+	for _, c := range d.Candidates {
+		names = append(names, c.Skill)
 	}
+	assert.Contains(t, names, "tester-expert", "the workflow's next skill is a candidate")
+	assert.Contains(t, names, "golang-pro", "the session's skill and the project's favourite are candidates")
 }

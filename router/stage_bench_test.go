@@ -3,14 +3,16 @@ package router_test
 import (
 	"testing"
 
+	"github.com/skillroute/skillroute/loader"
+	"github.com/skillroute/skillroute/tokenize"
+
 	"github.com/skillroute/skillroute/bm25"
-	"github.com/skillroute/skillroute/router"
 )
 
 func BenchmarkStagesBookworm(b *testing.B) {
 	const bw = "../../shared/bookworm/"
 	qs := prompts(b, bw+"golden-dev.jsonl")
-	r, err := router.Open(router.Options{Catalog: bw + "skills-index.json", Rules: bw + "disambiguation-rules.json", Synonyms: bw + "synonyms.json"})
+	r, err := loader.Open(loader.Config{Catalog: bw + "skills-index.json", Rules: bw + "disambiguation-rules.json", Synonyms: bw + "synonyms.json"})
 	if err != nil {
 		b.Skip(err)
 	}
@@ -27,7 +29,7 @@ func BenchmarkStagesBookworm(b *testing.B) {
 	})
 	b.Run("rules", func(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
-			r.Rules.Fired(qs[i%len(qs)])
+			r.Rules.Fired(tokenize.NewText(qs[i%len(qs)]))
 		}
 	})
 }

@@ -18,12 +18,6 @@ type Places struct {
 	PluginRoot string // $CLAUDE_PLUGIN_ROOT when running as a plugin: its skills/
 }
 
-// PlacesFromEnv reads the places from the environment.
-func PlacesFromEnv() Places {
-	home, _ := os.UserHomeDir()
-	return Places{Home: home, ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"), PluginRoot: os.Getenv("CLAUDE_PLUGIN_ROOT")}
-}
-
 // pluginName reads a plugin's name from its manifest, else its folder.
 func pluginName(root string) string {
 	var m struct {

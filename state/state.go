@@ -29,16 +29,17 @@ const lockRetry = 2 * time.Millisecond
 // ErrBusy reports a lock not acquired before the deadline.
 var ErrBusy = errors.New("state: file is locked by another process")
 
-// Dir returns skillroute's state folder: $CLAUDE_PLUGIN_DATA when running
-// as a plugin, else $SKILLROUTE_HOME, else ~/.claude/skillroute.
-func Dir() string {
+// DirFrom returns skillroute's state folder for an environment (getenv)
+// and home folder: $CLAUDE_PLUGIN_DATA when running as a plugin, else
+// $SKILLROUTE_HOME, else HOME/.claude/skillroute. The command resolves it
+// once; nothing below reads the environment.
+func DirFrom(getenv func(string) string, home string) string {
 	for _, env := range []string{"CLAUDE_PLUGIN_DATA", "SKILLROUTE_HOME"} {
-		if v := os.Getenv(env); v != "" {
+		if v := getenv(env); v != "" {
 			return v
 		}
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
+	if home == "" {
 		return filepath.Join(os.TempDir(), "skillroute")
 	}
 	return filepath.Join(home, ".claude", "skillroute")

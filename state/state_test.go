@@ -16,14 +16,13 @@ import (
 )
 
 func TestDir(t *testing.T) {
-	t.Setenv("CLAUDE_PLUGIN_DATA", "/plugin/data")
-	t.Setenv("SKILLROUTE_HOME", "/home/sr")
-	assert.Equal(t, "/plugin/data", state.Dir())
-	t.Setenv("CLAUDE_PLUGIN_DATA", "")
-	assert.Equal(t, "/home/sr", state.Dir())
-	t.Setenv("SKILLROUTE_HOME", "")
-	t.Setenv("HOME", "/u")
-	assert.Equal(t, filepath.Join("/u", ".claude", "skillroute"), state.Dir())
+	env := map[string]string{"CLAUDE_PLUGIN_DATA": "/plugin/data", "SKILLROUTE_HOME": "/home/sr"}
+	getenv := func(k string) string { return env[k] }
+	assert.Equal(t, "/plugin/data", state.DirFrom(getenv, "/u"))
+	env["CLAUDE_PLUGIN_DATA"] = ""
+	assert.Equal(t, "/home/sr", state.DirFrom(getenv, "/u"))
+	env["SKILLROUTE_HOME"] = ""
+	assert.Equal(t, filepath.Join("/u", ".claude", "skillroute"), state.DirFrom(getenv, "/u"))
 }
 
 // Concurrent appenders never lose or interleave a line.

@@ -51,7 +51,7 @@ func negationScopes(text string) []scope {
 				break
 			}
 			switch {
-			case unicode.Is(unicode.Han, r):
+			case IsHan(r):
 				units++
 				inWord = false
 			case unicode.IsLetter(r) || unicode.IsDigit(r):
@@ -67,7 +67,7 @@ func negationScopes(text string) []scope {
 		// Finish the word the reach ended in.
 		for end < len(text) {
 			r, size := utf8.DecodeRuneInString(text[end:])
-			if !(unicode.IsLetter(r) || unicode.IsDigit(r)) || unicode.Is(unicode.Han, r) {
+			if !(unicode.IsLetter(r) || unicode.IsDigit(r)) || IsHan(r) {
 				break
 			}
 			end += size

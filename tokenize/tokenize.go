@@ -27,7 +27,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/go-ego/gse"
@@ -136,7 +135,12 @@ type token struct {
 
 // Tokenize cuts a prompt into query terms.
 func (t *Tokenizer) Tokenize(text string) Query {
-	text = strings.ToLower(Cap(text))
+	return t.TokenizeText(NewText(text))
+}
+
+// TokenizeText cuts a normalised prompt into query terms.
+func (t *Tokenizer) TokenizeText(p Text) Query {
+	text := p.Lower
 	toks := t.tokens(text, true)
 	scopes := negationScopes(text)
 	terms := make([]Term, 0, 2*len(toks))
@@ -220,10 +224,10 @@ func (t *Tokenizer) tokens(text string, phrases bool) []token {
 	for start < len(text) {
 		r, size := utf8.DecodeRuneInString(text[start:])
 		end := start + size
-		han := unicode.Is(unicode.Han, r)
+		han := IsHan(r)
 		for end < len(text) {
 			r2, s2 := utf8.DecodeRuneInString(text[end:])
-			if unicode.Is(unicode.Han, r2) != han {
+			if IsHan(r2) != han {
 				break
 			}
 			end += s2
@@ -472,7 +476,7 @@ func isAllHan(s string) bool {
 		return false
 	}
 	for _, r := range s {
-		if !unicode.Is(unicode.Han, r) {
+		if !IsHan(r) {
 			return false
 		}
 	}

@@ -3,11 +3,49 @@ package main
 import (
 	"flag"
 	"io"
+	"os"
 	"path/filepath"
 
-	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/loader"
+	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/state"
 )
+
+// app is what the command takes from its environment, resolved once by
+// main and passed to every subcommand, so that nothing below reads an
+// environment variable (tests build one of their own).
+type app struct {
+	// stateDir is where skillroute keeps its files: $CLAUDE_PLUGIN_DATA
+	// when running as a plugin, else $SKILLROUTE_HOME, else
+	// ~/.claude/skillroute.
+	stateDir string
+	// places are where Claude Code keeps skills: the home folder,
+	// $CLAUDE_PROJECT_DIR and $CLAUDE_PLUGIN_ROOT.
+	places skills.Places
+	// binary is the running executable, part of the cache stamp and what
+	// a background compile runs.
+	binary string
+	// session is $CLAUDE_CODE_SESSION_ID, set in a plugin command's shell.
+	session string
+	// stdin is what `hook` reads its event from.
+	stdin io.Reader
+}
+
+// appFromEnv resolves the app from the process environment.
+func appFromEnv() *app {
+	home, _ := os.UserHomeDir()
+	bin, _ := os.Executable()
+	return &app{
+		stateDir: state.DirFrom(os.Getenv, home),
+		places:   skills.Places{Home: home, ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"), PluginRoot: os.Getenv("CLAUDE_PLUGIN_ROOT")},
+		binary:   bin,
+		session:  os.Getenv("CLAUDE_CODE_SESSION_ID"),
+		stdin:    os.Stdin,
+	}
+}
+
+// cacheDir is where compiled indexes and rules are kept.
+func (a *app) cacheDir() string { return filepath.Join(a.stateDir, "cache") }
 
 // dataFlags are the flags that choose the router's data.
 type dataFlags struct {
@@ -23,31 +61,25 @@ func (d *dataFlags) register(fs *flag.FlagSet, withRules bool) {
 	}
 }
 
-func (d *dataFlags) options(stderr io.Writer) router.Options {
-	return router.Options{
-		Catalog: d.catalog, Rules: d.rules, Synonyms: d.synonyms,
-		DeriveKeywords: d.derive, CacheDir: cacheDir(), LearnDir: stateDir(), Warn: stderr,
+// config is the loader's configuration for the data flags.
+func (a *app) config(d *dataFlags, stderr io.Writer) loader.Config {
+	return loader.Config{
+		Catalog: d.catalog, Rules: d.rules, Synonyms: d.synonyms, DeriveKeywords: d.derive,
+		Places: a.places, Binary: a.binary, CacheDir: a.cacheDir(), StateDir: a.stateDir, Warn: stderr,
 	}
 }
 
-// stateDir is where skillroute keeps its files (see package state).
-func stateDir() string { return state.Dir() }
-
-func cacheDir() string { return cacheDirIn(stateDir()) }
-
-func cacheDirIn(dir string) string { return filepath.Join(dir, "cache") }
-
-// hookOptions are the options for the commands that must see the catalog
-// the hook sees (correct, learn, calibrate): what they record and learn is
-// keyed by skill names, and the hook routes the skills Claude Code loads.
-// When nothing is installed, the default catalog stands in.
-func (d *dataFlags) hookOptions(stderr io.Writer) router.Options {
-	opt := d.options(stderr)
+// hookConfig is the configuration for the commands that must see the
+// catalog the hook sees (correct, learn, calibrate): what they record and
+// learn is keyed by skill names, and the hook routes the skills Claude
+// Code loads. When nothing is installed, the default catalog stands in.
+func (a *app) hookConfig(d *dataFlags, stderr io.Writer) loader.Config {
+	cfg := a.config(d, stderr)
 	if d.catalog == "" {
-		opt.Catalog = router.Installed
-		if _, err := router.OpenIndex(opt); err != nil {
-			opt.Catalog = ""
+		cfg.Catalog = loader.Installed
+		if _, err := loader.OpenIndex(cfg); err != nil {
+			cfg.Catalog = ""
 		}
 	}
-	return opt
+	return cfg
 }

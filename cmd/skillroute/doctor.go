@@ -11,13 +11,13 @@ import (
 
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
-	"github.com/skillroute/skillroute/skills"
 )
 
 // runDoctor checks that the router is installed and working where Claude
 // Code will run it, and says what to do about each problem it finds.
-func runDoctor(args []string, stdout, stderr io.Writer) error {
+func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("doctor", "doctor", stderr)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -34,9 +34,9 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	note := func(what, detail string) { fmt.Fprintf(stdout, "     %-22s %s\n", what, detail) }
 
 	// Hook entries, in the user's or the project's settings.
-	home := skills.PlacesFromEnv().Home
+	home := a.places.Home
 	var found []string
-	for _, path := range []string{filepath.Join(home, ".claude", "settings.json"), projectSettings()} {
+	for _, path := range []string{filepath.Join(home, ".claude", "settings.json"), a.projectSettings()} {
 		if path == "" {
 			continue
 		}
@@ -48,20 +48,20 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 			found = append(found, path)
 		}
 	}
-	if len(found) == 0 && os.Getenv("CLAUDE_PLUGIN_ROOT") == "" {
+	if len(found) == 0 && a.places.PluginRoot == "" {
 		check(false, "hooks", "none registered: run `skillroute install` (or add the plugin)")
 	}
 
 	// The skills Claude Code can load, which are all the hook may name.
 	start := time.Now()
-	r, err := router.Open(router.Options{Catalog: router.Installed, CacheDir: cacheDir(), LearnDir: stateDir(), Warn: stderr})
+	r, err := loader.Open(a.config(&dataFlags{catalog: loader.Installed}, stderr))
 	if err != nil {
 		check(false, "installed skills", err.Error()+": run `skillroute skills install`")
 	} else {
 		check(true, "installed skills", fmt.Sprintf("%d skills, index and rules loaded in %v", len(r.Index.Skills), time.Since(start).Round(10*time.Microsecond)))
 		// Which skill a sample prompt reaches depends on what is installed;
 		// that it routes at all, without error, is the check.
-		d := r.Route("React 页面加载慢，首屏要 4 秒")
+		d := r.Route("React 页面加载慢，首屏要 4 秒", router.Session{})
 		got := d.Skill
 		if got == "" {
 			got = "no skill"
@@ -70,7 +70,7 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	}
 
 	// State: writable, with what it has gathered.
-	dir := stateDir()
+	dir := a.stateDir
 	probe := filepath.Join(dir, ".doctor")
 	werr := os.MkdirAll(dir, 0o755)
 	if werr == nil {
@@ -102,8 +102,8 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func projectSettings() string {
-	if dir := os.Getenv("CLAUDE_PROJECT_DIR"); dir != "" {
+func (a *app) projectSettings() string {
+	if dir := a.places.ProjectDir; dir != "" {
 		return filepath.Join(dir, ".claude", "settings.json")
 	}
 	return ""

@@ -6,10 +6,10 @@ import (
 	"io"
 
 	"github.com/skillroute/skillroute/eval"
-	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/loader"
 )
 
-func runEval(args []string, stdout, stderr io.Writer) error {
+func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval", "eval [--catalog P] [--rules P] [--synonyms P] [--derive-keywords] [--json] [-v] FILE.jsonl", stderr)
 	var data dataFlags
 	data.register(fs, true)
@@ -27,7 +27,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := router.Open(data.options(stderr))
+	r, err := loader.Open(a.config(&data, stderr))
 	if err != nil {
 		return err
 	}

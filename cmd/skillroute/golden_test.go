@@ -46,20 +46,19 @@ func TestRouteGolden(t *testing.T) {
 	if _, err := os.Stat(shared); err != nil {
 		t.Skip("../shared (design data) is absent")
 	}
-	home := isolate(t)
-	stateDir := filepath.Join(home, ".claude", "skillroute")
+	a := isolate(t)
 	var got []string
 	for _, set := range goldenSets {
 		for _, q := range goldenQueries(t, filepath.Join(shared, set.file)) {
 			var out, errb strings.Builder
 			args := append(append([]string{"route", "--json"}, set.args...), q)
-			code := runWith(args, &out, &errb, stateDir)
+			code := run(a, args, &out, &errb)
 			require.Equal(t, 0, code, "%s: %q: %s", set.name, q, errb.String())
 			got = append(got, fmt.Sprintf("route %s %s %s", set.name, digest(q), digest(out.String())))
 		}
 		var out, errb strings.Builder
 		args := append(append([]string{"eval", "--json"}, set.args...), filepath.Join(shared, set.file))
-		require.Equal(t, 0, runWith(args, &out, &errb, stateDir), errb.String())
+		require.Equal(t, 0, run(a, args, &out, &errb), errb.String())
 		got = append(got, fmt.Sprintf("eval %s %s", set.name, accuracyLine(t, out.String())))
 	}
 	path := filepath.Join("testdata", "route.golden")
@@ -78,12 +77,6 @@ func TestRouteGolden(t *testing.T) {
 		}
 	}
 	require.Empty(t, diffs, "routing changed (%d lines):\n%s", len(diffs), strings.Join(diffs[:min(len(diffs), 20)], "\n"))
-}
-
-// runWith runs the command with its state in dir.
-func runWith(args []string, stdout, stderr *strings.Builder, dir string) int {
-	os.Setenv("SKILLROUTE_HOME", dir)
-	return run(args, stdout, stderr)
 }
 
 // goldenQueries reads every prompt of a JSON-lines file, session turns

@@ -8,14 +8,14 @@ import (
 	"strings"
 
 	"github.com/skillroute/skillroute/hook"
-	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/skills"
 )
 
 // settingsScope returns the settings file and skills folder to edit.
-func settingsScope(project bool) (settings, skillDir string, err error) {
+func (a *app) settingsScope(project bool) (settings, skillDir string, err error) {
 	if project {
-		dir := os.Getenv("CLAUDE_PROJECT_DIR")
+		dir := a.places.ProjectDir
 		if dir == "" {
 			if dir, err = os.Getwd(); err != nil {
 				return "", "", err
@@ -23,14 +23,14 @@ func settingsScope(project bool) (settings, skillDir string, err error) {
 		}
 		return filepath.Join(dir, ".claude", "settings.json"), filepath.Join(dir, ".claude", "skills"), nil
 	}
-	home := skills.PlacesFromEnv().Home
+	home := a.places.Home
 	if home == "" {
 		return "", "", fmt.Errorf("no home folder; use --project")
 	}
 	return filepath.Join(home, ".claude", "settings.json"), filepath.Join(home, ".claude", "skills"), nil
 }
 
-func runInstall(args []string, stdout, stderr io.Writer) error {
+func (a *app) runInstall(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("install", "install [--project] [--dry-run] [--no-skills]", stderr)
 	project := fs.Bool("project", false, "edit the project's .claude/settings.json instead of ~/.claude/settings.json")
 	dryRun := fs.Bool("dry-run", false, "say what would change, write nothing")
@@ -39,14 +39,14 @@ func runInstall(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	settings, skillDir, err := settingsScope(*project)
+	settings, skillDir, err := a.settingsScope(*project)
 	if err != nil {
 		return err
 	}
 	bin := *binary
 	if bin == "" {
-		if bin, err = os.Executable(); err != nil {
-			return err
+		if bin = a.binary; bin == "" {
+			return fmt.Errorf("cannot tell where this binary is; pass --binary PATH")
 		}
 		if resolved, err := filepath.EvalSymlinks(bin); err == nil {
 			bin = resolved
@@ -89,11 +89,11 @@ func runInstall(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *project && os.Getenv("CLAUDE_PROJECT_DIR") == "" {
+	if *project && a.places.ProjectDir == "" {
 		// Claude Code sets it for the hook; say where the skills are now.
-		os.Setenv("CLAUDE_PROJECT_DIR", filepath.Dir(filepath.Dir(skillDir)))
+		a.places.ProjectDir = filepath.Dir(filepath.Dir(skillDir))
 	}
-	if err := precompile(stdout, stderr); err != nil {
+	if err := a.precompile(stdout, stderr); err != nil {
 		// Installed all the same: the hook compiles on its first prompt.
 		fmt.Fprintf(stderr, "warning: index not compiled yet: %v\n", err)
 	}
@@ -102,23 +102,23 @@ func runInstall(args []string, stdout, stderr io.Writer) error {
 
 // precompile builds the index of the skills Claude Code loads and the rules
 // cache, so that the first prompt after an install does not pay for them.
-func precompile(stdout, stderr io.Writer) error {
-	r, err := router.Open(router.Options{Catalog: router.Installed, CacheDir: cacheDir(), Warn: stderr})
+func (a *app) precompile(stdout, stderr io.Writer) error {
+	r, err := loader.Open(a.config(&dataFlags{catalog: loader.Installed}, stderr))
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "index of %d skills and the rules compiled into %s\n", len(r.Index.Skills), cacheDir())
+	fmt.Fprintf(stdout, "index of %d skills and the rules compiled into %s\n", len(r.Index.Skills), a.cacheDir())
 	return nil
 }
 
-func runUninstall(args []string, stdout, stderr io.Writer) error {
+func (a *app) runUninstall(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("uninstall", "uninstall [--project] [--dry-run]", stderr)
 	project := fs.Bool("project", false, "edit the project's .claude/settings.json")
 	dryRun := fs.Bool("dry-run", false, "say what would change, write nothing")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	settings, _, err := settingsScope(*project)
+	settings, _, err := a.settingsScope(*project)
 	if err != nil {
 		return err
 	}

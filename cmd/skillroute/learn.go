@@ -16,15 +16,16 @@ import (
 
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 )
 
-func runCorrect(args []string, stdout, stderr io.Writer) error {
+func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("correct", "correct SKILL [--query TEXT] [--session ID]", stderr)
 	var data dataFlags
 	data.register(fs, true)
 	query := fs.String("query", "", "the prompt that should have gone to SKILL (default: the session's last routed prompt)")
-	session := fs.String("session", os.Getenv("CLAUDE_CODE_SESSION_ID"), "the session whose last prompt to correct (default: $CLAUDE_CODE_SESSION_ID, else the most recently active)")
+	session := fs.String("session", a.session, "the session whose last prompt to correct (default: $CLAUDE_CODE_SESSION_ID, else the most recently active)")
 	if err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
@@ -32,7 +33,7 @@ func runCorrect(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	r, err := router.Open(data.hookOptions(stderr))
+	r, err := loader.Open(a.hookConfig(&data, stderr))
 	if err != nil {
 		return err
 	}
@@ -43,10 +44,10 @@ func runCorrect(args []string, stdout, stderr io.Writer) error {
 	}
 	rec := learn.Record{TS: time.Now(), Kind: learn.KindExplicit, Corrected: r.Index.Skills[id].Name}
 	if *query != "" {
-		d := r.Route(*query)
+		d := r.Route(*query, router.Session{})
 		rec.Query, rec.Routed, rec.Confidence, rec.Session = *query, d.Skill, d.Confidence, *session
 	} else {
-		store := &hook.Store{Dir: stateDir()}
+		store := &hook.Store{Dir: a.stateDir}
 		sid := *session
 		if sid == "" {
 			sid = store.Latest()
@@ -59,7 +60,7 @@ func runCorrect(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := (&learn.Log{Dir: stateDir()}).Append(ctx, rec); err != nil {
+	if err := (&learn.Log{Dir: a.stateDir}).Append(ctx, rec); err != nil {
 		return err
 	}
 	was := rec.Routed
@@ -127,7 +128,7 @@ func editDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-func runLearn(args []string, stdout, stderr io.Writer) error {
+func (a *app) runLearn(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("learn", "learn [--dry-run] [--json] | learn --rollback [N]", stderr)
 	var data dataFlags
 	data.register(fs, true)
@@ -137,7 +138,7 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	dir := stateDir()
+	dir := a.stateDir
 	if *rollback {
 		n := 1
 		if fs.NArg() > 0 {
@@ -161,9 +162,9 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opt := data.hookOptions(stderr)
-	opt.LearnDir = "" // the trial applies weights itself
-	r, err := router.Open(opt)
+	opt := a.hookConfig(&data, stderr)
+	opt.StateDir = "" // the trial applies weights itself
+	r, err := loader.Open(opt)
 	if err != nil {
 		return err
 	}
@@ -176,7 +177,7 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 		if w != nil {
 			routed.Weights = w
 		}
-		return func(q string) string { return routed.Route(q).Skill }
+		return func(q string) string { return routed.Route(q, router.Session{}).Skill }
 	}
 	now := time.Now()
 	_, out := learn.Trial(records, r.Index, now, current, route)
@@ -205,7 +206,7 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func runCalibrate(args []string, stdout, stderr io.Writer) error {
+func (a *app) runCalibrate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("calibrate", "calibrate --preset minimize-cost|balanced|maximize-accuracy [--min-samples N] [--tolerance T] [--fallback FILE] [-o FILE]", stderr)
 	var data dataFlags
 	data.register(fs, false)
@@ -217,7 +218,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	dir := stateDir()
+	dir := a.stateDir
 	records, warnings, err := (&learn.Log{Dir: dir}).Read()
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
@@ -239,7 +240,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ix, err := router.OpenIndex(data.hookOptions(stderr))
+	ix, err := loader.OpenIndex(a.hookConfig(&data, stderr))
 	if err != nil {
 		return err
 	}
@@ -254,7 +255,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	}
 	path := *out
 	if path == "" {
-		path = filepath.Join(dir, router.CalibrationFile)
+		path = filepath.Join(dir, loader.CalibrationFile)
 	}
 	if err := t.Save(path); err != nil {
 		return err

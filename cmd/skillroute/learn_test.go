@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"math/rand/v2"
@@ -13,27 +12,21 @@ import (
 
 	"github.com/skillroute/skillroute/eval"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // learnHome gives the command a fresh state folder and home.
-func learnHome(t *testing.T) string {
+func learnHome(t *testing.T) *app {
 	t.Helper()
-	return filepath.Join(isolate(t), ".claude", "skillroute")
+	return isolate(t)
 }
 
-func cli(t *testing.T, args ...string) (int, string, string) {
+func learnOutcome(t *testing.T, a *app) learn.Outcome {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(args, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
-func learnOutcome(t *testing.T) learn.Outcome {
-	t.Helper()
-	code, out, errOut := cli(t, "learn", "--json")
+	code, out, errOut := runApp(t, a, "learn", "--json")
 	require.Equal(t, 0, code, errOut)
 	var o learn.Outcome
 	require.NoError(t, json.Unmarshal([]byte(out), &o))
@@ -48,7 +41,7 @@ func devRouter(t *testing.T) (*eval.File, *router.Router) {
 	if err != nil {
 		t.Skipf("%s not present: %v", sharedDev, err)
 	}
-	r, err := router.Open(router.Options{Catalog: router.Builtin})
+	r, err := loader.Open(loader.Config{Catalog: loader.Builtin})
 	require.NoError(t, err)
 	return f, r
 }
@@ -64,14 +57,15 @@ func confirm(t *testing.T, dir, query, skill string, at time.Time) {
 // The replay of the issue: route dev.jsonl, correct the misrouted prompts
 // as a user would, learn, route again.
 func TestReplayCorrectionsImproveRouting(t *testing.T) {
-	dir := learnHome(t)
+	a := learnHome(t)
+	dir := a.stateDir
 	f, r := devRouter(t)
 	var wrong, right []eval.Case
 	for i, c := range f.Cases {
 		if c.Expected == eval.None {
 			continue
 		}
-		if d := r.Route(c.Query); d.Skill == c.Expected {
+		if d := r.Route(c.Query, router.Session{}); d.Skill == c.Expected {
 			right = append(right, c)
 			confirm(t, dir, c.Query, c.Expected, time.Now().Add(-2*time.Hour-time.Duration(i)*time.Minute))
 		} else {
@@ -81,30 +75,30 @@ func TestReplayCorrectionsImproveRouting(t *testing.T) {
 	require.NotEmpty(t, wrong, "the replay needs a misrouted prompt")
 	t0 := time.Now().Add(-time.Hour) // recent: five-day half-life
 	for i, c := range wrong {
-		code, out, errOut := cli(t, "correct", c.Expected, "--query", c.Query)
+		code, out, errOut := runApp(t, a, "correct", c.Expected, "--query", c.Query)
 		require.Equal(t, 0, code, errOut)
 		assert.Contains(t, out, "should go to "+c.Expected)
 		for k := 0; k < 2; k++ { // a user corrects a route that keeps recurring
 			require.NoError(t, (&learn.Log{Dir: dir}).Append(context.Background(), learn.Record{
 				TS: t0.Add(time.Duration(10*i+k) * time.Second), Session: "s", Query: c.Query,
-				Routed: r.Route(c.Query).Skill, Corrected: c.Expected, Kind: learn.KindExplicit}))
+				Routed: r.Route(c.Query, router.Session{}).Skill, Corrected: c.Expected, Kind: learn.KindExplicit}))
 		}
 	}
-	o := learnOutcome(t)
+	o := learnOutcome(t, a)
 	assert.True(t, o.Adopted, "%+v", o)
 
-	learned, err := router.Open(router.Options{Catalog: router.Builtin, LearnDir: dir})
+	learned, err := loader.Open(loader.Config{Catalog: loader.Builtin, StateDir: dir})
 	require.NoError(t, err)
 	fixed := 0
 	for _, c := range wrong {
-		if learned.Route(c.Query).Skill == c.Expected {
+		if learned.Route(c.Query, router.Session{}).Skill == c.Expected {
 			fixed++
 		}
 	}
 	assert.Greater(t, fixed, 0, "accuracy on the corrected prompts rises")
 	kept := 0
 	for _, c := range right {
-		if learned.Route(c.Query).Skill == c.Expected {
+		if learned.Route(c.Query, router.Session{}).Skill == c.Expected {
 			kept++
 		}
 	}
@@ -114,7 +108,8 @@ func TestReplayCorrectionsImproveRouting(t *testing.T) {
 // A poisoned log, corrections to random skills among the confirmations of
 // good routes, is refused by the held-out check.
 func TestPoisonedLogIsRefused(t *testing.T) {
-	dir := learnHome(t)
+	a := learnHome(t)
+	dir := a.stateDir
 	f, r := devRouter(t)
 	// An honest log confirms the routes that worked, twice each; poison
 	// floods it with corrections to skills drawn at random from the
@@ -125,7 +120,7 @@ func TestPoisonedLogIsRefused(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	log := &learn.Log{Dir: dir}
 	for i, c := range f.Cases {
-		d := r.Route(c.Query)
+		d := r.Route(c.Query, router.Session{})
 		if c.Expected == eval.None || d.Skill != c.Expected {
 			continue
 		}
@@ -137,7 +132,7 @@ func TestPoisonedLogIsRefused(t *testing.T) {
 				Session: "s", Query: c.Query, Routed: d.Skill, Corrected: names[rng.IntN(len(names))], Kind: learn.KindExplicit}))
 		}
 	}
-	o := learnOutcome(t)
+	o := learnOutcome(t, a)
 	assert.False(t, o.Adopted, "%+v", o)
 	assert.Less(t, o.After, o.Before)
 	_, err := os.Stat(filepath.Join(dir, learn.WeightsFile))
@@ -147,20 +142,21 @@ func TestPoisonedLogIsRefused(t *testing.T) {
 // Eight corrections of one prompt to a plausible second choice flip its
 // route, and no single keyword moves by more than the clamp.
 func TestEightCorrectionsFlipARoute(t *testing.T) {
-	dir := learnHome(t)
+	a := learnHome(t)
+	dir := a.stateDir
 	const query = "接口响应很慢，帮我看看是不是数据库的问题"
-	r, err := router.Open(router.Options{Catalog: router.Builtin})
+	r, err := loader.Open(loader.Config{Catalog: loader.Builtin})
 	require.NoError(t, err)
-	d := r.Route(query)
+	d := r.Route(query, router.Session{})
 	require.GreaterOrEqual(t, len(d.Candidates), 2)
 	first, second := d.Candidates[0].Skill, d.Candidates[1].Skill
 	for i := 0; i < 8; i++ {
-		code, _, errOut := cli(t, "correct", second, "--query", query)
+		code, _, errOut := runApp(t, a, "correct", second, "--query", query)
 		require.Equal(t, 0, code, errOut)
 	}
-	o := learnOutcome(t)
+	o := learnOutcome(t, a)
 	require.True(t, o.Adopted, "%+v", o)
-	code, out, _ := cli(t, "route", "--json", "--catalog", "builtin", query)
+	code, out, _ := runApp(t, a, "route", "--json", "--catalog", "builtin", query)
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, `"skill":"`+second+`"`, "was %s", first)
 
@@ -174,32 +170,33 @@ func TestEightCorrectionsFlipARoute(t *testing.T) {
 	}
 
 	// The snapshot taken before adoption can be restored.
-	code, out, errOut := cli(t, "learn", "--rollback")
+	code, out, errOut := runApp(t, a, "learn", "--rollback")
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "restored snapshot 1")
 }
 
 func TestCorrectRefusesUnknownSkill(t *testing.T) {
-	learnHome(t)
-	code, _, errOut := cli(t, "correct", "perfomance-expert", "--query", "slow page")
+	a := learnHome(t)
+	code, _, errOut := runApp(t, a, "correct", "perfomance-expert", "--query", "slow page")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, `unknown skill "perfomance-expert"; nearest: performance-expert`)
-	code, _, errOut = cli(t, "correct", "tester-expert")
+	code, _, errOut = runApp(t, a, "correct", "tester-expert")
 	assert.Equal(t, 1, code)
 	assert.True(t, strings.Contains(errOut, "no routed prompt to correct"), errOut)
 }
 
 func TestCalibrateWritesTable(t *testing.T) {
-	dir := learnHome(t)
+	a := learnHome(t)
+	dir := a.stateDir
 	for i := 0; i < 12; i++ {
 		confirm(t, dir, "这个接口报错了，帮我排查一下 NullPointerException", "debugger-expert", time.Now().Add(-time.Duration(i)*time.Minute))
 	}
-	code, out, errOut := cli(t, "calibrate", "--preset", "balanced")
+	code, out, errOut := runApp(t, a, "calibrate", "--preset", "balanced")
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "balanced table from 12 samples")
 	assert.Contains(t, out, "debug")
 	assert.Contains(t, out, "calibrated")
-	code, _, errOut = cli(t, "calibrate", "--preset", "cheapest")
+	code, _, errOut = runApp(t, a, "calibrate", "--preset", "cheapest")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, "cheapest")
 }

@@ -31,25 +31,25 @@ import (
 type command struct {
 	name    string
 	summary string
-	run     func(args []string, stdout, stderr io.Writer) error
+	run     func(a *app, args []string, stdout, stderr io.Writer) error
 }
 
 var commands []command
 
 func init() {
 	commands = []command{
-		{"route", "route a prompt and print the decision", runRoute},
-		{"compile", "compile a catalog into an index file", runCompile},
-		{"eval", "measure routing accuracy on labelled prompts", runEval},
-		{"rules", "check a rules file: skillroute rules lint FILE", runRules},
-		{"skills", "list the catalog, or install the built-in skills", runSkills},
-		{"hook", "handle one Claude Code hook event (stdin JSON)", runHook},
-		{"install", "register the hook in Claude Code's settings and install the skills", runInstall},
-		{"uninstall", "remove the hook entries from Claude Code's settings", runUninstall},
-		{"correct", "record that the last routed prompt should have gone to SKILL", runCorrect},
-		{"learn", "learn weights from the feedback log, adopting them only if held-out accuracy holds", runLearn},
-		{"calibrate", "build the calibration table from logged outcomes", runCalibrate},
-		{"doctor", "check the installation, the state folder and routing", runDoctor},
+		{"route", "route a prompt and print the decision", (*app).runRoute},
+		{"compile", "compile a catalog into an index file", (*app).runCompile},
+		{"eval", "measure routing accuracy on labelled prompts", (*app).runEval},
+		{"rules", "check a rules file: skillroute rules lint FILE", (*app).runRules},
+		{"skills", "list the catalog, or install the built-in skills", (*app).runSkills},
+		{"hook", "handle one Claude Code hook event (stdin JSON)", (*app).runHook},
+		{"install", "register the hook in Claude Code's settings and install the skills", (*app).runInstall},
+		{"uninstall", "remove the hook entries from Claude Code's settings", (*app).runUninstall},
+		{"correct", "record that the last routed prompt should have gone to SKILL", (*app).runCorrect},
+		{"learn", "learn weights from the feedback log, adopting them only if held-out accuracy holds", (*app).runLearn},
+		{"calibrate", "build the calibration table from logged outcomes", (*app).runCalibrate},
+		{"doctor", "check the installation, the state folder and routing", (*app).runDoctor},
 	}
 }
 
@@ -57,10 +57,11 @@ func init() {
 var errUsage = errors.New("usage")
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(appFromEnv(), os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+// run runs one command line and returns the exit code.
+func run(a *app, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {
@@ -70,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
-			err := c.run(args[1:], stdout, stderr)
+			err := c.run(a, args[1:], stdout, stderr)
 			switch {
 			case err == nil:
 				return 0

@@ -9,38 +9,33 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/skills"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// isolate gives the command a fresh home, with its state folder inside,
-// and no Claude Code environment: no user's skills or state leak in.
-func isolate(tb testing.TB) (home string) {
+// isolate returns the command's view of a fresh machine: a home of its
+// own with the state folder inside, and no Claude Code environment, so no
+// user's skills or state leak in.
+func isolate(tb testing.TB) *app {
 	tb.Helper()
-	home = tb.TempDir()
-	tb.Setenv("HOME", home)
-	tb.Setenv("SKILLROUTE_HOME", filepath.Join(home, ".claude", "skillroute"))
-	for _, env := range []string{"CLAUDE_PLUGIN_DATA", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID"} {
-		tb.Setenv(env, "")
-	}
-	return home
+	home := tb.TempDir()
+	return &app{stateDir: filepath.Join(home, ".claude", "skillroute"), places: skills.Places{Home: home}, stdin: strings.NewReader("")}
 }
 
-// runCLI runs the command in-process with its state in a temp folder.
-func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+// runApp runs a command line in-process with the given app.
+func runApp(t *testing.T, a *app, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	if os.Getenv("HOME") == realHome {
-		isolate(t)
-	} else {
-		t.Setenv("SKILLROUTE_HOME", t.TempDir()) // a home the test set up
-	}
 	var out, errb bytes.Buffer
-	code = run(args, &out, &errb)
+	code = run(a, args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
-var realHome = os.Getenv("HOME")
+// runCLI runs a command line in-process on a fresh machine.
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	return runApp(t, isolate(t), args...)
+}
 
 const sharedDev = "../../../shared/eval/dev.jsonl"
 
@@ -203,8 +198,8 @@ func TestBuiltinRulesLint(t *testing.T) {
 }
 
 func TestSkillsInstallAndDiscovery(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
+	a := isolate(t)
+	home := a.places.Home
 	dir := filepath.Join(home, ".claude", "skills")
 	// A user's own version of a built-in skill must survive install.
 	mine := filepath.Join(dir, "tester-expert", "SKILL.md")
@@ -212,32 +207,33 @@ func TestSkillsInstallAndDiscovery(t *testing.T) {
 	custom := "---\nname: tester-expert\ndescription: my own testing playbook for flaky cucumber suites\n---\nbody\n"
 	require.NoError(t, os.WriteFile(mine, []byte(custom), 0o644))
 
-	code, out, errOut := runCLI(t, "skills", "install")
+	code, out, errOut := runApp(t, a, "skills", "install")
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "49 written, 0 overwritten, 0 unchanged, 1 skipped")
 	got, err := os.ReadFile(mine)
 	require.NoError(t, err)
 	assert.Equal(t, custom, string(got))
 
-	code, out, _ = runCLI(t, "skills", "install")
+	code, out, _ = runApp(t, a, "skills", "install")
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "0 written, 0 overwritten, 49 unchanged, 1 skipped")
 
 	// The user's file overrides the built-in skill in the merged catalog.
-	code, out, _ = runCLI(t, "skills", "list")
+	code, out, _ = runApp(t, a, "skills", "list")
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, mine)
 	assert.Contains(t, out, "(derived)")
 	assert.Contains(t, out, "50 skills")
 
-	code, out, _ = runCLI(t, "skills", "install", "--force")
+	code, out, _ = runApp(t, a, "skills", "install", "--force")
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, "1 overwritten")
 }
 
 func TestDiscoveryAddsProjectAndPluginSkills(t *testing.T) {
-	home, project := t.TempDir(), t.TempDir()
-	t.Setenv("HOME", home)
+	a, project := isolate(t), t.TempDir()
+	home := a.places.Home
+	a.places.ProjectDir = project
 	write := func(path, body string) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 		require.NoError(t, os.WriteFile(path, []byte(body), 0o644))
@@ -247,67 +243,61 @@ func TestDiscoveryAddsProjectAndPluginSkills(t *testing.T) {
 	write(filepath.Join(home, ".claude", "plugins", "cache", "market", "acme", "1.0.0", "skills", "deploy", "SKILL.md"),
 		"---\nname: deploy\ndescription: Ship the acme platform to the fleet\n---\n")
 	write(filepath.Join(home, ".claude", "skills", "broken", "SKILL.md"), "---\nname: [\n---\n")
-	var out, errb bytes.Buffer
-	t.Setenv("SKILLROUTE_HOME", t.TempDir())
-	t.Setenv("CLAUDE_PROJECT_DIR", project)
-	code := run([]string{"skills", "list"}, &out, &errb)
-	require.Equal(t, 0, code, errb.String())
-	assert.Contains(t, out.String(), "invoice-helper")
-	assert.Contains(t, out.String(), "acme:deploy")
-	assert.Contains(t, out.String(), "52 skills")
-	assert.Contains(t, errb.String(), "broken")
+	code, out, errOut := runApp(t, a, "skills", "list")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "invoice-helper")
+	assert.Contains(t, out, "acme:deploy")
+	assert.Contains(t, out, "52 skills")
+	assert.Contains(t, errOut, "broken")
 
-	out.Reset()
-	code = run([]string{"route", "--json", "the VAT lines on this customer invoice are wrong, add a credit note"}, &out, &errb)
+	code, out, _ = runApp(t, a, "route", "--json", "the VAT lines on this customer invoice are wrong, add a credit note")
 	require.Equal(t, 0, code)
-	assert.Contains(t, out.String(), `"skill":"invoice-helper"`)
+	assert.Contains(t, out, `"skill":"invoice-helper"`)
 }
 
 func TestDoctor(t *testing.T) {
-	isolate(t)
-	var out, errb bytes.Buffer
-	assert.Equal(t, 1, run([]string{"doctor"}, &out, &errb), "nothing installed yet")
-	assert.Contains(t, out.String(), "FAIL hooks")
+	a := isolate(t)
+	code, out, _ := runApp(t, a, "doctor")
+	assert.Equal(t, 1, code, "nothing installed yet")
+	assert.Contains(t, out, "FAIL hooks")
 
 	bin, err := os.Executable() // any existing file stands for the binary
 	require.NoError(t, err)
-	out.Reset()
-	require.Equal(t, 0, run([]string{"install", "--binary", bin}, &out, &errb), errb.String())
-	out.Reset()
-	require.Equal(t, 0, run([]string{"doctor"}, &out, &errb), out.String()+errb.String())
-	assert.Contains(t, out.String(), "4 of 4 events")
-	assert.Contains(t, out.String(), "50 skills")
-	assert.Contains(t, out.String(), "routes to performance-expert")
+	code, _, errOut := runApp(t, a, "install", "--binary", bin)
+	require.Equal(t, 0, code, errOut)
+	code, out, errOut = runApp(t, a, "doctor")
+	require.Equal(t, 0, code, out+errOut)
+	assert.Contains(t, out, "4 of 4 events")
+	assert.Contains(t, out, "50 skills")
+	assert.Contains(t, out, "routes to performance-expert")
 
 	// Installing again, under another binary name, replaces the entries.
-	out.Reset()
-	require.Equal(t, 0, run([]string{"install", "--binary", bin, "--no-skills"}, &out, &errb))
-	assert.NotContains(t, out.String(), "added")
+	code, out, _ = runApp(t, a, "install", "--binary", bin, "--no-skills")
+	require.Equal(t, 0, code)
+	assert.NotContains(t, out, "added")
 }
 
 // The hook command end to end, as Claude Code runs it: after `skills
 // install`, a prompt event gets the JSON line; garbage gets silence.
 func TestHookCommand(t *testing.T) {
-	isolate(t)
-	var out, errb bytes.Buffer
-	require.Equal(t, 0, run([]string{"skills", "install"}, &out, &errb), errb.String())
-	opt := router.Options{Catalog: router.Installed}
+	a := isolate(t)
+	code, _, errOut := runApp(t, a, "skills", "install")
+	require.Equal(t, 0, code, errOut)
 	// The 200 ms budget is for a real hook; -race on a busy CI machine
 	// runs ten times slower.
-	defer func(d time.Duration) { hookDeadline = d }(hookDeadline)
-	hookDeadline = 10 * time.Second
-
-	out.Reset()
-	require.NoError(t, hookMain(strings.NewReader(`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"git rebase 之后冲突了，怎么解决"}`), &out, opt))
-	assert.True(t, strings.HasPrefix(out.String(), `{"hookSpecificOutput":{`), out.String())
-	assert.Contains(t, out.String(), `\"git-operation-master\"`)
+	hookCall := func(event string) string {
+		var out bytes.Buffer
+		a.hookRuntime(10*time.Second).Run(strings.NewReader(event), &out)
+		return out.String()
+	}
+	out := hookCall(`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"git rebase 之后冲突了，怎么解决"}`)
+	assert.True(t, strings.HasPrefix(out, `{"hookSpecificOutput":{`), out)
+	assert.Contains(t, out, `\"git-operation-master\"`)
 
 	for _, garbage := range []string{"", "{", `{"hook_event_name":"Stop"}`, `{"hook_event_name":"UserPromptSubmit","prompt":"/clear"}`} {
-		out.Reset()
-		require.NoError(t, hookMain(strings.NewReader(garbage), &out, opt))
-		assert.Empty(t, out.String(), garbage)
+		assert.Empty(t, hookCall(garbage), garbage)
 	}
-	log, err := os.ReadFile(filepath.Join(os.Getenv("SKILLROUTE_HOME"), "hook.log"))
+	log, err := os.ReadFile(filepath.Join(a.stateDir, "hook.log"))
 	require.NoError(t, err)
 	assert.Contains(t, string(log), "slash command")
 }

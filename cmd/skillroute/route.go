@@ -7,10 +7,11 @@ import (
 	"os"
 	"strings"
 
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 )
 
-func runRoute(args []string, stdout, stderr io.Writer) error {
+func (a *app) runRoute(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("route", "route [--json] [--explain] [--catalog P] [--rules P] [--synonyms P] TEXT...", stderr)
 	var data dataFlags
 	data.register(fs, true)
@@ -24,12 +25,12 @@ func runRoute(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	r, err := router.Open(data.options(stderr))
+	r, err := loader.Open(a.config(&data, stderr))
 	if err != nil {
 		return err
 	}
 	r.Explain = *explain
-	d := r.Route(text)
+	d := r.Route(text, router.Session{})
 	if *asJSON {
 		out := struct {
 			router.Decision
@@ -59,7 +60,7 @@ func runRoute(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func runCompile(args []string, stdout, stderr io.Writer) error {
+func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("compile", "compile [--catalog P] [--synonyms P] [-o FILE]", stderr)
 	var data dataFlags
 	data.register(fs, false)
@@ -71,11 +72,11 @@ func runCompile(args []string, stdout, stderr io.Writer) error {
 	if *done != "" {
 		defer os.Remove(*done)
 	}
-	opt := data.options(stderr)
+	opt := a.config(&data, stderr)
 	if *out != "" {
 		opt.CacheDir = ""
 	}
-	ix, err := router.OpenIndex(opt)
+	ix, err := loader.OpenIndex(opt)
 	if err != nil {
 		return err
 	}

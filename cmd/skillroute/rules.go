@@ -6,10 +6,11 @@ import (
 	"os"
 
 	"github.com/skillroute/skillroute/disambig"
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 )
 
-func runRules(args []string, stdout, stderr io.Writer) error {
+func (a *app) runRules(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "lint" {
 		fmt.Fprintf(stderr, "Usage: skillroute rules lint [--catalog P] [--synonyms P] FILE\n")
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
@@ -32,8 +33,8 @@ func runRules(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opt := data.options(stderr)
-	ix, err := router.OpenIndex(opt)
+	opt := a.config(&data, stderr)
+	ix, err := loader.OpenIndex(opt)
 	if err != nil {
 		return err
 	}

@@ -6,22 +6,22 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
-	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/skills"
 )
 
 const skillsUsage = "skills list [--catalog P] | skills install [--dir DIR] [--force]"
 
-func runSkills(args []string, stdout, stderr io.Writer) error {
+func (a *app) runSkills(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprintf(stderr, "Usage: skillroute %s\n", skillsUsage)
 		return errUsage
 	}
 	switch args[0] {
 	case "list":
-		return skillsList(args[1:], stdout, stderr)
+		return a.skillsList(args[1:], stdout, stderr)
 	case "install":
-		return skillsInstall(args[1:], stdout, stderr)
+		return a.skillsInstall(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprintf(stderr, "Usage: skillroute %s\n", skillsUsage)
 		return nil
@@ -30,14 +30,14 @@ func runSkills(args []string, stdout, stderr io.Writer) error {
 	return errUsage
 }
 
-func skillsList(args []string, stdout, stderr io.Writer) error {
+func (a *app) skillsList(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("skills list", "skills list [--catalog P]", stderr)
 	var data dataFlags
 	data.register(fs, false)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	ix, err := router.OpenIndex(data.options(stderr))
+	ix, err := loader.OpenIndex(a.config(&data, stderr))
 	if err != nil {
 		return err
 	}
@@ -57,9 +57,9 @@ func skillsList(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func skillsInstall(args []string, stdout, stderr io.Writer) error {
+func (a *app) skillsInstall(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("skills install", "skills install [--dir DIR] [--force]", stderr)
-	home := skills.PlacesFromEnv().Home
+	home := a.places.Home
 	dir := fs.String("dir", filepath.Join(home, ".claude", "skills"), "write DIR/NAME/SKILL.md here")
 	force := fs.Bool("force", false, "overwrite skill files that differ from the built-in ones")
 	if err := parse(fs, args); err != nil {
@@ -78,7 +78,7 @@ func skillsInstall(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := precompile(stdout, stderr); err != nil {
+	if err := a.precompile(stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "warning: index not compiled yet: %v\n", err)
 	}
 	return nil

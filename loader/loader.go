@@ -1,4 +1,22 @@
-package router
+// Package loader opens what the router routes over: it reads a catalog
+// (a skills folder, the built-in skills, a bookworm index, or the skills
+// Claude Code loads on this machine), compiles it into an index or takes
+// the compiled one from the cache while its sources are unchanged, reads
+// the rules (from their own cache likewise), and the learner's weights and
+// calibration table from the state folder, and returns a ready
+// router.Router.
+//
+// It is the one place that touches the file system for routing. Nothing
+// here reads the environment: where Claude Code keeps skills, the state
+// folder and the running binary are resolved once, by the command, and
+// passed in a Config.
+//
+// A cached index is used only while its stamp matches: a hash of the
+// format version, the binary (a rebuilt compiler may cut text
+// differently), the built-in data and the path, size and modification time
+// of every source file. Compiled files of both kinds are pruned to the
+// newest few, so rebuilt binaries and edited catalogs do not pile up.
+package loader
 
 import (
 	"crypto/sha256"
@@ -16,70 +34,77 @@ import (
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/rules"
 	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
-// Builtin names the built-in catalog, rules or synonyms in Options.
+// Builtin names the built-in catalog, rules or synonyms in a Config.
 const Builtin = "builtin"
 
-// Installed names, as Options.Catalog, the skills Claude Code itself can
+// Installed names, as Config.Catalog, the skills Claude Code itself can
 // load on this machine (personal, project and plugin skills, no built-in
 // ones unless installed): what a hook may recommend.
 const Installed = "installed"
 
-// Options say where the router's data comes from. Empty fields mean the
+// Config says where the router's data comes from. Empty fields mean the
 // defaults: the built-in rules and synonyms, and the built-in catalog
 // merged with the skills Claude Code has on this machine (skills.Discover).
-type Options struct {
+type Config struct {
 	Catalog  string // a skills folder, a bookworm skills-index.json, "builtin", or "" for discovery
 	Rules    string // a rules file (our YAML or bookworm JSON), or "builtin"
 	Synonyms string // a synonym file (our YAML or bookworm JSON), or "builtin"
 	// DeriveKeywords ignores written keyword tiers (see index.Options).
 	DeriveKeywords bool
+	// Places are where Claude Code keeps skills on this machine: read for
+	// the default and "installed" catalogs.
+	Places skills.Places
+	// Binary is the running executable, part of the cache stamp ("" for
+	// none: tests, and callers that never cache).
+	Binary string
 	// CacheDir, when set, keeps the compiled index there and reuses it
 	// while its sources are unchanged.
 	CacheDir string
-	// LearnDir, when set, is where the learner keeps weights.json and the
+	// StateDir, when set, is where the learner keeps weights.json and the
 	// calibration table calibration.json; those present are applied.
-	LearnDir string
+	StateDir string
 	// Warn receives problems that do not stop routing (a bookworm rule
 	// that names a skill not in the catalog). May be nil.
 	Warn io.Writer
 }
 
-// CalibrationFile is the calibration table's name in the learn folder.
+// CalibrationFile is the calibration table's name in the state folder.
 const CalibrationFile = "calibration.json"
 
 // Open loads the catalog and synonyms (or their compiled index) and the
 // rules, and returns a router over them.
-func Open(opt Options) (*Router, error) {
-	ix, err := OpenIndex(opt)
+func Open(cfg Config) (*router.Router, error) {
+	ix, err := OpenIndex(cfg)
 	if err != nil {
 		return nil, err
 	}
-	set, err := LoadRules(opt.Rules, ix, opt.Warn, opt.CacheDir)
+	set, err := LoadRules(cfg.Rules, ix, cfg.Warn, cfg.CacheDir)
 	if err != nil {
 		return nil, err
 	}
-	r := New(ix, set)
-	if opt.LearnDir != "" {
+	r := router.New(ix, set)
+	if cfg.StateDir != "" {
 		// What was learned only adjusts; a damaged file is skipped, with
 		// a warning, rather than stopping the router.
-		if w, err := learn.LoadWeights(filepath.Join(opt.LearnDir, learn.WeightsFile)); err == nil {
+		if w, err := learn.LoadWeights(filepath.Join(cfg.StateDir, learn.WeightsFile)); err == nil {
 			r.Weights = w
-		} else if !errors.Is(err, fs.ErrNotExist) && opt.Warn != nil {
-			fmt.Fprintf(opt.Warn, "warning: learned weights ignored: %v\n", err)
+		} else if !errors.Is(err, fs.ErrNotExist) && cfg.Warn != nil {
+			fmt.Fprintf(cfg.Warn, "warning: learned weights ignored: %v\n", err)
 		}
-		if t, err := learn.LoadTable(filepath.Join(opt.LearnDir, CalibrationFile)); err == nil {
+		if t, err := learn.LoadTable(filepath.Join(cfg.StateDir, CalibrationFile)); err == nil {
 			if t.Catalog == "" || t.Catalog == ix.SourceHash {
 				r.Table = t
-			} else if opt.Warn != nil {
-				fmt.Fprintf(opt.Warn, "warning: calibration table was built for another catalog; ignored until `skillroute calibrate` is run again\n")
+			} else if cfg.Warn != nil {
+				fmt.Fprintf(cfg.Warn, "warning: calibration table was built for another catalog; ignored until `skillroute calibrate` is run again\n")
 			}
-		} else if !errors.Is(err, fs.ErrNotExist) && opt.Warn != nil {
-			fmt.Fprintf(opt.Warn, "warning: calibration table ignored: %v\n", err)
+		} else if !errors.Is(err, fs.ErrNotExist) && cfg.Warn != nil {
+			fmt.Fprintf(cfg.Warn, "warning: calibration table ignored: %v\n", err)
 		}
 	}
 	return r, nil
@@ -154,63 +179,63 @@ type sources struct {
 // OpenIndex returns the compiled index for the options, from the cache
 // when its stamp still matches the sources, else compiled afresh (and
 // cached, when a cache folder is given).
-func OpenIndex(opt Options) (*index.Index, error) {
-	stamp, err := Stamp(opt)
+func OpenIndex(cfg Config) (*index.Index, error) {
+	stamp, err := Stamp(cfg)
 	if err != nil {
 		return nil, err
 	}
 	var cache string
-	if opt.CacheDir != "" {
-		cache = filepath.Join(opt.CacheDir, "index-"+stamp[:16]+".bin")
+	if cfg.CacheDir != "" {
+		cache = filepath.Join(cfg.CacheDir, "index-"+stamp[:16]+".bin")
 		if ix, err := index.Load(cache); err == nil && ix.Stamp == stamp {
 			return ix, nil
 		}
 	}
-	src, err := readSources(opt)
+	src, err := readSources(cfg)
 	if err != nil {
 		return nil, err
 	}
-	ix := index.Compile(src.catalog, src.synonyms, index.Options{DeriveKeywords: opt.DeriveKeywords})
+	ix := index.Compile(src.catalog, src.synonyms, index.Options{DeriveKeywords: cfg.DeriveKeywords})
 	ix.Stamp = stamp
 	if cache != "" {
-		if err := ix.Save(cache); err != nil && opt.Warn != nil {
-			fmt.Fprintf(opt.Warn, "warning: cannot cache index: %v\n", err)
+		if err := ix.Save(cache); err != nil && cfg.Warn != nil {
+			fmt.Fprintf(cfg.Warn, "warning: cannot cache index: %v\n", err)
 		}
-		pruneCache(opt.CacheDir)
+		pruneCache(cfg.CacheDir)
 	}
 	return ix, nil
 }
 
 // Cached reports whether the index for the options is compiled and
 // current in the cache folder.
-func Cached(opt Options) bool {
-	stamp, err := Stamp(opt)
-	if err != nil || opt.CacheDir == "" {
+func Cached(cfg Config) bool {
+	stamp, err := Stamp(cfg)
+	if err != nil || cfg.CacheDir == "" {
 		return false
 	}
-	_, err = os.Stat(filepath.Join(opt.CacheDir, "index-"+stamp[:16]+".bin"))
+	_, err = os.Stat(filepath.Join(cfg.CacheDir, "index-"+stamp[:16]+".bin"))
 	return err == nil
 }
 
 // Stamp fingerprints the sources of an index cheaply: the content of the
 // built-in data, and the path, size and modification time of files. It
 // changes whenever a source does, so a stale cached index is never used.
-func Stamp(opt Options) (string, error) {
+func Stamp(cfg Config) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "format %d derive %v\n", index.FormatVersion, opt.DeriveKeywords)
+	fmt.Fprintf(h, "format %d derive %v\n", index.FormatVersion, cfg.DeriveKeywords)
 	// The compiler is a source too: a rebuilt binary may cut text
 	// differently, so its own file is part of the stamp.
-	if exe, err := os.Executable(); err == nil {
-		_ = stampPath(h, exe)
+	if cfg.Binary != "" {
+		_ = stampPath(h, cfg.Binary)
 	}
-	if opt.Catalog == "" || opt.Catalog == Installed {
-		for _, f := range skills.PlacesFromEnv().Files() {
+	if cfg.Catalog == "" || cfg.Catalog == Installed {
+		for _, f := range cfg.Places.Files() {
 			if err := stampPath(h, f); err != nil {
 				fmt.Fprintf(h, "%s missing\n", f)
 			}
 		}
 	}
-	if opt.Catalog == "" || opt.Catalog == Builtin {
+	if cfg.Catalog == "" || cfg.Catalog == Builtin {
 		files, err := skills.BuiltinFiles()
 		if err != nil {
 			return "", err
@@ -219,14 +244,14 @@ func Stamp(opt Options) (string, error) {
 			fmt.Fprintf(h, "builtin %s %d\n", name, len(files[name]))
 			h.Write(files[name])
 		}
-	} else if opt.Catalog != Installed {
-		if err := stampPath(h, opt.Catalog); err != nil {
+	} else if cfg.Catalog != Installed {
+		if err := stampPath(h, cfg.Catalog); err != nil {
 			return "", fmt.Errorf("catalog: %w", err)
 		}
 	}
-	if opt.Synonyms == "" || opt.Synonyms == Builtin {
+	if cfg.Synonyms == "" || cfg.Synonyms == Builtin {
 		h.Write(rules.Synonyms)
-	} else if err := stampPath(h, opt.Synonyms); err != nil {
+	} else if err := stampPath(h, cfg.Synonyms); err != nil {
 		return "", fmt.Errorf("synonyms: %w", err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
@@ -255,22 +280,22 @@ func stampPath(w io.Writer, path string) error {
 	return nil
 }
 
-func readSources(opt Options) (sources, error) {
+func readSources(cfg Config) (sources, error) {
 	var src sources
 	var err error
-	switch opt.Catalog {
+	switch cfg.Catalog {
 	case "", Installed:
 		var warnings []error
-		src.catalog, warnings, err = skills.Discover(skills.PlacesFromEnv(), opt.Catalog == "")
+		src.catalog, warnings, err = skills.Discover(cfg.Places, cfg.Catalog == "")
 		for _, w := range warnings {
-			if opt.Warn != nil {
-				fmt.Fprintf(opt.Warn, "warning: skill left out: %v\n", w)
+			if cfg.Warn != nil {
+				fmt.Fprintf(cfg.Warn, "warning: skill left out: %v\n", w)
 			}
 		}
 	case Builtin:
 		src.catalog, err = skills.Builtin()
 	default:
-		src.catalog, err = skills.Load(opt.Catalog)
+		src.catalog, err = skills.Load(cfg.Catalog)
 	}
 	if err != nil {
 		return src, err
@@ -279,11 +304,11 @@ func readSources(opt Options) (sources, error) {
 		return src, errors.New("catalog has no skills")
 	}
 	name, data := rules.SynonymsName, rules.Synonyms
-	if opt.Synonyms != "" && opt.Synonyms != Builtin {
-		if data, err = os.ReadFile(opt.Synonyms); err != nil {
+	if cfg.Synonyms != "" && cfg.Synonyms != Builtin {
+		if data, err = os.ReadFile(cfg.Synonyms); err != nil {
 			return src, fmt.Errorf("synonyms: %w", err)
 		}
-		name = opt.Synonyms
+		name = cfg.Synonyms
 	}
 	src.synonyms, err = tokenize.ParseSynonyms(name, data)
 	return src, err

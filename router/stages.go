@@ -1,0 +1,175 @@
+package router
+
+import (
+	"github.com/skillroute/skillroute/bm25"
+	sctx "github.com/skillroute/skillroute/context"
+	"github.com/skillroute/skillroute/disambig"
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// route is one prompt on its way through the pipeline: each stage reads
+// the fields the stages before it filled and fills its own.
+type route struct {
+	prompt  string  // as given
+	session Session // as given
+
+	text   tokenize.Text // normalise
+	turn   sctx.Turn     // turn
+	recent []string      // turn: the session's skills, by catalog name
+	scored tokenize.Text // tokenize: the text BM25 reads (cues stripped in a continuation)
+	query  tokenize.Query
+
+	results   []bm25.Result // score
+	continues bool          // followup: the session's skill carries this turn
+	weak      bool          // followup: the prompt alone would abstain
+	signals   Signals       // signals
+	cands     []disambig.Candidate
+	fired     []*disambig.Rule // rules
+	prior     string           // prior: what the table did, for --explain
+	silence   bool             // prior: the table has seen no skill help here
+
+	decision Decision
+	done     bool // a stage decided: the rest do not run
+}
+
+// stage is one step of the pipeline.
+type stage struct {
+	name string
+	run  func(*Router, *route)
+}
+
+// pipeline is the routing pipeline, in order. See the package doc.
+var pipeline = []stage{
+	{"normalise", normalise},
+	{"turn", classifyTurn},
+	{"tokenize", tokenizePrompt},
+	{"score", score},
+	{"followup", settleTurn},
+	{"signals", gatherSignals},
+	{"fuse", fuseSignals},
+	{"rules", applyRules},
+	{"prior", applyPrior},
+	{"decide", decide},
+}
+
+// Stages names the pipeline's stages in order.
+func Stages() []string {
+	out := make([]string, len(pipeline))
+	for i, s := range pipeline {
+		out[i] = s.name
+	}
+	return out
+}
+
+// normalise caps and lower-cases the prompt, once for every later stage.
+func normalise(_ *Router, st *route) {
+	st.text = tokenize.NewText(st.prompt)
+	st.decision = Decision{Query: st.text.Raw, Level: Low}
+}
+
+// classifyTurn reads the turn's cue words, and the session's skills by
+// their catalog names.
+func classifyTurn(r *Router, st *route) {
+	st.turn = sctx.Classify(st.text)
+	st.recent = r.Canonical(st.session.Recent)
+}
+
+// tokenizePrompt cuts the prompt into query terms. In a continuation the
+// cue words refer back to the session ("go on": the session decides, not
+// "go"), so BM25 reads the prompt without them.
+func tokenizePrompt(r *Router, st *route) {
+	st.scored = st.text
+	if st.turn == sctx.Continuation && len(st.recent) > 0 {
+		st.scored = sctx.StripCues(st.text)
+	}
+	st.query = r.Index.Tokenizer().TokenizeText(st.scored)
+}
+
+// score runs BM25 with the learner's weights.
+func score(r *Router, st *route) {
+	st.results = bm25.ScoreWith(r.Index, st.query, r.Weights)
+}
+
+// settleTurn decides a cue-word turn on the prompt's own evidence. A cue
+// counts only when the words around it do not make a clear request of
+// their own (one the router would route HIGH): "好的，就这样" closes,
+// "好的，把 Dockerfile 改成多阶段构建" does not; "也一样处理" continues,
+// "also write the Dockerfile" is a new request, and is then scored with
+// its cue words; "详情页也照样补上" asks for the same work again, whatever
+// its object words say. A prompt too weak to route alone is carried by the
+// session too.
+func settleTurn(r *Router, st *route) {
+	own := ownConfidence(st.results)
+	clear := own >= HighFrom
+	st.weak = own < AbstainBelow
+	if st.turn == sctx.Closing && !clear {
+		st.decision.Closing = true
+		st.done = true
+		return
+	}
+	st.continues = st.turn == sctx.Continuation && len(st.recent) > 0 && (!clear || sctx.SameAction(st.text))
+	if st.turn == sctx.Continuation && !st.continues && st.scored.Lower != st.text.Lower {
+		// Scored twice, but only a short cue-word prompt (at most eight
+		// words) that turned out to be a clear request of its own.
+		st.results = bm25.ScoreWith(r.Index, r.Index.Tokenizer().TokenizeText(st.text), r.Weights)
+	}
+}
+
+// ownConfidence is the confidence the prompt's words alone give its best
+// match: below AbstainBelow the prompt is too weak to route on its own,
+// and the session decides.
+func ownConfidence(results []bm25.Result) float64 {
+	if len(results) == 0 {
+		return 0
+	}
+	rival := 0.0
+	if len(results) > 1 {
+		rival = results[1].Score
+	}
+	return Confidence(results[0].Score, rival)
+}
+
+// applyRules lets the disambiguation rules adjust and re-rank.
+func applyRules(r *Router, st *route) {
+	st.cands, st.fired = r.Rules.Apply(st.text, st.cands)
+}
+
+// decide turns the ranking into a decision: each listed candidate's
+// confidence against its nearest rival, the level of the first, and the
+// skill when the level allows one.
+func decide(_ *Router, st *route) {
+	d := &st.decision
+	d.Prior = st.prior
+	for _, f := range st.fired {
+		d.Rules = append(d.Rules, f.ID)
+	}
+	top, second := 0.0, 0.0
+	if len(st.cands) > 0 {
+		top = st.cands[0].Score
+	}
+	if len(st.cands) > 1 {
+		second = st.cands[1].Score
+	}
+	for i, c := range st.cands {
+		if i == MaxCandidates {
+			break
+		}
+		rival := second
+		if i > 0 {
+			rival = top // a runner-up is measured against the winner
+		}
+		d.Candidates = append(d.Candidates, Candidate{Skill: c.Skill, Score: round(c.Score), Confidence: round(Confidence(c.Score, rival)),
+			Explain: c.Explain, Evidence: evidence(c.Skill, st.results, st.signals, st.fired)})
+	}
+	if len(d.Candidates) == 0 {
+		return
+	}
+	d.Confidence = d.Candidates[0].Confidence
+	d.Level = LevelOf(d.Confidence)
+	if st.silence {
+		d.Level = Low
+	}
+	if d.Level != Low {
+		d.Skill = d.Candidates[0].Skill
+	}
+}
