@@ -3,6 +3,7 @@ package skills
 import (
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -54,7 +55,9 @@ func newCatalog(list []Skill) (*Catalog, error) {
 
 // Builtin returns the catalog embedded in the binary.
 func Builtin() (*Catalog, error) {
-	return loadFS(builtinFS, ".", "builtin:")
+	return loadFS(builtinFS, ".", "builtin:", func(name string) ([]byte, error) {
+		return builtinFS.ReadFile(path.Join(name, "SKILL.md"))
+	})
 }
 
 // BuiltinFiles returns the embedded SKILL.md files by skill folder name.
@@ -85,11 +88,17 @@ func Load(p string) (*Catalog, error) {
 }
 
 // LoadDir reads every DIR/NAME/SKILL.md under dir.
+// Files are read by ReadFile: a FIFO, device or oversized file is an
+// error naming it.
 func LoadDir(dir string) (*Catalog, error) {
-	return loadFS(os.DirFS(dir), dir, "")
+	return loadFS(os.DirFS(dir), dir, "", func(name string) ([]byte, error) {
+		return ReadFile(filepath.Join(dir, name, "SKILL.md"))
+	})
 }
 
-func loadFS(fsys fs.FS, root, prefix string) (*Catalog, error) {
+// loadFS reads the skill folders of fsys; read returns a folder's
+// SKILL.md.
+func loadFS(fsys fs.FS, root, prefix string, read func(name string) ([]byte, error)) (*Catalog, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, fmt.Errorf("catalog %s: %w", root, err)
@@ -100,9 +109,12 @@ func loadFS(fsys fs.FS, root, prefix string) (*Catalog, error) {
 			continue
 		}
 		name := e.Name()
-		data, err := fs.ReadFile(fsys, path.Join(name, "SKILL.md"))
-		if err != nil {
+		data, err := read(name)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue // a folder without SKILL.md is not a skill
+		}
+		if err != nil {
+			return nil, err
 		}
 		source := prefix + name
 		if prefix == "" {

@@ -2,11 +2,14 @@ package skills
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/skillroute/skillroute/state"
 )
@@ -86,8 +89,12 @@ func Discover(p Places, withBuiltin bool) (*Catalog, []error, error) {
 		}
 		for _, e := range entries {
 			file := filepath.Join(d.Path, e.Name(), "SKILL.md")
-			data, err := os.ReadFile(file)
+			data, err := ReadFile(file)
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				continue // not a skill folder
+			}
 			if err != nil {
+				warnings = append(warnings, err) // a FIFO, a device, a link loop, a huge file
 				continue
 			}
 			// Claude Code invokes personal and project skills by folder name.
