@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/skillroute/skillroute/bookworm"
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn"
@@ -118,7 +119,11 @@ func LoadRules(path string, ix *index.Index, warn io.Writer, cacheDir string) (*
 	if name == rules.DisambiguationName {
 		known = func(string) bool { return true }
 	}
-	set, problems, err := disambig.Parse(name, data, known)
+	parse := disambig.Parse
+	if bookworm.Is(name, data) {
+		parse = bookworm.Rules
+	}
+	set, problems, err := parse(name, data, known)
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +275,11 @@ func readSources(opt Options) (sources, error) {
 	case Builtin:
 		src.catalog, err = skills.Builtin()
 	default:
-		src.catalog, err = skills.Load(opt.Catalog)
+		if bookworm.Is(opt.Catalog, nil) {
+			src.catalog, err = bookworm.Catalog(opt.Catalog)
+		} else {
+			src.catalog, err = skills.Load(opt.Catalog)
+		}
 	}
 	if err != nil {
 		return src, err
@@ -285,7 +294,11 @@ func readSources(opt Options) (sources, error) {
 		}
 		name = opt.Synonyms
 	}
-	src.synonyms, err = tokenize.ParseSynonyms(name, data)
+	parseSynonyms := tokenize.ParseSynonyms
+	if bookworm.Is(name, data) {
+		parseSynonyms = bookworm.Synonyms
+	}
+	src.synonyms, err = parseSynonyms(name, data)
 	return src, err
 }
 
