@@ -23,11 +23,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/rules"
 )
 
 // Deadline bounds one hook call. Claude Code waits for UserPromptSubmit
@@ -73,7 +75,17 @@ type Handler struct {
 	// events never load the index.
 	Open func() (*router.Router, error)
 	Now  func() time.Time
+	// Home is the user's home folder: project detection stops before it
+	// (sctx.DetectProject). Empty sets no limit.
+	Home string
 }
+
+// projectFavours is the shipped table of the skills each project type
+// favours, parsed once per process. A test parses it; were it broken, no
+// project type would favour any skill, and routing would go on.
+var projectFavours = sync.OnceValues(func() (sctx.ProjectFavours, error) {
+	return sctx.ParseProjectFavours(rules.ProjectsName, rules.Projects)
+})
 
 // Result is what a handled event produced.
 type Result struct {
@@ -181,7 +193,10 @@ func (h *Handler) signals(r *router.Router, sess *sctx.Session, cwd string) rout
 		if sess == nil {
 			sess = &sctx.Session{}
 		}
-		sig.Project = sctx.ProjectScores(sess.ProjectFor(cwd, h.now()))
+		if types := sess.ProjectFor(cwd, h.Home, h.now()); len(types) > 0 {
+			favours, _ := projectFavours() // parsed only when a type needs it
+			sig.Project = sctx.ProjectScores(types, favours)
+		}
 	}
 	return sig
 }

@@ -64,7 +64,8 @@ func hookMain(stdin io.Reader, stdout io.Writer, opt router.Options) error {
 			done <- hook.Result{Reason: "read stdin: " + err.Error()}
 			return
 		}
-		h := &hook.Handler{Store: store, Open: func() (*router.Router, error) { return router.Open(opt) }}
+		home, _ := os.UserHomeDir()
+		h := &hook.Handler{Store: store, Open: func() (*router.Router, error) { return router.Open(opt) }, Home: home}
 		done <- h.Handle(ctx, input)
 	}()
 	var res hook.Result
