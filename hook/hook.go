@@ -72,6 +72,9 @@ type Handler struct {
 	// events never load the index.
 	Open func() (*router.Router, error)
 	Now  func() time.Time
+	// Home is the user's home folder: project detection stops before it
+	// (sctx.DetectProject). Empty sets no limit.
+	Home string
 }
 
 // Result is what a handled event produced.
@@ -190,7 +193,7 @@ func (h *Handler) session(f *SessionFile, cwd string, now time.Time) router.Sess
 		}
 	}
 	if cwd != "" {
-		s.Project = f.ProjectFor(cwd, now)
+		s.Project = f.ProjectFor(cwd, h.Home, now)
 		if s.Project == nil {
 			s.Project = []string{} // looked, found none
 		}

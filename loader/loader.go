@@ -30,7 +30,10 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"sync"
 
+	"github.com/skillroute/skillroute/bookworm"
+	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn"
@@ -89,6 +92,9 @@ func Open(cfg Config) (*router.Router, error) {
 		return nil, err
 	}
 	r := router.New(ix, set)
+	if r.Projects, err = projectFavours(); err != nil {
+		return nil, err
+	}
 	if cfg.StateDir != "" {
 		// What was learned only adjusts; a damaged file is skipped, with
 		// a warning, rather than stopping the router.
@@ -109,6 +115,12 @@ func Open(cfg Config) (*router.Router, error) {
 	}
 	return r, nil
 }
+
+// projectFavours is the shipped table of the skills each project type
+// favours, parsed once per process.
+var projectFavours = sync.OnceValues(func() (sctx.ProjectFavours, error) {
+	return sctx.ParseProjectFavours(rules.ProjectsName, rules.Projects)
+})
 
 // LoadRules reads a rules file ("" or "builtin" for the default) and
 // checks it against the index's skills. With a cache folder, a file already
@@ -143,7 +155,11 @@ func LoadRules(path string, ix *index.Index, warn io.Writer, cacheDir string) (*
 	if name == rules.DisambiguationName {
 		known = func(string) bool { return true }
 	}
-	set, problems, err := disambig.Parse(name, data, known)
+	parse := disambig.Parse
+	if bookworm.Is(name, data) {
+		parse = bookworm.Rules
+	}
+	set, problems, err := parse(name, data, known)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +311,11 @@ func readSources(cfg Config) (sources, error) {
 	case Builtin:
 		src.catalog, err = skills.Builtin()
 	default:
-		src.catalog, err = skills.Load(cfg.Catalog)
+		if bookworm.Is(cfg.Catalog, nil) {
+			src.catalog, err = bookworm.Catalog(cfg.Catalog)
+		} else {
+			src.catalog, err = skills.Load(cfg.Catalog)
+		}
 	}
 	if err != nil {
 		return src, err
@@ -310,7 +330,11 @@ func readSources(cfg Config) (sources, error) {
 		}
 		name = cfg.Synonyms
 	}
-	src.synonyms, err = tokenize.ParseSynonyms(name, data)
+	parseSynonyms := tokenize.ParseSynonyms
+	if bookworm.Is(name, data) {
+		parseSynonyms = bookworm.Synonyms
+	}
+	src.synonyms, err = parseSynonyms(name, data)
 	return src, err
 }
 

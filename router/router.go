@@ -43,6 +43,7 @@ import (
 	"strings"
 
 	"github.com/skillroute/skillroute/bm25"
+	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/explain"
 	"github.com/skillroute/skillroute/index"
@@ -111,6 +112,9 @@ type Router struct {
 	// Table is the calibration table, a prior among the candidates (nil:
 	// none).
 	Table *learn.Table
+	// Projects are the skills each project type favours (nil: the
+	// project signal is off).
+	Projects sctx.ProjectFavours
 	// Explain makes every candidate carry its explanation tree. Off on the
 	// hook's path: building the messages costs more than routing.
 	Explain bool

@@ -120,7 +120,7 @@ func Discover(p Places, withBuiltin bool) (*Catalog, []error, error) {
 	for _, s := range byName {
 		list = append(list, s)
 	}
-	cat, err := newCatalog(list)
+	cat, err := NewCatalog(list)
 	return cat, warnings, err
 }
 

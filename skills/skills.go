@@ -13,8 +13,10 @@
 //	maturity: stable
 //
 // A catalog is loaded from a folder laid out as Claude Code lays skills
-// (DIR/NAME/SKILL.md), from a bookworm skills-index.json, or from the
-// built-in skills embedded in this package. Errors name the file and line.
+// (DIR/NAME/SKILL.md) or from the built-in skills embedded in this package;
+// errors name the file and line. Another router's catalog file is read by
+// its adapter (package bookworm), which builds the Skills and calls
+// NewCatalog.
 package skills
 
 import (
@@ -73,7 +75,7 @@ func (t Tier) Weight() float64 {
 type Keyword struct {
 	Text   string
 	Tier   Tier
-	Weight float64 // tier weight, or the weight a bookworm index gives
+	Weight float64 // tier weight, or the weight an imported catalog gives
 }
 
 // Skill is one routable skill.

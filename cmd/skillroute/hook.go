@@ -36,6 +36,7 @@ func (a *app) hookRuntime(deadline time.Duration) *hook.Runtime {
 	return &hook.Runtime{
 		Handler: &hook.Handler{
 			Store: &hook.Store{Dir: a.stateDir},
+			Home:  a.places.Home,
 			Open:  func() (*router.Router, error) { return loader.Open(cfg) },
 		},
 		Deadline: deadline,
