@@ -111,6 +111,18 @@ func TestCompileWritesLoadableIndex(t *testing.T) {
 	assert.Greater(t, info.Size(), int64(1000))
 }
 
+// The hook's background compile must leave both caches the hook loads,
+// else the prompts after a catalog change keep missing the deadline.
+func TestCompileCachesIndexAndRules(t *testing.T) {
+	code, _, errOut := runCLI(t, "compile", "--catalog", "builtin")
+	require.Equal(t, 0, code, errOut)
+	cache := filepath.Join(os.Getenv("SKILLROUTE_HOME"), "cache")
+	for _, pattern := range []string{"index-*.bin", "rules-*.bin"} {
+		found, _ := filepath.Glob(filepath.Join(cache, pattern))
+		assert.Len(t, found, 1, pattern)
+	}
+}
+
 func TestCompileReportsBadSkillFile(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "broken"), 0o755))
