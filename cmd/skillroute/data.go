@@ -30,8 +30,18 @@ func (d *dataFlags) options(stderr io.Writer) router.Options {
 	}
 }
 
+// stateOverride is a state folder named on the command line (correct
+// --state). It wins over the environment: the shell of a plugin command
+// gets no CLAUDE_PLUGIN_DATA, only the command's text has it substituted.
+var stateOverride string
+
 // stateDir is where skillroute keeps its files (see package state).
-func stateDir() string { return state.Dir() }
+func stateDir() string {
+	if stateOverride != "" {
+		return stateOverride
+	}
+	return state.Dir()
+}
 
 func cacheDir() string { return cacheDirIn(stateDir()) }
 
