@@ -7,7 +7,7 @@
 //	skillroute eval [--catalog P] [--rules P] [--synonyms P] [--derive-keywords] [--json] [-v] FILE.jsonl
 //	skillroute rules lint [--catalog P] [--synonyms P] FILE
 //	skillroute skills list [--catalog P]
-//	skillroute skills install [--dir DIR] [--force]
+//	skillroute skills install [--dir DIR] [--force] [NAME...]
 //	skillroute hook < EVENT.json
 //	skillroute install [--project] [--dry-run] [--no-skills]
 //	skillroute uninstall [--project] [--dry-run]

@@ -247,6 +247,29 @@ func TestSkillsInstallAndDiscovery(t *testing.T) {
 	assert.Contains(t, out, "1 overwritten")
 }
 
+// A user may install only the built-in skills they want: each skill
+// Claude Code loads takes a line of its skill listing.
+func TestSkillsInstallNamed(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	dir := filepath.Join(home, ".claude", "skills")
+	code, _, errOut := runCLI(t, "skills", "install", "performance-expert", "--force", "tester-expert")
+	require.Equal(t, 0, code, errOut)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.Equal(t, []string{"performance-expert", "tester-expert"}, names)
+
+	code, _, errOut = runCLI(t, "skills", "install", "perfomance-expert")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, `no built-in skill "perfomance-expert"`)
+	entries, _ = os.ReadDir(dir)
+	assert.Len(t, entries, 2, "nothing written")
+}
+
 func TestDiscoveryAddsProjectAndPluginSkills(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	t.Setenv("HOME", home)
@@ -295,6 +318,90 @@ func TestDoctor(t *testing.T) {
 	out.Reset()
 	require.Equal(t, 0, run([]string{"install", "--binary", bin, "--no-skills"}, &out, &errb))
 	assert.NotContains(t, out.String(), "added")
+}
+
+// doctor says when Claude Code's skill listing is over its budget, when
+// skillroute is installed twice, and when the plugin cannot build its
+// router for want of Go.
+func TestDoctorListingPluginAndDoubleInstall(t *testing.T) {
+	home := isolate(t)
+	bin, err := os.Executable()
+	require.NoError(t, err)
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run([]string{"install", "--binary", bin}, &out, &errb), errb.String())
+
+	doctor := func() (int, string) {
+		out.Reset()
+		code := run([]string{"doctor"}, &out, &errb)
+		return code, out.String()
+	}
+	code, text := doctor()
+	require.Equal(t, 0, code, text)
+	assert.Regexp(t, `ok   skill listing +\d+ of 30000 chars: 50 skills take \d+`, text)
+
+	t.Setenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", "9000")
+	code, text = doctor()
+	assert.Equal(t, 1, code)
+	assert.Regexp(t, `FAIL skill listing +\d+ of 9000 chars: .*over budget`, text)
+	t.Setenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", "")
+
+	// The plugin enabled as well: two lines per prompt.
+	settings := filepath.Join(home, ".claude", "settings.json")
+	var s map[string]any
+	data, err := os.ReadFile(settings)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &s))
+	s["enabledPlugins"] = map[string]any{"skillroute@local": true}
+	data, _ = json.Marshal(s)
+	require.NoError(t, os.WriteFile(settings, data, 0o644))
+	t.Setenv("PATH", t.TempDir()) // no Go
+	code, text = doctor()
+	assert.Equal(t, 1, code)
+	assert.Contains(t, text, "FAIL installed twice")
+	assert.Contains(t, text, "FAIL plugin")
+	assert.Contains(t, text, "Go is not installed, so the plugin cannot build its router and stays silent")
+
+	// install warns about the plugin.
+	out.Reset()
+	errb.Reset()
+	require.Equal(t, 0, run([]string{"install", "--binary", bin, "--no-skills"}, &out, &errb))
+	assert.Contains(t, errb.String(), "the skillroute plugin is also enabled")
+
+	// Plugin only, built: no complaint about hooks.
+	out.Reset()
+	require.Equal(t, 0, run([]string{"uninstall"}, &out, &errb))
+	pluginBin := filepath.Join(home, ".claude", "plugins", "data", "skillroute-local", "bin")
+	require.NoError(t, os.MkdirAll(pluginBin, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(pluginBin, "skillroute"), nil, 0o755))
+	code, text = doctor()
+	assert.Equal(t, 0, code, text)
+	assert.Contains(t, text, "ok   plugin")
+	assert.NotContains(t, text, "installed twice")
+}
+
+// uninstall --dry-run reads as a dry run and writes nothing.
+func TestUninstallDryRun(t *testing.T) {
+	home := isolate(t)
+	bin, err := os.Executable()
+	require.NoError(t, err)
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run([]string{"install", "--binary", bin, "--no-skills"}, &out, &errb), errb.String())
+	settings := filepath.Join(home, ".claude", "settings.json")
+	before, err := os.ReadFile(settings)
+	require.NoError(t, err)
+
+	out.Reset()
+	require.Equal(t, 0, run([]string{"uninstall", "--dry-run"}, &out, &errb))
+	assert.True(t, strings.HasPrefix(out.String(), "dry run: nothing is written."), out.String())
+	assert.Contains(t, out.String(), "UserPromptSubmit     would be removed")
+	assert.NotContains(t, out.String(), "were left")
+	after, err := os.ReadFile(settings)
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(after))
+
+	out.Reset()
+	require.Equal(t, 0, run([]string{"uninstall"}, &out, &errb))
+	assert.Contains(t, out.String(), "UserPromptSubmit     removed")
 }
 
 // The hook command end to end, as Claude Code runs it: after `skills
