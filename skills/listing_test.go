@@ -1,6 +1,8 @@
 package skills_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -50,4 +52,20 @@ func TestBuiltinFitsListingBudget(t *testing.T) {
 		assert.LessOrEqual(t, len(skills.ListingEntry(sk)), 200, "%s: one short line", sk.Name)
 		assert.NotEmpty(t, sk.Triggers, sk.Name)
 	}
+}
+
+// Claude Code lists the user's command files with the skills.
+func TestPlacesCommands(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	write := func(path, text string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	}
+	write(filepath.Join(home, ".claude", "commands", "standup.md"), "---\ndescription: Write my standup notes\n---\nbody\n")
+	write(filepath.Join(project, ".claude", "commands", "release.md"), "Cut a release of this project.\n\nSteps follow.\n")
+	write(filepath.Join(project, ".claude", "commands", "notes.txt"), "not a command")
+	cmds := skills.Places{Home: home, ProjectDir: project}.Commands()
+	require.Len(t, cmds, 2)
+	assert.Equal(t, "- standup: Write my standup notes", skills.ListingEntry(cmds[0]))
+	assert.Equal(t, "- release: Cut a release of this project.", skills.ListingEntry(cmds[1]))
 }

@@ -81,11 +81,13 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 
 	// Claude Code's skill listing: over its budget, the model sees skills
 	// by bare name.
-	if cat, _, err := skills.Discover(skills.PlacesFromEnv(), false); err == nil {
-		ours := skills.ListingSize(cat.Skills)
+	places := skills.PlacesFromEnv()
+	if cat, _, err := skills.Discover(places, false); err == nil {
+		listed := append(cat.Skills, places.Commands()...)
+		ours := skills.ListingSize(listed)
 		size := ours + skills.ClaudeCodeListing
 		budget := listingBudget(filepath.Join(home, ".claude", "settings.json"), skills.ListingBudget)
-		detail := fmt.Sprintf("%d of %d chars: %d skills take %d, Claude Code's own about %d", size, budget, len(cat.Skills), ours, skills.ClaudeCodeListing)
+		detail := fmt.Sprintf("%d of %d chars: %d skills and commands take %d, Claude Code's own about %d", size, budget, len(listed), ours, skills.ClaudeCodeListing)
 		if size > budget {
 			detail += "; over budget, Claude Code lists the least-used skills without their descriptions. Remove skills you do not use " +
 				"(`skillroute skills install NAME...` installs only those named), shorten long descriptions, move trigger phrases " +

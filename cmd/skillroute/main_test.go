@@ -337,7 +337,7 @@ func TestDoctorListingPluginAndDoubleInstall(t *testing.T) {
 	}
 	code, text := doctor()
 	require.Equal(t, 0, code, text)
-	assert.Regexp(t, `ok   skill listing +\d+ of 30000 chars: 50 skills take \d+`, text)
+	assert.Regexp(t, `ok   skill listing +\d+ of 30000 chars: 50 skills and commands take \d+`, text)
 
 	t.Setenv("SLASH_COMMAND_TOOL_CHAR_BUDGET", "9000")
 	code, text = doctor()
