@@ -51,6 +51,7 @@ type Event struct {
 	ToolInput     json.RawMessage `json:"tool_input"`
 	ExpansionType string          `json:"expansion_type"`
 	CommandName   string          `json:"command_name"`
+	CommandArgs   string          `json:"command_args"`
 }
 
 // Decision is one routed prompt, as recorded in decisions.jsonl.
@@ -101,12 +102,9 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 		if ev.ToolName != "Skill" {
 			return Result{Reason: "PostToolUse of " + ev.ToolName}
 		}
-		return h.used(ctx, ev, skillOf(ev.ToolInput))
+		return h.used(ctx, ev, skillOf(ev.ToolInput), nil)
 	case "UserPromptExpansion":
-		if ev.ExpansionType != "" && ev.ExpansionType != "slash_command" {
-			return Result{Reason: "expansion " + ev.ExpansionType}
-		}
-		return h.used(ctx, ev, ev.CommandName)
+		return h.expansion(ctx, ev)
 	case "SessionStart":
 		return h.start(ctx, ev)
 	case "":
@@ -232,14 +230,15 @@ func contextOutput(text string) []byte {
 	return data
 }
 
-// used records that the session used a skill.
-func (h *Handler) used(ctx context.Context, ev Event, skill string) Result {
+// used records that the session used a skill; about, when set, says
+// whether the use is about the routed prompt (see RecordUse).
+func (h *Handler) used(ctx context.Context, ev Event, skill string, about func(query string) bool) Result {
 	skill = strings.TrimSpace(skill)
 	if skill == "" {
 		return Result{Reason: "no skill name"}
 	}
 	same := func(a, b string) bool { return a == b || bare(a) == bare(b) }
-	if err := h.Store.RecordUse(ctx, ev.SessionID, skill, h.now(), same); err != nil {
+	if err := h.Store.RecordUse(ctx, ev.SessionID, skill, h.now(), same, about); err != nil {
 		return Result{Reason: "record use: " + err.Error()}
 	}
 	return Result{Reason: "recorded use of " + skill}

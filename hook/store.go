@@ -123,8 +123,10 @@ func (s *Store) RecordDecision(ctx context.Context, d Decision) error {
 // before, the use is also the user's verdict on that route: a
 // confirmation when it is the routed skill, an implicit correction
 // (learn.ImplicitFactor) when it is another; same names compare through
-// same (the catalog's spelling of "plugin:name").
-func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.Time, same func(a, b string) bool) error {
+// same (the catalog's spelling of "plugin:name"). about, when not nil,
+// says whether the use is about the routed prompt's request (its query);
+// a use for another task closes the route without a verdict.
+func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.Time, same func(a, b string) bool, about func(query string) bool) error {
 	var prev []string
 	var verdict *learn.Record
 	err := s.update(ctx, session, func(f *SessionFile) {
@@ -132,6 +134,9 @@ func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.T
 		f.Use(skill, now)
 		if l := f.Last; l != nil && !l.Answered && now.Sub(l.Time) >= 0 && now.Sub(l.Time) <= FeedbackWindow {
 			l.Answered = true
+			if about != nil && !about(l.Query) {
+				return
+			}
 			corrected := skill
 			if l.Skill != "" && same(l.Skill, skill) {
 				corrected = l.Skill
@@ -157,6 +162,21 @@ func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.T
 			return err
 		}
 		return state.WriteAtomic(path, data)
+	})
+}
+
+// CloseRoute ends the wait for a verdict on the session's routed prompt
+// without recording one: the user has moved on to another request (a
+// typed command that is not a skill use).
+func (s *Store) CloseRoute(ctx context.Context, session string) error {
+	f, err := s.SessionFile(session)
+	if err != nil || f.Last == nil || f.Last.Answered {
+		return err // nothing waits: no write
+	}
+	return s.update(ctx, session, func(f *SessionFile) {
+		if f.Last != nil {
+			f.Last.Answered = true
+		}
 	})
 }
 

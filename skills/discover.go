@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -146,9 +147,12 @@ type InstallResult struct {
 	Action string // "written", "unchanged", "skipped (differs; use --force)", "overwritten"
 }
 
-// Install writes the built-in skills as DIR/NAME/SKILL.md. A file that
-// exists with other content is the user's: it is kept unless force is set.
-func Install(dir string, force bool) ([]InstallResult, error) {
+// Install writes the built-in skills as DIR/NAME/SKILL.md: all of them,
+// or only those named (each skill Claude Code loads takes a line of its
+// skill listing, ListingSize). A file that exists with other content is
+// the user's: it is kept unless force is set. An unknown name writes
+// nothing and is an error that lists the known ones.
+func Install(dir string, force bool, only ...string) ([]InstallResult, error) {
 	files, err := BuiltinFiles()
 	if err != nil {
 		return nil, err
@@ -158,6 +162,14 @@ func Install(dir string, force bool) ([]InstallResult, error) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	if len(only) > 0 {
+		for _, n := range only {
+			if _, ok := files[n]; !ok {
+				return nil, fmt.Errorf("no built-in skill %q; the built-in skills are: %s", n, strings.Join(names, ", "))
+			}
+		}
+		names = slices.Compact(slices.Sorted(slices.Values(only)))
+	}
 	var out []InstallResult
 	for _, name := range names {
 		path := filepath.Join(dir, name, "SKILL.md")

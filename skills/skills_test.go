@@ -21,6 +21,7 @@ description: >-
   Redis caching, eviction
   and cache stampedes.
 when_to_use: '"cache is slow", "缓存击穿怎么办"'
+triggers: cache penetration, hot keys
 keywords:
   core: [redis, 缓存击穿]
   strong: [" cache ", ""]
@@ -43,6 +44,7 @@ func TestParseFull(t *testing.T) {
 		Name:        "cache-expert",
 		Description: "Redis caching, eviction and cache stampedes.",
 		WhenToUse:   `"cache is slow", "缓存击穿怎么办"`,
+		Triggers:    "cache penetration, hot keys",
 		Keywords: []skills.Keyword{
 			{Text: "redis", Tier: skills.Core, Weight: 1.0},
 			{Text: "缓存击穿", Tier: skills.Core, Weight: 1.0},

@@ -21,13 +21,21 @@ import (
 )
 
 func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("correct", "correct SKILL [--query TEXT] [--session ID]", stderr)
+	fs := newFlags("correct", "correct SKILL [--query TEXT] [--session ID] [--state DIR]", stderr)
 	var data dataFlags
 	data.register(fs, true)
 	query := fs.String("query", "", "the prompt that should have gone to SKILL (default: the session's last routed prompt)")
 	session := fs.String("session", a.session, "the session whose last prompt to correct (default: $CLAUDE_CODE_SESSION_ID, else the most recently active)")
+	stateFlag := fs.String("state", "", "the state folder to read the session from and record in (default: $CLAUDE_PLUGIN_DATA, else $SKILLROUTE_HOME, else ~/.claude/skillroute); the plugin's /skillroute:wrong passes its data folder")
 	if err := parseInterspersed(fs, args); err != nil {
 		return err
+	}
+	if *stateFlag != "" {
+		// A plugin command's shell gets no CLAUDE_PLUGIN_DATA; only the
+		// command's text has it substituted.
+		named := *a
+		named.stateDir = *stateFlag
+		a = &named
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

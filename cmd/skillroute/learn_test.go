@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/skillroute/skillroute/eval"
+	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
@@ -183,6 +184,35 @@ func TestCorrectRefusesUnknownSkill(t *testing.T) {
 	code, _, errOut = runApp(t, a, "correct", "tester-expert")
 	assert.Equal(t, 1, code)
 	assert.True(t, strings.Contains(errOut, "no routed prompt to correct"), errOut)
+}
+
+// The plugin's /skillroute:wrong runs `correct` in a shell without
+// CLAUDE_PLUGIN_DATA and names the plugin's data folder with --state.
+func TestCorrectInNamedStateFolder(t *testing.T) {
+	a := learnHome(t)
+	defaultDir := a.stateDir
+	pluginData := t.TempDir()
+	h := &hook.Handler{Store: &hook.Store{Dir: pluginData}, Open: func() (*router.Router, error) {
+		return loader.Open(loader.Config{Catalog: loader.Builtin})
+	}}
+	res := h.Handle(context.Background(), []byte(`{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"React 页面加载慢，首屏要 4 秒"}`))
+	require.NotNil(t, res.Output, res.Reason)
+
+	code, _, errOut := runApp(t, a, "correct", "debugger-expert", "--session", "s1")
+	assert.Equal(t, 1, code, "the default folder has no such session")
+	assert.Contains(t, errOut, "no routed prompt to correct")
+
+	code, out, errOut := runApp(t, a, "correct", "--state", pluginData, "--session", "s1", "debugger-expert")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "should go to debugger-expert (it went to performance-expert)")
+	records, _, err := (&learn.Log{Dir: pluginData}).Read()
+	require.NoError(t, err)
+	require.Len(t, records, 1)
+	assert.Equal(t, learn.KindExplicit, records[0].Kind)
+	assert.Equal(t, "s1", records[0].Session)
+	_, err = os.Stat(filepath.Join(defaultDir, learn.LogFile))
+	assert.True(t, os.IsNotExist(err), "nothing lands in the default folder")
+	assert.Equal(t, defaultDir, a.stateDir, "--state lasts one command")
 }
 
 func TestCalibrateWritesTable(t *testing.T) {

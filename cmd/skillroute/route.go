@@ -64,7 +64,7 @@ func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("compile", "compile [--catalog P] [--synonyms P] [-o FILE]", stderr)
 	var data dataFlags
 	data.register(fs, false)
-	out := fs.String("o", "", "write the index here (default: the cache in the state folder, where route and hook look)")
+	out := fs.String("o", "", "write the index here (default: the cache in the state folder, where route and hook look, with the rules compiled beside it)")
 	done := fs.String("done", "", "remove this file when finished (the hook's background compile)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -84,6 +84,10 @@ func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
 		if err := ix.Save(*out); err != nil {
 			return err
 		}
+	} else if _, err := loader.LoadRules("", ix, stderr, opt.CacheDir); err != nil {
+		// The hook loads both caches: with only the index cached, the
+		// built-in rules would be parsed on the prompt's clock again.
+		return err
 	}
 	where := *out
 	if where == "" {
