@@ -112,3 +112,39 @@ func TestDamagedCacheNeverPanics(t *testing.T) {
 		}()
 	}
 }
+
+// The project table is parsed from its YAML once, then read from the
+// cache as the same value.
+func TestProjectFavoursCached(t *testing.T) {
+	cache := t.TempDir()
+	cfg := loader.Config{Catalog: loader.Builtin, CacheDir: cache}
+	first, err := loader.Open(cfg)
+	require.NoError(t, err)
+	files, _ := filepath.Glob(filepath.Join(cache, "projects-*.json"))
+	require.Len(t, files, 1)
+	again, err := loader.Open(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, first.Projects, again.Projects)
+	assert.Equal(t, 1.0, again.Projects["go"]["golang-pro"])
+
+	// A damaged cache file is parsed afresh.
+	require.NoError(t, os.WriteFile(files[0], []byte("{"), 0o644))
+	damaged, err := loader.Open(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, first.Projects, damaged.Projects)
+}
+
+// BenchmarkOpenCached opens the built-in catalog from a warm cache:
+// what a hook call pays for the index, the rules and the project table.
+func BenchmarkOpenCached(b *testing.B) {
+	cfg := loader.Config{Catalog: loader.Builtin, CacheDir: b.TempDir()}
+	if _, err := loader.Open(cfg); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := loader.Open(cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
