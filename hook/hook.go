@@ -22,6 +22,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -76,6 +77,15 @@ type Handler struct {
 	// Home is the user's home folder: project detection stops before it
 	// (sctx.DetectProject). Empty sets no limit.
 	Home string
+	// Changed returns those of the named skills whose files changed or
+	// went since the router's index was compiled (loader.Changed). The
+	// hook asks it of the skill it is about to name: one stat per prompt
+	// instead of one per skill. May be nil.
+	Changed func(r *router.Router, names ...string) []string
+	// Recompile starts a compile in the background that checks every
+	// skill file and compiles only if one changed; called at SessionStart
+	// and when Changed finds a change. May be nil.
+	Recompile func() error
 }
 
 // Result is what a handled event produced.
@@ -161,6 +171,8 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 			res.Reason = "closing turn: no skill needed"
 		case d.Skill == "":
 			res.Reason = fmt.Sprintf("abstained (confidence %.2f)", d.Confidence)
+		case h.gone(r, d.Skill):
+			res.Reason = fmt.Sprintf("%s was removed since the index was compiled; recompiling", d.Skill)
 		default:
 			injected := describe(d)
 			res.Output = contextOutput(injected)
@@ -177,6 +189,24 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	}
 	_ = h.Store.RecordDecision(ctx, rec)
 	return res
+}
+
+// gone checks the file of the skill about to be named. A changed file
+// starts a compile in the background (the route stands: the skill is
+// still there); a removed one, too, and the skill is not named.
+func (h *Handler) gone(r *router.Router, skill string) bool {
+	if h.Changed == nil || len(h.Changed(r, skill)) == 0 {
+		return false
+	}
+	if h.Recompile != nil {
+		_ = h.Recompile()
+	}
+	id := r.Index.Resolve(skill)
+	if id < 0 {
+		return true
+	}
+	_, err := os.Stat(r.Index.Skills[id].Source)
+	return err != nil
 }
 
 // session is the router's snapshot of a session file: its recent skills,
@@ -255,7 +285,15 @@ func (h *Handler) start(ctx context.Context, ev Event) Result {
 		return Result{Reason: "reset: " + err.Error()}
 	}
 	h.Store.Expire(h.now())
-	return Result{Reason: "session reset (" + ev.Source + ")"}
+	reason := "session reset (" + ev.Source + ")"
+	if h.Recompile != nil {
+		// A new session is when skills were most likely edited: check
+		// them all, off the user's clock.
+		if err := h.Recompile(); err != nil {
+			reason += "; catalog check: " + err.Error()
+		}
+	}
+	return Result{Reason: reason}
 }
 
 // bare strips a "plugin:" prefix: the hook recommends "skillroute:x" and

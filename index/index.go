@@ -33,6 +33,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/internal/table"
@@ -103,9 +104,12 @@ type SkillInfo struct {
 type Index struct {
 	Format     int
 	SourceHash string // sha256 of the catalog and synonyms it was built from
-	Stamp      string // the loader's cheap fingerprint of the same sources
-	Skills     []SkillInfo
-	AvgLength  float64
+	// Built is when the sources of the index were read (the loader sets
+	// it: the cache file's modification time); not stored in the file.
+	Built     time.Time
+	Stamp     string // the loader's cheap fingerprint of the same sources
+	Skills    []SkillInfo
+	AvgLength float64
 
 	Terms      table.Strings // sorted
 	Starts     []uint32      // postings of term i are [Starts[i], Starts[i+1])

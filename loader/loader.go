@@ -26,11 +26,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
-	"sort"
 
 	"github.com/skillroute/skillroute/bookworm"
 	sctx "github.com/skillroute/skillroute/context"
@@ -73,6 +70,15 @@ type Config struct {
 	// StateDir, when set, is where the learner keeps weights.json and the
 	// calibration table calibration.json; those present are applied.
 	StateDir string
+	// OnCompile, when set, is called as a compile of the index begins:
+	// the hook's runtime learns that the slow part is the compile, with no
+	// stat after its deadline to find out.
+	OnCompile func()
+	// OnStale, when set, lets OpenIndex use the last index compiled for
+	// this catalog while the catalog's folders have changed since (a skill
+	// added or removed), and is called when it does: the caller starts a
+	// compile in the background. Unset, such a change compiles at once.
+	OnStale func()
 	// Warn receives problems that do not stop routing (a bookworm rule
 	// that names a skill not in the catalog). May be nil.
 	Warn io.Writer
@@ -216,110 +222,6 @@ type sources struct {
 	synonyms *tokenize.Synonyms
 }
 
-// OpenIndex returns the compiled index for the options, from the cache
-// when its stamp still matches the sources, else compiled afresh (and
-// cached, when a cache folder is given).
-func OpenIndex(cfg Config) (*index.Index, error) {
-	stamp, err := Stamp(cfg)
-	if err != nil {
-		return nil, err
-	}
-	var cache string
-	if cfg.CacheDir != "" {
-		cache = filepath.Join(cfg.CacheDir, "index-"+stamp[:16]+".bin")
-		if ix, err := index.Load(cache); err == nil && ix.Stamp == stamp {
-			return ix, nil
-		}
-	}
-	src, err := readSources(cfg)
-	if err != nil {
-		return nil, err
-	}
-	ix := index.Compile(src.catalog, src.synonyms, index.Options{DeriveKeywords: cfg.DeriveKeywords})
-	ix.Stamp = stamp
-	if cache != "" {
-		if err := ix.Save(cache); err != nil && cfg.Warn != nil {
-			fmt.Fprintf(cfg.Warn, "warning: cannot cache index: %v\n", err)
-		}
-		pruneCache(cfg.CacheDir)
-	}
-	return ix, nil
-}
-
-// Cached reports whether the index for the options is compiled and
-// current in the cache folder.
-func Cached(cfg Config) bool {
-	stamp, err := Stamp(cfg)
-	if err != nil || cfg.CacheDir == "" {
-		return false
-	}
-	_, err = os.Stat(filepath.Join(cfg.CacheDir, "index-"+stamp[:16]+".bin"))
-	return err == nil
-}
-
-// Stamp fingerprints the sources of an index cheaply: the content of the
-// built-in data, and the path, size and modification time of files. It
-// changes whenever a source does, so a stale cached index is never used.
-func Stamp(cfg Config) (string, error) {
-	h := sha256.New()
-	fmt.Fprintf(h, "format %d derive %v\n", index.FormatVersion, cfg.DeriveKeywords)
-	// The compiler is a source too: a rebuilt binary may cut text
-	// differently, so its own file is part of the stamp.
-	if cfg.Binary != "" {
-		_ = stampPath(h, cfg.Binary)
-	}
-	if cfg.Catalog == "" || cfg.Catalog == Installed {
-		for _, f := range cfg.Places.Files() {
-			if err := stampPath(h, f); err != nil {
-				fmt.Fprintf(h, "%s missing\n", f)
-			}
-		}
-	}
-	if cfg.Catalog == "" || cfg.Catalog == Builtin {
-		files, err := skills.BuiltinFiles()
-		if err != nil {
-			return "", err
-		}
-		for _, name := range slices.Sorted(maps.Keys(files)) {
-			fmt.Fprintf(h, "builtin %s %d\n", name, len(files[name]))
-			h.Write(files[name])
-		}
-	} else if cfg.Catalog != Installed {
-		if err := stampPath(h, cfg.Catalog); err != nil {
-			return "", fmt.Errorf("catalog: %w", err)
-		}
-	}
-	if cfg.Synonyms == "" || cfg.Synonyms == Builtin {
-		h.Write(rules.Synonyms)
-	} else if err := stampPath(h, cfg.Synonyms); err != nil {
-		return "", fmt.Errorf("synonyms: %w", err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func stampPath(w io.Writer, path string) error {
-	info, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	abs, _ := filepath.Abs(path)
-	fmt.Fprintf(w, "%s %d %d\n", abs, info.Size(), info.ModTime().UnixNano())
-	if !info.IsDir() {
-		return nil
-	}
-	entries, err := os.ReadDir(path)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		p := filepath.Join(path, e.Name(), "SKILL.md")
-		if fi, err := os.Stat(p); err == nil {
-			fmt.Fprintf(w, "%s %d %d\n", p, fi.Size(), fi.ModTime().UnixNano())
-		}
-	}
-	return nil
-}
-
 func readSources(cfg Config) (sources, error) {
 	var src sources
 	var err error
@@ -360,32 +262,4 @@ func readSources(cfg Config) (sources, error) {
 	}
 	src.synonyms, err = parseSynonyms(name, data)
 	return src, err
-}
-
-// cacheKeep is how many compiled files of each kind the cache keeps: one
-// per catalog and rules file in use, with room for a few, the oldest going
-// first, so rebuilt binaries and edited files do not pile up.
-const cacheKeep = 8
-
-func pruneCache(dir string) {
-	for _, pattern := range []string{"index-*.bin", "rules-*.bin"} {
-		files, _ := filepath.Glob(filepath.Join(dir, pattern))
-		if len(files) <= cacheKeep {
-			continue
-		}
-		type aged struct {
-			path string
-			mod  int64
-		}
-		var list []aged
-		for _, f := range files {
-			if info, err := os.Stat(f); err == nil {
-				list = append(list, aged{f, info.ModTime().UnixNano()})
-			}
-		}
-		sort.Slice(list, func(i, j int) bool { return list[i].mod > list[j].mod })
-		for _, a := range list[min(cacheKeep, len(list)):] {
-			os.Remove(a.path)
-		}
-	}
 }

@@ -77,6 +77,23 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 			got = "no skill"
 		}
 		check(true, "routing", fmt.Sprintf("a sample prompt (React page slow) routes to %s (confidence %.2f)", got, d.Confidence))
+		// The hook checks only the skill it names; doctor checks them all.
+		cfg := a.config(&dataFlags{catalog: loader.Installed}, stderr)
+		if loader.Fresh(cfg, r.Index) {
+			note("index", "current: compiled after the last change to any skill file")
+		} else {
+			note("index", "older than a skill file: the hook recompiles it in the background at the next session start; `skillroute compile` does it now")
+		}
+	}
+	if st, ok := readStatus(a.cacheDir()); ok {
+		switch st.State {
+		case "compiling":
+			note("background compile", fmt.Sprintf("running since %s (pid %d)", st.Started.Format(time.DateTime), st.PID))
+		case "failed":
+			check(false, "background compile", fmt.Sprintf("failed at %s: %s", st.Finished.Format(time.DateTime), st.Error))
+		default:
+			note("background compile", fmt.Sprintf("%s %d skills at %s in %v", st.State, st.Skills, st.Finished.Format(time.DateTime), st.Finished.Sub(st.Started).Round(time.Millisecond)))
+		}
 	}
 
 	// Claude Code's skill listing: over its budget, the model sees skills
