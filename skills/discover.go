@@ -125,21 +125,6 @@ func Discover(p Places, withBuiltin bool) (*Catalog, []error, error) {
 	return cat, warnings, err
 }
 
-// Files returns the SKILL.md files a discovery reads, for fingerprinting.
-func (p Places) Files() []string {
-	var out []string
-	for _, d := range p.Dirs() {
-		entries, err := os.ReadDir(d.Path)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			out = append(out, filepath.Join(d.Path, e.Name(), "SKILL.md"))
-		}
-	}
-	return out
-}
-
 // InstallResult says what Install did with one skill.
 type InstallResult struct {
 	Name   string
