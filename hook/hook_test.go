@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/skillroute/skillroute/hook"
-	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/router"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -284,13 +284,13 @@ func TestImplicitFeedback(t *testing.T) {
 	now = now.Add(10 * time.Minute)
 	use("c", "kubernetes-specialist") // too late to be about that prompt
 
-	records, warnings, err := (&learn.Log{Dir: h.Store.Dir}).Read()
+	records, warnings, err := (&feedback.Log{Dir: h.Store.Dir}).Read()
 	require.NoError(t, err)
 	require.Empty(t, warnings)
 	require.Len(t, records, 2)
 	assert.Equal(t, "git-operation-master", records[0].Routed)
 	assert.Equal(t, "git-operation-master", records[0].Corrected, "a confirmation")
-	assert.Equal(t, learn.KindImplicit, records[0].Kind)
+	assert.Equal(t, feedback.KindImplicit, records[0].Kind)
 	assert.Equal(t, "tester-expert", records[1].Routed)
 	assert.Equal(t, "debugger-expert", records[1].Corrected)
 	assert.Contains(t, records[1].Query, "Jest")
@@ -316,11 +316,18 @@ func TestStoreHousekeeping(t *testing.T) {
 	}
 
 	path := filepath.Join(h.Store.Dir, "decisions.jsonl")
-	require.NoError(t, os.WriteFile(path, make([]byte, 2<<20), 0o644))
-	require.NoError(t, h.Store.RecordDecision(ctx, hook.Decision{ID: "d", Session: "live", Time: now}, nil))
-	info, err := os.Stat(path)
-	require.NoError(t, err)
-	assert.Less(t, info.Size(), int64(1000), "rotated before the new line")
-	_, err = os.Stat(path + ".1")
-	assert.NoError(t, err)
+	require.NoError(t, os.WriteFile(path+".1", []byte("rotated by an older version\n"), 0o644))
+	for i := range 2 {
+		require.NoError(t, os.WriteFile(path, make([]byte, 2<<20), 0o644))
+		require.NoError(t, h.Store.RecordDecision(ctx, hook.Decision{ID: "d", Session: "live", Time: now}, nil))
+		info, err := os.Stat(path)
+		require.NoError(t, err)
+		assert.Less(t, info.Size(), int64(1000), "rotated before the new line")
+		rotated, _ := filepath.Glob(filepath.Join(h.Store.Dir, "decisions*.jsonl"))
+		if old, _ := filepath.Glob(path + ".1"); len(old) > 0 {
+			rotated = append(old, rotated...)
+		}
+		assert.Equal(t, []string{filepath.Join(h.Store.Dir, fmt.Sprintf("decisions-%d.jsonl", i+1)), path}, rotated,
+			"one old file kept, numbered; the older version's .1 counts as older")
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
 	"github.com/skillroute/skillroute/rules"
 	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/tokenize"
@@ -72,7 +73,7 @@ func Open(opt Options) (*Router, error) {
 		} else if !errors.Is(err, fs.ErrNotExist) && opt.Warn != nil {
 			fmt.Fprintf(opt.Warn, "warning: learned weights ignored: %v\n", err)
 		}
-		if t, err := learn.LoadTable(filepath.Join(opt.LearnDir, CalibrationFile)); err == nil {
+		if t, err := calibrate.LoadTable(filepath.Join(opt.LearnDir, CalibrationFile)); err == nil {
 			if t.Catalog == "" || t.Catalog == ix.SourceHash {
 				r.Table = t
 			} else if opt.Warn != nil {

@@ -5,7 +5,8 @@ import (
 	"sort"
 
 	"github.com/skillroute/skillroute/disambig"
-	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
+	"github.com/skillroute/skillroute/learn/category"
 )
 
 // PriorBoost is how much a calibration table's pick for the prompt's
@@ -24,12 +25,12 @@ func (r *Router) applyPrior(prompt string, cands []disambig.Candidate) (string, 
 	if r.Table == nil || len(cands) == 0 {
 		return "", false
 	}
-	category := learn.Classify(prompt)
+	category := category.Classify(prompt)
 	e := r.Table.Lookup(category)
 	switch {
-	case e.Level == learn.LevelPrior:
+	case e.Level == calibrate.LevelPrior:
 		return "", false
-	case e.Arm == "" && e.Level == learn.LevelCalibrated:
+	case e.Arm == "" && e.Level == calibrate.LevelCalibrated:
 		return fmt.Sprintf("calibrated table (%s): no skill has helped %q prompts, so none is injected", r.Table.Preset, category), true
 	case e.Arm == "":
 		return "", false

@@ -20,7 +20,7 @@ import (
 	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/index"
-	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -85,7 +85,7 @@ type Router struct {
 	Weights bm25.Adjuster
 	// Table is the calibration table, a prior among the candidates (nil:
 	// none).
-	Table *learn.Table
+	Table *calibrate.Table
 	// Explain makes every candidate carry its explanation tree. Off on the
 	// hook's path: building the messages costs more than routing.
 	Explain bool

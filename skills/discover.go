@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 )
 
 // Places says where Claude Code keeps skills on this machine.
@@ -168,10 +168,7 @@ func Install(dir string, force bool) ([]InstallResult, error) {
 		case err == nil && !force:
 			res.Action = "skipped (differs; use --force)"
 		default:
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				return out, err
-			}
-			if err := state.WriteAtomic(path, files[name]); err != nil {
+			if err := store.Write(path, files[name], store.Public); err != nil {
 				return out, fmt.Errorf("%s: %w", path, err)
 			}
 			res.Action = "written"

@@ -3,10 +3,11 @@ package main
 import (
 	"flag"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/skillroute/skillroute/router"
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 )
 
 // dataFlags are the flags that choose the router's data.
@@ -30,8 +31,11 @@ func (d *dataFlags) options(stderr io.Writer) router.Options {
 	}
 }
 
-// stateDir is where skillroute keeps its files (see package state).
-func stateDir() string { return state.Dir() }
+// stateDir is where skillroute keeps its files (store.DefaultDir).
+func stateDir() string {
+	home, _ := os.UserHomeDir()
+	return store.DefaultDir(os.Getenv, home)
+}
 
 func cacheDir() string { return cacheDirIn(stateDir()) }
 

@@ -11,8 +11,10 @@ import (
 
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/store"
 )
 
 // runDoctor checks that the router is installed and working where Claude
@@ -72,16 +74,17 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 	// State: writable, with what it has gathered.
 	dir := stateDir()
 	probe := filepath.Join(dir, ".doctor")
-	werr := os.MkdirAll(dir, 0o755)
-	if werr == nil {
-		werr = os.WriteFile(probe, nil, 0o644)
-		os.Remove(probe)
+	werr := store.WriteFile(probe, nil) // creates the folder 0700, refuses one not yours
+	os.Remove(probe)
+	if werr != nil {
+		check(false, "state folder", werr.Error())
+	} else {
+		check(true, "state folder", dir)
 	}
-	check(werr == nil, "state folder", dir)
 	if n := countLines(filepath.Join(dir, "decisions.jsonl")); n > 0 {
 		note("decisions", fmt.Sprintf("%d routed prompts logged", n))
 	}
-	if records, warnings, err := (&learn.Log{Dir: dir}).Read(); err == nil && len(records) > 0 {
+	if records, warnings, err := (&feedback.Log{Dir: dir}).Read(); err == nil && len(records) > 0 {
 		corrections := 0
 		for _, r := range records {
 			if r.IsCorrection() {

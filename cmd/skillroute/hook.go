@@ -14,7 +14,7 @@ import (
 
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/router"
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 )
 
 // hookDeadline is hook.Deadline; tests under the race detector raise it.
@@ -39,7 +39,7 @@ func runHook(args []string, stdout, stderr io.Writer) error {
 }
 
 func hookMain(stdin io.Reader, stdout io.Writer, opt router.Options) error {
-	dir := state.Dir()
+	dir := stateDir()
 	opt.CacheDir = cacheDirIn(dir)
 	opt.LearnDir = dir
 	store := &hook.Store{Dir: dir}
@@ -98,8 +98,8 @@ func hookMain(stdin io.Reader, stdout io.Writer, opt router.Options) error {
 }
 
 // compileInBackground starts `skillroute compile --catalog installed` as a
-// detached process that outlives this one. A lock file keeps it to one at a
-// time.
+// detached process that outlives this one. A marker file (store.Claim)
+// keeps it to one at a time; one a minute old is a dead compile's.
 func compileInBackground(stateDir string) error {
 	exe, err := os.Executable()
 	if err != nil {
@@ -109,14 +109,8 @@ func compileInBackground(stateDir string) error {
 		return errors.New("not from a test binary") // it would run the tests
 	}
 	lock := filepath.Join(stateDir, "cache", ".compiling")
-	if info, err := os.Stat(lock); err == nil && time.Since(info.ModTime()) < time.Minute {
-		return nil // one is running
-	}
-	if err := os.MkdirAll(filepath.Dir(lock), 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(lock, nil, 0o644); err != nil {
-		return err
+	if mine, err := store.Claim(lock, time.Minute); err != nil || !mine {
+		return err // nil when one is running
 	}
 	cmd := exec.Command(exe, "compile", "--catalog", router.Installed, "--done", lock)
 	cmd.SysProcAttr = detached()

@@ -16,6 +16,8 @@ import (
 
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
+	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/router"
 )
 
@@ -41,7 +43,7 @@ func runCorrect(args []string, stdout, stderr io.Writer) error {
 	if id < 0 {
 		return fmt.Errorf("unknown skill %q; nearest: %s", want, strings.Join(nearest(want, r.Index.SkillNames(), 3), ", "))
 	}
-	rec := learn.Record{TS: time.Now(), Kind: learn.KindExplicit, Corrected: r.Index.Skills[id].Name}
+	rec := feedback.Record{TS: time.Now(), Kind: feedback.KindExplicit, Corrected: r.Index.Skills[id].Name}
 	if *query != "" {
 		d := r.Route(*query)
 		rec.Query, rec.Routed, rec.Confidence, rec.Session = *query, d.Skill, d.Confidence, *session
@@ -59,7 +61,7 @@ func runCorrect(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := (&learn.Log{Dir: stateDir()}).Append(ctx, rec); err != nil {
+	if err := (&feedback.Log{Dir: stateDir()}).Append(ctx, rec); err != nil {
 		return err
 	}
 	was := rec.Routed
@@ -154,7 +156,7 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "restored snapshot %d: weights learned %s from %d records\n", n, w.Learned.Format(time.RFC3339), w.Records)
 		return nil
 	}
-	records, warnings, err := (&learn.Log{Dir: dir}).Read()
+	records, warnings, err := (&feedback.Log{Dir: dir}).Read()
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}
@@ -167,10 +169,6 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	current, err := learn.LoadWeights(filepath.Join(dir, learn.WeightsFile))
-	if err != nil {
-		current = nil
-	}
 	route := func(w *learn.Weights) func(string) string {
 		routed := *r
 		if w != nil {
@@ -178,15 +176,9 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 		}
 		return func(q string) string { return routed.Route(q).Skill }
 	}
-	now := time.Now()
-	_, out := learn.Trial(records, r.Index, now, current, route)
-	if out.Adopted && !*dryRun {
-		// The trial has shown that learning from this log does not hurt
-		// held-out routing; what is adopted is then learned from all of
-		// it, so that no correction is lost to the held-out share.
-		if err := learn.Replace(dir, learn.Learn(records, r.Index, now)); err != nil {
-			return err
-		}
+	out, err := learn.Update(dir, records, r.Index, time.Now(), route, *dryRun)
+	if err != nil {
+		return err
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(out)
@@ -209,16 +201,16 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("calibrate", "calibrate --preset minimize-cost|balanced|maximize-accuracy [--min-samples N] [--tolerance T] [--fallback FILE] [-o FILE]", stderr)
 	var data dataFlags
 	data.register(fs, false)
-	preset := fs.String("preset", learn.PresetBalanced, "minimize-cost, balanced or maximize-accuracy")
-	minSamples := fs.Int("min-samples", learn.DefaultMinSamples, "samples a (category, skill) cell needs to count")
-	tolerance := fs.Float64("tolerance", learn.DefaultTolerance, "minimize-cost: accuracy a cheaper skill may give up")
+	preset := fs.String("preset", calibrate.PresetBalanced, "minimize-cost, balanced or maximize-accuracy")
+	minSamples := fs.Int("min-samples", calibrate.DefaultMinSamples, "samples a (category, skill) cell needs to count")
+	tolerance := fs.Float64("tolerance", calibrate.DefaultTolerance, "minimize-cost: accuracy a cheaper skill may give up")
 	fallbackFile := fs.String("fallback", "", "JSON {category: skill} used where samples are too few")
 	out := fs.String("o", "", "write the table here (default: the state folder, where the router reads it)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	dir := stateDir()
-	records, warnings, err := (&learn.Log{Dir: dir}).Read()
+	records, warnings, err := (&feedback.Log{Dir: dir}).Read()
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}
@@ -235,7 +227,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: %v", *fallbackFile, err)
 		}
 	}
-	t, err := learn.Build(learn.SamplesFromRecords(records), *preset, *minSamples, *tolerance, fallback, time.Now())
+	t, err := calibrate.Build(calibrate.SamplesFromRecords(records), *preset, *minSamples, *tolerance, fallback, time.Now())
 	if err != nil {
 		return err
 	}
@@ -270,7 +262,7 @@ func runCalibrate(args []string, stdout, stderr io.Writer) error {
 		arm := e.Arm
 		if arm == "" {
 			arm = "(BM25 decision)"
-			if e.Level == learn.LevelCalibrated {
+			if e.Level == calibrate.LevelCalibrated {
 				arm = "(no injection)"
 			}
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillroute/skillroute/eval"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/router"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -57,8 +58,8 @@ func devRouter(t *testing.T) (*eval.File, *router.Router) {
 // hook does when the user follows the route.
 func confirm(t *testing.T, dir, query, skill string, at time.Time) {
 	t.Helper()
-	require.NoError(t, (&learn.Log{Dir: dir}).Append(context.Background(), learn.Record{
-		TS: at, Session: "s", Query: query, Routed: skill, Corrected: skill, Kind: learn.KindImplicit}))
+	require.NoError(t, (&feedback.Log{Dir: dir}).Append(context.Background(), feedback.Record{
+		TS: at, Session: "s", Query: query, Routed: skill, Corrected: skill, Kind: feedback.KindImplicit}))
 }
 
 // The replay of the issue: route dev.jsonl, correct the misrouted prompts
@@ -85,9 +86,9 @@ func TestReplayCorrectionsImproveRouting(t *testing.T) {
 		require.Equal(t, 0, code, errOut)
 		assert.Contains(t, out, "should go to "+c.Expected)
 		for k := 0; k < 2; k++ { // a user corrects a route that keeps recurring
-			require.NoError(t, (&learn.Log{Dir: dir}).Append(context.Background(), learn.Record{
+			require.NoError(t, (&feedback.Log{Dir: dir}).Append(context.Background(), feedback.Record{
 				TS: t0.Add(time.Duration(10*i+k) * time.Second), Session: "s", Query: c.Query,
-				Routed: r.Route(c.Query).Skill, Corrected: c.Expected, Kind: learn.KindExplicit}))
+				Routed: r.Route(c.Query).Skill, Corrected: c.Expected, Kind: feedback.KindExplicit}))
 		}
 	}
 	o := learnOutcome(t)
@@ -123,7 +124,7 @@ func TestPoisonedLogIsRefused(t *testing.T) {
 	// held-out confirmations show it.
 	names := r.Index.SkillNames()
 	rng := rand.New(rand.NewPCG(1, 2))
-	log := &learn.Log{Dir: dir}
+	log := &feedback.Log{Dir: dir}
 	for i, c := range f.Cases {
 		d := r.Route(c.Query)
 		if c.Expected == eval.None || d.Skill != c.Expected {
@@ -133,8 +134,8 @@ func TestPoisonedLogIsRefused(t *testing.T) {
 		confirm(t, dir, c.Query, d.Skill, at)
 		confirm(t, dir, c.Query, d.Skill, at.Add(time.Second))
 		for k := 2; k < 10; k++ {
-			require.NoError(t, log.Append(context.Background(), learn.Record{TS: at.Add(time.Duration(k) * time.Second),
-				Session: "s", Query: c.Query, Routed: d.Skill, Corrected: names[rng.IntN(len(names))], Kind: learn.KindExplicit}))
+			require.NoError(t, log.Append(context.Background(), feedback.Record{TS: at.Add(time.Duration(k) * time.Second),
+				Session: "s", Query: c.Query, Routed: d.Skill, Corrected: names[rng.IntN(len(names))], Kind: feedback.KindExplicit}))
 		}
 	}
 	o := learnOutcome(t)
