@@ -69,6 +69,13 @@ func LoadCached(path string) (*Set, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return decodeCache(path, data)
+}
+
+// decodeCache reads a rule set from the payload of its cache file, named
+// path in errors. Damaged data is an error, never a panic
+// (FuzzLoadCached).
+func decodeCache(path string, data []byte) (*Set, []string, error) {
 	r := cacheReader{data: data}
 	s := &Set{Source: r.str(), Lenient: r.bool()}
 	problems := make([]string, r.num())

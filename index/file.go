@@ -88,6 +88,12 @@ func Load(path string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decode(path, data)
+}
+
+// decode reads an index from the payload of its file, named path in
+// errors. Damaged data is an error, never a panic (FuzzLoad).
+func decode(path string, data []byte) (*Index, error) {
 	if !bytes.HasPrefix(data, []byte(magic)) {
 		return nil, fmt.Errorf("%s: not a skillroute index", path)
 	}

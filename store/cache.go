@@ -113,10 +113,21 @@ func LoadCache(path, kind string, version uint32) ([]byte, error) {
 	if info.Size() < HeaderSize {
 		return nil, fmt.Errorf("%s: not a skillroute cache file (%d bytes): %w", path, info.Size(), ErrDamaged)
 	}
-	data, err := mapFile(f, info.Size())
+	data, mapped, err := mapFile(f, info.Size())
 	if err != nil {
 		return nil, err
 	}
+	payload, err := checkFrame(path, kind, version, data, info)
+	if err != nil {
+		unmapFile(data, mapped)
+		return nil, err
+	}
+	return payload, nil
+}
+
+// checkFrame checks a cache file's frame and, unless its sidecar vouches
+// for it, its checksum, and returns the payload.
+func checkFrame(path, kind string, version uint32, data []byte, info os.FileInfo) ([]byte, error) {
 	h := data[:HeaderSize]
 	wantKind := make([]byte, kindLen)
 	copy(wantKind, kind)
@@ -150,6 +161,16 @@ func LoadCache(path, kind string, version uint32) ([]byte, error) {
 		})
 	}
 	return payload, nil
+}
+
+// Frame returns payload in its cache frame: the bytes WriteCache writes,
+// for tests and fuzzing that build cache files themselves.
+func Frame(kind string, version uint32, payload []byte) ([]byte, error) {
+	h, err := frameHeader(kind, version, payload)
+	if err != nil {
+		return nil, err
+	}
+	return append(h, payload...), nil
 }
 
 // verified reports whether the sidecar of path records stamp: the file

@@ -89,7 +89,15 @@ func checkDir(dir string) error {
 		}
 		return fmt.Errorf("state folder %s is owned by uid %d, not by you (uid %d): refused, another user could read or plant its files; remove it or choose another with SKILLROUTE_HOME: %w", what, uid, me, ErrNotOwned)
 	}
-	for p := filepath.Dir(real); ; p = filepath.Dir(p) {
+	return checkAncestors(dir, filepath.Dir(real))
+}
+
+// checkAncestors checks that folder p and every folder above it belong to
+// the current user or to the system (root): no one else can swap what lies
+// below them. dir is the state folder, for the message.
+func checkAncestors(dir, p string) error {
+	me := currentUser()
+	for ; ; p = filepath.Dir(p) {
 		pi, err := os.Stat(p)
 		if err != nil {
 			return err
@@ -104,8 +112,16 @@ func checkDir(dir string) error {
 }
 
 // ensureDir creates dir (and its parents) with the permission's folder
-// mode, and checks a private one with CheckDir.
+// mode, and checks a private one with CheckDir; a private folder yet to
+// be made is not made inside a folder another user owns.
 func ensureDir(dir string, p Perm) error {
+	if p.Private {
+		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+			if err := checkFuture(dir); err != nil {
+				return err
+			}
+		}
+	}
 	if err := os.MkdirAll(dir, p.Dir); err != nil {
 		return err
 	}
@@ -115,12 +131,37 @@ func ensureDir(dir string, p Perm) error {
 	return nil
 }
 
-// checkParent checks the folder of a state file about to be read; a
-// folder that does not exist holds nothing to refuse.
+// checkFuture checks the folders a missing dir would be made in: its
+// nearest existing ancestor and those above it.
+func checkFuture(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	p := abs
+	for {
+		parent := filepath.Dir(p)
+		if parent == p {
+			return nil
+		}
+		p = parent
+		if _, err := os.Lstat(p); err == nil {
+			break
+		}
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return err
+	}
+	return checkAncestors(abs, real)
+}
+
+// checkParent checks the folder of a state file about to be read; of a
+// folder that does not exist, the folders it would be made in.
 func checkParent(path string) error {
 	err := CheckDir(filepath.Dir(path))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return checkFuture(filepath.Dir(path))
 	}
 	return err
 }

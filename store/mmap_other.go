@@ -8,4 +8,9 @@ import (
 )
 
 // mapFile reads the file whole where mapping is not available.
-func mapFile(f *os.File, _ int64) ([]byte, error) { return io.ReadAll(f) }
+func mapFile(f *os.File, _ int64) ([]byte, bool, error) {
+	data, err := io.ReadAll(f)
+	return data, false, err
+}
+
+func unmapFile([]byte, bool) {}

@@ -16,13 +16,24 @@ import (
 // loaded from it lives as long as its process, and strings handed out point
 // into it. Caches are replaced by rename (Write), never rewritten in place,
 // so the mapped bytes never change under the reader.
-func mapFile(f *os.File, size int64) ([]byte, error) {
+func mapFile(f *os.File, size int64) (data []byte, mapped bool, err error) {
 	if size == 0 || size != int64(int(size)) {
-		return io.ReadAll(f)
+		data, err = io.ReadAll(f)
+		return data, false, err
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	data, err = syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		return io.ReadAll(f) // some filesystems cannot map
+		data, err = io.ReadAll(f) // some filesystems cannot map
+		return data, false, err
 	}
-	return data, nil
+	return data, true, nil
+}
+
+// unmapFile releases a mapping that was never handed out (a file that
+// failed its checks): each mapping is a kernel object, and a process may
+// hold only so many (vm.max_map_count).
+func unmapFile(data []byte, mapped bool) {
+	if mapped {
+		_ = syscall.Munmap(data)
+	}
 }
