@@ -214,6 +214,10 @@ const BackupTag = "skillroute-backup"
 // the settings file while it was being edited.
 const editTries = 5
 
+// beforeWrite, when set (by tests), runs between computing an edit and
+// checking that the file has not changed meanwhile.
+var beforeWrite func(path string)
+
 // edit loads a settings file (missing is empty), applies change to its
 // "hooks" object and writes it back with a backup, unless nothing changed.
 // The file is written through package store: a symlink is written through
@@ -236,6 +240,9 @@ func edit(path string, dryRun bool, change func(map[string]any) []Change) ([]Cha
 		}
 		if err := store.Writable(path); err != nil {
 			return nil, err
+		}
+		if beforeWrite != nil {
+			beforeWrite(path)
 		}
 		if now, err := os.ReadFile(path); (err == nil || old != nil) && !bytes.Equal(now, old) {
 			if try < editTries {

@@ -1,8 +1,12 @@
 package learn_test
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -140,4 +144,83 @@ func TestTrial(t *testing.T) {
 			assert.InDelta(t, tt.after, o.After, 1e-12)
 		})
 	}
+}
+
+// Update is the adoption policy of `skillroute learn`: weights are
+// replaced only when the held-out trial allows it and not on a dry run;
+// what is adopted is learned from every record, the held-out ones too;
+// the weights replaced are snapshotted first.
+func TestUpdate(t *testing.T) {
+	ix := testIndex()
+	var recs []feedback.Record
+	for i := range 12 {
+		recs = append(recs, feedback.Record{TS: t0.Add(-time.Duration(i) * time.Hour), Session: fmt.Sprint("s", i),
+			Query: "redis latency", Routed: "cache-expert", Corrected: "perf-expert", Kind: feedback.KindExplicit})
+	}
+	train, test := learn.Split(recs)
+	require.NotEmpty(t, test)
+	route := func(w *learn.Weights) func(string) string { return router(ix, w) }
+	worse := func(w *learn.Weights) func(string) string {
+		if w == nil {
+			return func(string) string { return "perf-expert" }
+		}
+		return func(string) string { return "cache-expert" }
+	}
+	weights := func(dir string) *learn.Weights {
+		w, err := learn.LoadWeights(filepath.Join(dir, learn.WeightsFile))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		require.NoError(t, err)
+		return w
+	}
+
+	tests := []struct {
+		name     string
+		route    func(*learn.Weights) func(string) string
+		dryRun   bool
+		adopted  bool
+		written  bool
+		snapshot int
+	}{
+		{"adopted and written", route, false, true, true, 1},
+		{"dry run: adopted, nothing written", route, true, true, false, 0},
+		{"worse: refused, nothing written", worse, false, false, false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out, err := learn.Update(dir, recs, ix, t0, tt.route, tt.dryRun)
+			require.NoError(t, err)
+			assert.Equal(t, tt.adopted, out.Adopted)
+			assert.Equal(t, len(recs), out.Records)
+			w := weights(dir)
+			assert.Equal(t, tt.written, w != nil)
+			snaps, err := learn.Snapshots(dir)
+			require.NoError(t, err)
+			assert.Len(t, snaps, tt.snapshot, "the weights replaced are snapshotted")
+			if w != nil {
+				assert.Equal(t, len(recs), w.Records, "learned from every record, the held-out share too")
+				assert.NotEqual(t, len(train), w.Records)
+				assert.Equal(t, learn.Learn(recs, ix, t0), w)
+			}
+		})
+	}
+
+	// A second adoption snapshots the first; a damaged current file is
+	// judged as no weights and kept aside, not lost.
+	dir := t.TempDir()
+	_, err := learn.Update(dir, recs, ix, t0, route, false)
+	require.NoError(t, err)
+	_, err = learn.Update(dir, recs, ix, t0.Add(time.Hour), route, false)
+	require.NoError(t, err)
+	snaps, _ := learn.Snapshots(dir)
+	assert.Len(t, snaps, 2)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, learn.WeightsFile), []byte("{torn"), 0o600))
+	out, err := learn.Update(dir, recs, ix, t0, route, false)
+	require.NoError(t, err)
+	assert.True(t, out.Adopted)
+	assert.NotNil(t, weights(dir))
+	baks, _ := filepath.Glob(filepath.Join(dir, "snapshots", "*.bak"))
+	assert.Len(t, baks, 1)
 }

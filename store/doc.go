@@ -71,5 +71,12 @@
 // full and remembers it in a tiny sidecar (.NAME.verified) keyed by the
 // file's identity (device, inode, size, modification and change times);
 // later loads of the same, unchanged file skip the pass. Any write to the
-// file changes its identity and forces a new verification.
+// file changes its identity and forces a new verification. WriteCache
+// makes that first load itself, so that the full pass falls to the
+// compile that wrote the file and not to a hook with 200 ms to spend. The
+// identity comes from the file system's clock, which ticks every few
+// milliseconds: a rewrite in place, same size, within the same tick as the
+// verification would go unnoticed. skillroute never rewrites a cache in
+// place (it replaces it, a new inode), so this only concerns outside
+// writers.
 package store

@@ -3,17 +3,23 @@
 package store
 
 import (
-	"fmt"
 	"io/fs"
+	"strconv"
 	"syscall"
 )
 
-// identity describes a file as it is now (see the Linux version).
-func identity(fi fs.FileInfo) (string, bool) {
+// identity appends to buf a description of a file as it is now (see the
+// Linux version).
+func identity(buf []byte, fi fs.FileInfo) ([]byte, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return "", false
+		return buf, false
 	}
-	return fmt.Sprintf("dev %d ino %d size %d mtime %d ctime %d", st.Dev, st.Ino, st.Size,
-		st.Mtimespec.Nano(), st.Ctimespec.Nano()), true
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{{"dev ", int64(st.Dev)}, {" ino ", int64(st.Ino)}, {" size ", st.Size}, {" mtime ", st.Mtimespec.Nano()}, {" ctime ", st.Ctimespec.Nano()}} {
+		buf = strconv.AppendInt(append(buf, f.name...), f.v, 10)
+	}
+	return buf, true
 }

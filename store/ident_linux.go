@@ -3,20 +3,26 @@
 package store
 
 import (
-	"fmt"
 	"io/fs"
+	"strconv"
 	"syscall"
 )
 
-// identity describes a file as it is now: device, inode, size, and the
-// modification and change times in nanoseconds. Replacing the file (a new
-// inode), writing to it (mtime, ctime) or even touching its metadata
-// (ctime, which no one can set back) gives another identity.
-func identity(fi fs.FileInfo) (string, bool) {
+// identity appends to buf a description of a file as it is now: device,
+// inode, size, and the modification and change times in nanoseconds.
+// Replacing the file (a new inode), writing to it (mtime, ctime) or even
+// touching its metadata (ctime, which no one can set back) gives another
+// identity.
+func identity(buf []byte, fi fs.FileInfo) ([]byte, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return "", false
+		return buf, false
 	}
-	return fmt.Sprintf("dev %d ino %d size %d mtime %d ctime %d", st.Dev, st.Ino, st.Size,
-		st.Mtim.Nano(), st.Ctim.Nano()), true
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{{"dev ", int64(st.Dev)}, {" ino ", int64(st.Ino)}, {" size ", st.Size}, {" mtime ", st.Mtim.Nano()}, {" ctime ", st.Ctim.Nano()}} {
+		buf = strconv.AppendInt(append(buf, f.name...), f.v, 10)
+	}
+	return buf, true
 }

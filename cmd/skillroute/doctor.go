@@ -80,6 +80,10 @@ func runDoctor(args []string, stdout, stderr io.Writer) error {
 		check(false, "state folder", werr.Error())
 	} else {
 		check(true, "state folder", dir)
+		// Made 0700 since the store's rules; an older one may be open.
+		if info, err := os.Stat(dir); err == nil && info.Mode().Perm()&0o077 != 0 {
+			note("state folder", fmt.Sprintf("readable by other users (mode %04o) and it holds your prompts: chmod 700 %s", info.Mode().Perm(), dir))
+		}
 	}
 	if n := countLines(filepath.Join(dir, "decisions.jsonl")); n > 0 {
 		note("decisions", fmt.Sprintf("%d routed prompts logged", n))

@@ -271,3 +271,35 @@ func TestLogRotationConcurrent(t *testing.T) {
 	}
 	assert.Len(t, seen, writers*each)
 }
+
+// Files rotated by older versions (named by time) are read first, in
+// time order, then the numbered ones, then the current file: upgrading
+// keeps the whole history, in order.
+func TestLogReadsOlderRotations(t *testing.T) {
+	dir := t.TempDir()
+	line := func(d string) string {
+		b, _ := json.Marshal(feedback.Record{TS: t0, Decision: d, Routed: "x", Corrected: "y", Kind: feedback.KindExplicit})
+		return string(b) + "\n"
+	}
+	for name, d := range map[string]string{
+		"feedback-20260102T000000.000000000Z.jsonl": "2",
+		"feedback-20260101T000000.000000000Z.jsonl": "1",
+		"feedback-10.jsonl":                         "4",
+		"feedback-9.jsonl":                          "3",
+		feedback.LogFile:                            "5",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(line(d)), 0o600))
+	}
+	log := &feedback.Log{Dir: dir, MaxBytes: 10}
+	require.NoError(t, log.Append(context.Background(), feedback.Record{TS: t0, Decision: "6", Routed: "x", Corrected: "x", Kind: feedback.KindImplicit}))
+	recs, warns, err := log.Read()
+	require.NoError(t, err)
+	assert.Empty(t, warns)
+	var got []string
+	for _, r := range recs {
+		got = append(got, r.Decision)
+	}
+	assert.Equal(t, []string{"1", "2", "3", "4", "5", "6"}, got)
+	_, err = os.Stat(filepath.Join(dir, "feedback-11.jsonl"))
+	assert.NoError(t, err, "the next rotation is numbered after the highest")
+}

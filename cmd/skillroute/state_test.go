@@ -90,3 +90,21 @@ func damageAll(t *testing.T, dir string, damage func([]byte) []byte) {
 		require.NoError(t, os.Rename(tmp, c))
 	}
 }
+
+// doctor says when the state folder cannot hold state, and when an older
+// version left it readable by other users.
+func TestDoctorStateFolder(t *testing.T) {
+	home := isolate(t)
+	dir := filepath.Join(home, ".claude", "skillroute")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.Chmod(dir, 0o755))
+	_, out := runSafe(t, "doctor")
+	assert.Contains(t, out, "ok   state folder")
+	assert.Contains(t, out, "readable by other users (mode 0755)")
+
+	require.NoError(t, os.RemoveAll(dir))
+	require.NoError(t, os.WriteFile(dir, []byte("not a folder"), 0o600))
+	code, out := runSafe(t, "doctor")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "FAIL state folder")
+}
