@@ -35,10 +35,13 @@ type Store struct {
 }
 
 // Codecs of the hook's JSON files. Version 1 is the layout these files had
-// before they had a header, so older files read as they are.
+// before they had a header, so older files read as they are. They are
+// rewritten on every prompt and skill use, atomically but unsynced
+// (store.Codec.NoSync): a power cut costs at most the latest context,
+// where an fsync would cost every prompt.
 var (
-	sessionCodec  = store.Codec{Kind: "session", Version: 1}
-	workflowCodec = store.Codec{Kind: "workflow", Version: 1}
+	sessionCodec  = store.Codec{Kind: "session", Version: 1, NoSync: true}
+	workflowCodec = store.Codec{Kind: "workflow", Version: 1, NoSync: true}
 )
 
 // SessionFile is a session's persisted state.

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -57,6 +59,37 @@ func BenchmarkLoadCache(b *testing.B) {
 				}
 				release(p)
 			}
+		})
+	}
+}
+
+// BenchmarkWriteFile measures replacing a small state file (a session) with
+// and without the fsyncs, with the median and 99th percentile: on a disk
+// that others are writing to, an fsync waits for their data too.
+func BenchmarkWriteFile(b *testing.B) {
+	data := []byte(`{"skillroute":"session","version":1,"data":{"id":"s","recent":["performance-expert","vue-expert"]}}`)
+	for _, sync := range []bool{true, false} {
+		name := "sync"
+		if !sync {
+			name = "nosync"
+		}
+		b.Run(name, func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "sessions", "s.json")
+			var times []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				err := replace(path, Private, sync, func(f *os.File) error {
+					_, err := f.Write(data)
+					return err
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				times = append(times, time.Since(start))
+			}
+			slices.Sort(times)
+			b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "p50-ns")
+			b.ReportMetric(float64(times[len(times)*99/100].Nanoseconds()), "p99-ns")
 		})
 	}
 }

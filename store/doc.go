@@ -27,7 +27,10 @@
 // (the user's 0644 settings.json stays 0644), a symlink is written through
 // to its target (never replaced by a plain file), and a read-only file is
 // refused with ErrReadOnly. Temp files left by killed writers are removed
-// when their folder is next written. Callers that read, change and write
+// when their folder is next written. The files the hook rewrites on every
+// prompt skip the fsyncs (Codec.NoSync, and the decisions and hook logs
+// append unsynced): on a busy disk an fsync waits for everyone's data, and
+// losing the last context update to a power cut is the better trade. Callers that read, change and write
 // hold the file's lock (Lock) across the three steps.
 //
 // # Locks

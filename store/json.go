@@ -34,6 +34,14 @@ type Codec struct {
 	// Indent writes the file indented, for files people read (weights,
 	// tables); the hook's files stay compact.
 	Indent bool
+	// NoSync writes the file atomically but without the two fsyncs of
+	// Write, for the files the hook rewrites on every prompt (a session,
+	// the workflow statistics): a power cut may then cost the latest
+	// version, read back as damaged and started afresh. With the fsyncs,
+	// replacing a session took 0.5-1.3 ms at the median and 25-36 ms at
+	// the 99th percentile on the development machine while others used
+	// its disk; without, 0.08-0.11 ms and 4-7 ms (BenchmarkWriteFile).
+	NoSync bool
 }
 
 // header is a Codec file's frame.
@@ -105,11 +113,14 @@ func (c Codec) Read(path string, v any) error {
 }
 
 // Write encodes v with the header and replaces the file at path with it
-// (WriteFile).
+// (WriteFile, unsynced with NoSync).
 func (c Codec) Write(path string, v any) error {
 	data, err := c.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	return WriteFile(path, data)
+	return replace(path, Private, !c.NoSync, func(f *os.File) error {
+		_, err := f.Write(data)
+		return err
+	})
 }
