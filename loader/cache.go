@@ -17,6 +17,7 @@ import (
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/rules"
 	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/store"
 )
 
 // How a cached index is found and kept current without a stat per skill
@@ -107,7 +108,7 @@ func Compile(cfg Config) (*index.Index, error) {
 		err = os.Chtimes(path, began, began)
 	}
 	if err == nil {
-		err = writeFile(latestFile(cfg), []byte(filepath.Base(path)))
+		err = store.WriteFile(latestFile(cfg), []byte(filepath.Base(path)))
 	}
 	if err != nil && cfg.Warn != nil {
 		fmt.Fprintf(cfg.Warn, "warning: cannot cache index: %v\n", err)
@@ -269,15 +270,6 @@ func stampPath(w io.Writer, path string, files bool) error {
 		}
 	}
 	return nil
-}
-
-// writeFile replaces a small cache file atomically.
-func writeFile(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }
 
 func pruneCache(dir string) {

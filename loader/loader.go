@@ -21,7 +21,6 @@ package loader
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,10 +33,11 @@ import (
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/rules"
 	"github.com/skillroute/skillroute/skills"
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -110,7 +110,7 @@ func Open(cfg Config) (*router.Router, error) {
 		} else if !errors.Is(err, fs.ErrNotExist) && cfg.Warn != nil {
 			fmt.Fprintf(cfg.Warn, "warning: learned weights ignored: %v\n", err)
 		}
-		if t, err := learn.LoadTable(filepath.Join(cfg.StateDir, CalibrationFile)); err == nil {
+		if t, err := calibrate.LoadTable(filepath.Join(cfg.StateDir, CalibrationFile)); err == nil {
 			if t.Catalog == "" || t.Catalog == ix.SourceHash {
 				r.Table = t
 			} else if cfg.Warn != nil {
@@ -133,11 +133,9 @@ func projectFavours(cacheDir string) (sctx.ProjectFavours, error) {
 	if cacheDir != "" {
 		sum := sha256.Sum256(rules.Projects)
 		cache = filepath.Join(cacheDir, "projects-"+hex.EncodeToString(sum[:8])+".json")
-		if data, err := os.ReadFile(cache); err == nil {
-			var f sctx.ProjectFavours
-			if json.Unmarshal(data, &f) == nil && len(f) > 0 {
-				return f, nil
-			}
+		var f sctx.ProjectFavours
+		if projectsCodec.Read(cache, &f) == nil && len(f) > 0 {
+			return f, nil
 		}
 	}
 	f, err := sctx.ParseProjectFavours(rules.ProjectsName, rules.Projects)
@@ -145,12 +143,13 @@ func projectFavours(cacheDir string) (sctx.ProjectFavours, error) {
 		return nil, err
 	}
 	if cache != "" {
-		if data, err := json.Marshal(f); err == nil {
-			_ = state.WriteAtomic(cache, data) // a cache that cannot be written is only slower
-		}
+		_ = projectsCodec.Write(cache, f) // a cache that cannot be written is only slower
 	}
 	return f, nil
 }
+
+// projectsCodec frames the cached project table.
+var projectsCodec = store.Codec{Kind: "projects", Version: 1}
 
 // LoadRules reads a rules file ("" or "builtin" for the default) and
 // checks it against the index's skills. With a cache folder, a file already

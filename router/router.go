@@ -47,7 +47,7 @@ import (
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/explain"
 	"github.com/skillroute/skillroute/index"
-	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
 )
 
 // Level is a coarse reading of confidence.
@@ -111,7 +111,7 @@ type Router struct {
 	Weights bm25.Adjuster
 	// Table is the calibration table, a prior among the candidates (nil:
 	// none).
-	Table *learn.Table
+	Table *calibrate.Table
 	// Projects are the skills each project type favours (nil: the
 	// project signal is off).
 	Projects sctx.ProjectFavours

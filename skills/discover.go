@@ -12,7 +12,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 )
 
 // Places says where Claude Code keeps skills on this machine.
@@ -166,10 +166,7 @@ func Install(dir string, force bool, only ...string) ([]InstallResult, error) {
 		case err == nil && !force:
 			res.Action = "skipped (differs; use --force)"
 		default:
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				return out, err
-			}
-			if err := state.WriteAtomic(path, files[name]); err != nil {
+			if err := store.Write(path, files[name], store.Public); err != nil {
 				return out, fmt.Errorf("%s: %w", path, err)
 			}
 			res.Action = "written"

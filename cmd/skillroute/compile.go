@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/loader"
+	"github.com/skillroute/skillroute/store"
 )
 
 // backgroundMemory caps a background compile's heap (a soft limit: the
@@ -118,20 +118,15 @@ func (a *app) compile(cfg loader.Config, out string) (ix *index.Index, compiled 
 	return ix, compiled, err
 }
 
+// statusCodec frames compile.json; a status is worth no fsync.
+var statusCodec = store.Codec{Kind: "compile-status", Version: 1, NoSync: true}
+
 func (a *app) writeStatus(cacheDir string, s compileStatus) {
-	data, err := json.Marshal(s)
-	if err != nil {
-		return
-	}
-	tmp := filepath.Join(cacheDir, statusFile+".tmp")
-	if os.WriteFile(tmp, data, 0o600) == nil {
-		os.Rename(tmp, filepath.Join(cacheDir, statusFile))
-	}
+	_ = statusCodec.Write(filepath.Join(cacheDir, statusFile), s)
 }
 
 // readStatus reads the last background compile's status, if any.
 func readStatus(cacheDir string) (compileStatus, bool) {
 	var s compileStatus
-	data, err := os.ReadFile(filepath.Join(cacheDir, statusFile))
-	return s, err == nil && json.Unmarshal(data, &s) == nil
+	return s, statusCodec.Read(filepath.Join(cacheDir, statusFile), &s) == nil
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/skills"
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 )
 
 // app is what the command takes from its environment, resolved once by
@@ -43,7 +43,7 @@ func appFromEnv() *app {
 	home, _ := os.UserHomeDir()
 	bin, _ := os.Executable()
 	return &app{
-		stateDir:      state.DirFrom(os.Getenv, home),
+		stateDir:      store.DefaultDir(os.Getenv, home),
 		places:        skills.Places{Home: home, ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"), PluginRoot: os.Getenv("CLAUDE_PLUGIN_ROOT")},
 		binary:        bin,
 		session:       os.Getenv("CLAUDE_CODE_SESSION_ID"),

@@ -12,8 +12,10 @@ import (
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/loader"
+	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/store"
 )
 
 // runDoctor checks that the router is installed and working where Claude
@@ -118,16 +120,21 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 	// State: writable, with what it has gathered.
 	dir := a.stateDir
 	probe := filepath.Join(dir, ".doctor")
-	werr := os.MkdirAll(dir, 0o755)
-	if werr == nil {
-		werr = os.WriteFile(probe, nil, 0o644)
-		os.Remove(probe)
+	werr := store.WriteFile(probe, nil) // creates the folder 0700, refuses one not yours
+	os.Remove(probe)
+	if werr != nil {
+		check(false, "state folder", werr.Error())
+	} else {
+		check(true, "state folder", dir)
+		// Made 0700 since the store's rules; an older one may be open.
+		if info, err := os.Stat(dir); err == nil && info.Mode().Perm()&0o077 != 0 {
+			note("state folder", fmt.Sprintf("readable by other users (mode %04o) and it holds your prompts: chmod 700 %s", info.Mode().Perm(), dir))
+		}
 	}
-	check(werr == nil, "state folder", dir)
 	if n := countLines(filepath.Join(dir, "decisions.jsonl")); n > 0 {
 		note("decisions", fmt.Sprintf("%d routed prompts logged", n))
 	}
-	if records, warnings, err := (&learn.Log{Dir: dir}).Read(); err == nil && len(records) > 0 {
+	if records, warnings, err := (&feedback.Log{Dir: dir}).Read(); err == nil && len(records) > 0 {
 		corrections := 0
 		for _, r := range records {
 			if r.IsCorrection() {
