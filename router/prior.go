@@ -31,7 +31,7 @@ func (r *Router) prior(text tokenize.Text, cands []disambig.Candidate) (string, 
 	if r.Table == nil || len(cands) == 0 {
 		return "", false
 	}
-	cat := category.Classify(text.Raw)
+	cat := category.ClassifyText(text)
 	e := r.Table.Lookup(cat)
 	switch {
 	case e.Level == calibrate.LevelPrior:

@@ -8,7 +8,6 @@ package category
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/skillroute/skillroute/tokenize"
 )
@@ -111,10 +110,13 @@ var questionCues = cueSet{Question,
 //	implement  implement*, add, create*, build*, write, develop*, feature*, refactor*; 实现 开发 写一个 新增 功能 重构
 //	question   what, why, how, which, explain*, difference, "?"; 什么 为什么 怎么 如何 吗 区别 ？
 func Classify(prompt string) string {
-	text := strings.ToLower(tokenize.Cap(prompt))
-	words := " " + strings.Join(strings.FieldsFunc(text, func(r rune) bool {
-		return !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '-'))
-	}), " ") + " "
+	return ClassifyText(tokenize.NewText(prompt))
+}
+
+// ClassifyText is Classify of a prompt the router has normalised.
+func ClassifyText(p tokenize.Text) string {
+	text := p.Lower
+	words := tokenize.ASCIIWords(text)
 	best, bestN := Other, 0
 	for _, c := range cues {
 		if n := c.count(text, words); n > bestN {
