@@ -19,10 +19,9 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/skillroute/skillroute/learn"
 )
 
 // claudeVersion is the Claude Code CLI the tests run: pinned, because hook
@@ -203,12 +202,12 @@ func (s *sandbox) skillrouteCmd(extraEnv []string, args ...string) (string, erro
 }
 
 // feedback reads a state folder's feedback log, by session.
-func feedback(t *testing.T, stateDir string) map[string][]learn.Record {
+func feedbackRecords(t *testing.T, stateDir string) map[string][]feedback.Record {
 	t.Helper()
-	records, warnings, err := (&learn.Log{Dir: stateDir}).Read()
+	records, warnings, err := (&feedback.Log{Dir: stateDir}).Read()
 	require.NoError(t, err)
 	require.Empty(t, warnings)
-	out := map[string][]learn.Record{}
+	out := map[string][]feedback.Record{}
 	for _, r := range records {
 		out[r.Session] = append(out[r.Session], r)
 	}
@@ -335,14 +334,14 @@ func TestClaudeCodeBinary(t *testing.T) {
 		s.run(slowPage, "--session-id", correct)
 		s.mock.answerWithSkill("")
 
-		fb := feedback(t, state)
+		fb := feedbackRecords(t, state)
 		require.Len(t, fb[confirm], 1)
 		assert.Equal(t, "performance-expert", fb[confirm][0].Routed)
 		assert.Equal(t, "performance-expert", fb[confirm][0].Corrected, "a confirmation")
 		require.Len(t, fb[correct], 1)
 		assert.Equal(t, "performance-expert", fb[correct][0].Routed)
 		assert.Equal(t, "debugger-expert", fb[correct][0].Corrected, "an implicit correction")
-		assert.Equal(t, learn.KindImplicit, fb[correct][0].Kind)
+		assert.Equal(t, feedback.KindImplicit, fb[correct][0].Kind)
 	})
 
 	t.Run("typed commands", func(t *testing.T) {
@@ -353,7 +352,7 @@ func TestClaudeCodeBinary(t *testing.T) {
 		s.run(slowPage, "--session-id", sameTask)
 		s.run("/debugger-expert", "--resume", sameTask)
 
-		fb := feedback(t, state)
+		fb := feedbackRecords(t, state)
 		assert.Empty(t, fb[newTask], "a plain command and a skill for a new task are no verdicts")
 		require.Len(t, fb[sameTask], 1, "a skill typed bare after the routed prompt is one")
 		assert.Equal(t, "debugger-expert", fb[sameTask][0].Corrected)
@@ -462,9 +461,9 @@ func TestClaudeCodePlugin(t *testing.T) {
 	r = s.run("/skillroute:wrong debugger-expert", append(plugin, "--resume", session)...)
 	assert.NotContains(t, r.output, "failed")
 	assert.True(t, strings.Contains(r.modelText(), "recorded: "), "the command's output reaches the model")
-	fb := feedback(t, data)
+	fb := feedbackRecords(t, data)
 	require.Len(t, fb[session], 1, "one explicit correction, in the plugin's data folder")
-	assert.Equal(t, learn.KindExplicit, fb[session][0].Kind)
+	assert.Equal(t, feedback.KindExplicit, fb[session][0].Kind)
 	assert.Equal(t, "skillroute:performance-expert", fb[session][0].Routed)
 	assert.Equal(t, "debugger-expert", strings.TrimPrefix(fb[session][0].Corrected, "skillroute:"))
 	assert.Equal(t, slowPage, fb[session][0].Query)
