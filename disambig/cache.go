@@ -15,7 +15,7 @@ import (
 // (17 ms for the built-in rules, against about 0.1 ms for the cache).
 
 // cacheMagic opens a rules cache file; the digit is its format version.
-const cacheMagic = "skillroute-rules 6\n"
+const cacheMagic = "skillroute-rules 7\n"
 
 // Save writes a checked rule set, with the problems found in it, to path.
 // Notes and examples stay out: routing does not read them, and `rules
@@ -28,9 +28,15 @@ func (s *Set) Save(path string, problems []Problem) error {
 	w.buf = append(w.buf, cacheMagic...)
 	w.str(s.Source)
 	w.bool(s.Lenient)
+	w.num(s.Read)
 	w.num(len(problems))
 	for _, p := range problems {
-		w.str(p.Error())
+		w.str(p.File)
+		w.num(p.Line)
+		w.num(p.Rule)
+		w.str(p.RuleID)
+		w.str(p.Reason)
+		w.bool(p.Skipped)
 	}
 	s.memo("") // numbers the literals
 	w.list(s.literals)
@@ -44,6 +50,7 @@ func (s *Set) Save(path string, problems []Problem) error {
 		w.num(len(r.Branches))
 		for _, b := range r.Branches {
 			w.str(b.Pattern)
+			w.num(int(b.Engine))
 			w.list(b.Exact)
 			w.num(len(b.ids))
 			for _, g := range b.ids {
@@ -58,7 +65,7 @@ func (s *Set) Save(path string, problems []Problem) error {
 }
 
 // LoadCached reads a rule set written by Save, and the problems it had.
-func LoadCached(path string) (*Set, []string, error) {
+func LoadCached(path string) (*Set, []Problem, error) {
 	data, err := state.ReadMapped(path)
 	if err != nil {
 		return nil, nil, err
@@ -67,10 +74,10 @@ func LoadCached(path string) (*Set, []string, error) {
 		return nil, nil, fmt.Errorf("%s: not a rules cache of this version", path)
 	}
 	r := cacheReader{data: data[len(cacheMagic):]}
-	s := &Set{Source: r.str(), Lenient: r.bool()}
-	problems := make([]string, r.num())
+	s := &Set{Source: r.str(), Lenient: r.bool(), Read: r.num()}
+	problems := make([]Problem, r.num())
 	for i := range problems {
-		problems[i] = r.str()
+		problems[i] = Problem{File: r.str(), Line: r.val(), Rule: r.val(), RuleID: r.str(), Reason: r.str(), Skipped: r.bool()}
 	}
 	s.literals = r.list()
 	s.keys = make([]uint16, len(s.literals))
@@ -97,12 +104,15 @@ func LoadCached(path string) (*Set, []string, error) {
 			break
 		}
 		rule.Branches = make([]Branch, n)
-		lazies := make([]lazyRegexp, n) // one allocation per rule, not per branch
+		lazies := make([]matcher, n) // one allocation per rule, not per branch
 		for bi := range rule.Branches {
 			b := &rule.Branches[bi]
 			// Literals stay nil: the set's memo works on the numbers, and
 			// Rule.Match without a set falls back to the expression.
-			b.Pattern, b.Exact, b.re = r.str(), r.list(), &lazies[bi]
+			b.Pattern, b.Engine, b.Exact, b.re = r.str(), Engine(r.val()), r.list(), &lazies[bi]
+			if b.Engine > Backtrack {
+				r.err = fmt.Errorf("damaged rules cache")
+			}
 			groups := r.num()
 			if r.err != nil {
 				break
@@ -122,7 +132,7 @@ func LoadCached(path string) (*Set, []string, error) {
 				b.ids[g] = ids
 			}
 		}
-		rule.re = &lazyRegexps{}
+		rule.kw = &matcher{}
 	}
 	if r.err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", path, r.err)

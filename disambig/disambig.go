@@ -22,8 +22,13 @@
 // When fired rules disagree, the most specific (the longest matched text)
 // has the last word, over its penalties and over what weaker rules boosted.
 //
+// A trigger matches whole words in English and anywhere in Chinese, and a
+// trigger written for JavaScript (look-around) runs on a backtracking
+// engine with a time bound (match.go).
+//
 // Rules are read from our YAML or from bookworm's disambiguation-rules.json,
-// whose mutual_exclusion entries are honoured.
+// whose mutual_exclusion entries are honoured. A file's problems are
+// counted by rule (Tally): a rule is loaded, loaded trimmed, or skipped.
 package disambig
 
 import (
@@ -36,7 +41,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/explain"
 	"github.com/skillroute/skillroute/tokenize"
@@ -75,12 +79,15 @@ type Rule struct {
 	// its own (prefilter.go).
 	Branches []Branch
 
-	re *lazyRegexps // shared by copies of the rule
+	kw *matcher // OnKeyword, compiled on first use; shared by copies of the rule
 }
 
 // Branch is one top-level alternative of a trigger.
 type Branch struct {
 	Pattern string
+	// Engine runs the branch: RE2, or the backtracking engine for a
+	// pattern RE2 cannot compile.
+	Engine Engine
 	// What a prompt must contain for the branch to have a chance: one
 	// literal of each group. Exact holds the alternatives of a plain-text
 	// branch, which its literals decide without a regular expression.
@@ -88,38 +95,11 @@ type Branch struct {
 	Exact    []string
 
 	ids [][]int32 // Literals numbered across the set, once (Set.memo)
-	re  *lazyRegexp
+	re  *matcher
 }
 
-type lazyRegexp struct {
-	once sync.Once
-	re   *regexp.Regexp
-}
-
-type lazyRegexps struct {
-	onKeyword     *regexp.Regexp
-	onKeywordOnce sync.Once
-}
-
-// compiled returns the branch's expression, compiled on first use: most
-// branches never pass their filter on a given prompt, and compiling them
-// all cost the hook more than routing (17 ms for 73 rules). Patterns were
-// validated when the rules file was parsed.
-func (b *Branch) compiled() *regexp.Regexp {
-	if b.re == nil {
-		b.re = &lazyRegexp{} // built by hand, outside Parse
-	}
-	l := b.re
-	l.once.Do(func() {
-		// Parse checked the pattern; one that no longer compiles (a
-		// damaged cache) never matches, rather than stop the router.
-		l.re, _ = regexp.Compile("(?i)" + b.Pattern)
-	})
-	return l.re
-}
-
-// find returns where the branch matches a lower-cased prompt: start byte
-// and length in runes, or -1.
+// find returns where the branch matches a lower-cased prompt as whole
+// words: start byte and length in runes, or -1.
 func (b *Branch) find(prompt string, seen literalMemo) (start, length int) {
 	if !seen.mayMatch(b, prompt) {
 		return -1, -1
@@ -127,29 +107,38 @@ func (b *Branch) find(prompt string, seen literalMemo) (start, length int) {
 	if b.Exact != nil {
 		return exactMatch(b.Exact, prompt)
 	}
-	re := b.compiled()
-	if re == nil {
-		return -1, -1
+	if b.re == nil {
+		b.re = &matcher{} // built by hand, outside Parse
 	}
-	loc := re.FindStringIndex(prompt)
-	if loc == nil {
-		return -1, -1
-	}
-	return loc[0], utf8.RuneCountInString(prompt[loc[0]:loc[1]])
+	// Most branches never pass their filter on a given prompt, and
+	// compiling them all cost the hook more than routing (17 ms for 73
+	// rules): the expression is compiled on first use.
+	return b.re.find(b.Pattern, b.Engine, prompt)
 }
 
-// onKeywordRegexp returns the mutual-exclusion keyword, compiled on first
-// use, or nil.
-func (r *Rule) onKeywordRegexp() *regexp.Regexp {
+// onKeywordFind reports whether the mutual-exclusion keyword matches.
+func (r *Rule) onKeywordMatches(prompt string) bool {
 	if r.OnKeyword == "" {
-		return nil
+		return true
 	}
-	if r.re == nil {
-		r.re = &lazyRegexps{} // a Rule built by hand, outside Parse
+	if r.kw == nil {
+		r.kw = &matcher{} // a Rule built by hand, outside Parse
 	}
-	l := r.re
-	l.onKeywordOnce.Do(func() { l.onKeyword, _ = regexp.Compile("(?i)" + r.OnKeyword) })
-	return l.onKeyword
+	engine, _ := checkPattern(r.OnKeyword)
+	start, _ := r.kw.find(r.OnKeyword, engine, prompt)
+	return start >= 0
+}
+
+// TimedOut returns how many of the rule's backtracking matches ran out of
+// MatchTimeout, in this process: such a match does not fire the rule.
+func (r *Rule) TimedOut() int64 {
+	var n int64
+	for _, b := range r.Branches {
+		if b.re != nil {
+			n += b.re.timeouts.Load()
+		}
+	}
+	return n
 }
 
 // Match reports whether the trigger matches a lower-cased prompt.
@@ -179,6 +168,7 @@ type Set struct {
 	Source  string
 	Rules   []Rule
 	Lenient bool // read from a bookworm file: unusable rules were dropped
+	Read    int  // rules in the file, loaded or not
 
 	prepare  sync.Once
 	literals []string // every filter literal of every branch, numbered
@@ -212,12 +202,17 @@ func (s *Set) memo(prompt string) literalMemo {
 	return literalMemo{state: make([]uint8, len(s.literals)), lits: s.literals, keys: s.keys, filter: promptFilter(prompt)}
 }
 
-// Problem is a rule the loader could not accept.
+// Problem is something wrong with one rule of a file: the rule is either
+// skipped (not loaded) or loaded trimmed (a penalty naming an unknown
+// skill left out). A rule may have several problems; it is still one
+// rule (Tally).
 type Problem struct {
-	File   string
-	Line   int
-	RuleID string
-	Reason string
+	File    string
+	Line    int // 0 when the format has no lines (JSON)
+	Rule    int // the rule's position in the file, from 1
+	RuleID  string
+	Reason  string
+	Skipped bool // the rule is not loaded
 }
 
 func (p Problem) Error() string {
@@ -226,6 +221,37 @@ func (p Problem) Error() string {
 		loc = fmt.Sprintf("%s:%d", p.File, p.Line)
 	}
 	return fmt.Sprintf("%s: rule %s: %s", loc, p.RuleID, p.Reason)
+}
+
+// Tally counts the rules the problems concern, not the problems: how many
+// rules were skipped and how many were loaded trimmed.
+func Tally(problems []Problem) (skipped, trimmed int) {
+	state := map[int]bool{} // rule position -> skipped
+	for _, p := range problems {
+		state[p.Rule] = state[p.Rule] || p.Skipped
+	}
+	for _, s := range state {
+		if s {
+			skipped++
+		} else {
+			trimmed++
+		}
+	}
+	return skipped, trimmed
+}
+
+// Summary says what became of a file's rules: "133 rules: 111 loaded (17
+// of them trimmed), 22 skipped".
+func Summary(read int, problems []Problem) string {
+	skipped, trimmed := Tally(problems)
+	out := fmt.Sprintf("%d rules: %d loaded", read, read-skipped)
+	if trimmed > 0 {
+		out += fmt.Sprintf(" (%d of them trimmed)", trimmed)
+	}
+	if skipped > 0 {
+		out += fmt.Sprintf(", %d skipped", skipped)
+	}
+	return out
 }
 
 type ruleEntry struct {
@@ -246,17 +272,18 @@ type ruleEntry struct {
 // Parse reads a rules file. known reports whether a skill exists.
 //
 // Every problem in our YAML format is an error. A bookworm file (leading
-// '{') was written for a larger catalog and for JavaScript's regular
-// expressions, so its rules that name skills absent here or use
-// look-around are dropped and returned as problems to warn about; unknown
-// names in a penalty list are dropped from the list.
+// '{') was written for a larger catalog, so its rules that name skills
+// absent here, or whose trigger compiles in no engine, are skipped and
+// returned as problems to warn about; unknown names in a penalty list are
+// dropped from the list. Triggers written for JavaScript (look-around)
+// load in either format and run on the backtracking engine (match.go).
 func Parse(file string, data []byte, known func(string) bool) (*Set, []Problem, error) {
 	bookworm := bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
 	entries, err := decode(data, bookworm)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", file, err)
 	}
-	set := &Set{Source: file}
+	set := &Set{Source: file, Read: len(entries)}
 	var problems []Problem
 	if bookworm {
 		set.Lenient = true
@@ -268,9 +295,12 @@ func Parse(file string, data []byte, known func(string) bool) (*Set, []Problem, 
 		}
 		r, probs := build(file, e, known, bookworm)
 		if prev, dup := ids[e.ID]; dup {
-			probs = append(probs, Problem{file, e.line, e.ID, fmt.Sprintf("duplicate id (first at rule %d)", prev+1)})
+			probs = append(probs, Problem{File: file, Line: e.line, RuleID: e.ID, Reason: fmt.Sprintf("duplicate id (first at rule %d)", prev+1)})
 		}
 		ids[e.ID] = i
+		for k := range probs {
+			probs[k].Rule, probs[k].Skipped = i+1, r == nil
+		}
 		problems = append(problems, probs...)
 		if r != nil {
 			set.Rules = append(set.Rules, *r)
@@ -317,17 +347,17 @@ func decode(data []byte, bookworm bool) ([]ruleEntry, error) {
 func build(file string, e ruleEntry, known func(string) bool, bookworm bool) (*Rule, []Problem) {
 	var probs []Problem
 	bad := func(format string, args ...any) {
-		probs = append(probs, Problem{file, e.line, e.ID, fmt.Sprintf(format, args...)})
+		probs = append(probs, Problem{File: file, Line: e.line, RuleID: e.ID, Reason: fmt.Sprintf(format, args...)})
 	}
-	r := &Rule{ID: e.ID, Note: e.Note, Boost: e.Boost, Weight: e.Weight, Examples: e.Examples, Line: e.line, re: &lazyRegexps{}}
+	r := &Rule{ID: e.ID, Note: e.Note, Boost: e.Boost, Weight: e.Weight, Examples: e.Examples, Line: e.line, kw: &matcher{}}
 	fatal := false
 	if strings.TrimSpace(e.Trigger) == "" {
 		bad("no trigger")
 		fatal = true
-	} else if re, err := regexp.Compile("(?i)" + e.Trigger); err != nil {
-		bad("trigger does not compile: %v", err)
+	} else if engine, err := checkPattern(e.Trigger); err != nil {
+		bad("trigger does not compile, as RE2 or as JavaScript: %v", err)
 		fatal = true
-	} else if re.MatchString("") {
+	} else if matchesEmpty(e.Trigger, engine) {
 		bad("trigger matches the empty string, so it would fire on every prompt")
 		fatal = true
 	} else {
@@ -363,8 +393,8 @@ func build(file string, e ruleEntry, known func(string) bool, bookworm bool) (*R
 	if me := e.MutualExclusion; me != nil && me.With != "" {
 		r.ExclusiveWith = me.With
 		if me.OnKeyword != "" {
-			if _, err := regexp.Compile("(?i)" + me.OnKeyword); err != nil {
-				bad("mutual_exclusion on_keyword does not compile: %v", err)
+			if _, err := checkPattern(me.OnKeyword); err != nil {
+				bad("mutual_exclusion on_keyword does not compile, as RE2 or as JavaScript: %v", err)
 			} else {
 				r.OnKeyword = me.OnKeyword
 			}
@@ -374,6 +404,19 @@ func build(file string, e ruleEntry, known func(string) bool, bookworm bool) (*R
 		return nil, probs
 	}
 	return r, probs
+}
+
+// matchesEmpty reports whether a trigger matches the empty prompt.
+func matchesEmpty(p string, engine Engine) bool {
+	if engine == Backtrack {
+		re, err := compileBacktrack(p)
+		if err != nil {
+			return false
+		}
+		ok, _ := re.MatchString("")
+		return ok
+	}
+	return regexp.MustCompile("(?i)" + p).MatchString("")
 }
 
 // Candidate is one ranked skill as the rules see it.
@@ -413,7 +456,7 @@ func (s *Set) fired(prompt string) ([]*Rule, map[*Rule]int) {
 		if !ok || drop[i] {
 			continue
 		}
-		if kw := r.onKeywordRegexp(); kw != nil && !kw.MatchString(prompt) {
+		if !r.onKeywordMatches(prompt) {
 			continue
 		}
 		drop[j] = true // r declares the exclusion, or is the earlier of two that do
@@ -539,4 +582,20 @@ func (s *Set) Restrict(resolve func(string) (string, bool)) {
 		kept = append(kept, r)
 	}
 	s.Rules = kept
+}
+
+// Without returns a copy of the set without the rules of the given ids:
+// an ablation, for `skillroute rules lint --eval`. The copy compiles and
+// numbers its own patterns, so the two sets can be used side by side.
+func (s *Set) Without(ids ...string) *Set {
+	out := &Set{Source: s.Source, Lenient: s.Lenient, Read: s.Read}
+	for _, r := range s.Rules {
+		if slices.Contains(ids, r.ID) {
+			continue
+		}
+		r.Branches = branches(r.Pattern)
+		r.kw = &matcher{}
+		out.Rules = append(out.Rules, r)
+	}
+	return out
 }

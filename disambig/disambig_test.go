@@ -1,10 +1,15 @@
 package disambig_test
 
 import (
-	"github.com/skillroute/skillroute/tokenize"
+	"fmt"
+	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/skillroute/skillroute/tokenize"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -274,8 +279,9 @@ func TestParseYAMLErrors(t *testing.T) {
 }
 
 // TestParseBookworm protects reading bookworm's disambiguation-rules.json:
-// rules written for a larger catalog or for JavaScript regular expressions
-// are dropped and reported, not fatal.
+// rules written for a larger catalog are skipped and reported, not fatal;
+// rules written for JavaScript's regular expressions load and run on the
+// backtracking engine.
 func TestParseBookworm(t *testing.T) {
 	data := `{
   "_meta": {"version": "v2.2"},
@@ -284,15 +290,19 @@ func TestParseBookworm(t *testing.T) {
     {"id": "R02", "trigger": "(?!foo)bar", "boost": "debugger-expert", "weight": 0.3},
     {"id": "R03", "trigger": "(?<!vue)路由分析", "boost": "debugger-expert", "weight": 0.3},
     {"id": "R04", "trigger": "mcp", "boost": "mcp-probe", "weight": 0.3},
-    {"id": "R05", "trigger": "x", "penalty": ["ghost"], "weight": 0.3}
+    {"id": "R05", "trigger": "x", "penalty": ["ghost"], "weight": 0.3},
+    {"id": "R06", "trigger": "(unclosed", "boost": "debugger-expert", "weight": 0.3}
   ]
 }`
 	set, problems, err := disambig.Parse("bw.json", []byte(data), known)
 	require.NoError(t, err)
-	require.Len(t, set.Rules, 1)
+	assert.Equal(t, []string{"R01", "R02", "R03"}, ruleIDs(set))
 	assert.Equal(t, "bw.json", set.Source)
-	assert.Equal(t, "R01", set.Rules[0].ID)
+	assert.Equal(t, 6, set.Read)
 	assert.Equal(t, []string{"tester-expert"}, set.Rules[0].Penalty)
+	assert.Equal(t, disambig.RE2, set.Rules[0].Branches[0].Engine)
+	assert.Equal(t, disambig.Backtrack, set.Rules[1].Branches[0].Engine)
+	assert.Equal(t, disambig.Backtrack, set.Rules[2].Branches[0].Engine)
 
 	reasons := map[string]string{}
 	for _, p := range problems {
@@ -301,16 +311,191 @@ func TestParseBookworm(t *testing.T) {
 		reasons[p.RuleID] += p.Reason
 	}
 	assert.Contains(t, reasons["R01"], `penalty names unknown skill "graphql-architect"`)
-	assert.Contains(t, reasons["R02"], "trigger does not compile")
-	assert.Contains(t, reasons["R03"], "trigger does not compile")
 	assert.Contains(t, reasons["R04"], `boost names unknown skill "mcp-probe"`)
 	assert.Contains(t, reasons["R05"], `penalty names unknown skill "ghost"`)
-	assert.Len(t, reasons, 5)
+	assert.Contains(t, reasons["R06"], "trigger does not compile")
+	assert.Len(t, reasons, 4)
+	assert.Equal(t, "6 rules: 3 loaded (1 of them trimmed), 3 skipped", disambig.Summary(set.Read, problems))
+
+	// The look-around rules fire as JavaScript would run them.
+	for prompt, want := range map[string][]string{
+		"bar":            {"R02"},
+		"foo bar":        {"R02"}, // (?!foo) holds at "bar"
+		"foobar":         nil,     // not a whole word
+		"做一次路由分析":        {"R03"},
+		"vue路由分析":        nil,
+		"bug in the bar": {"R01", "R02"},
+	} {
+		assert.Equal(t, want, idsOrNil(set.Fired(tokenize.NewText(prompt))), prompt)
+	}
 
 	// Malformed JSON is an error naming the file.
 	_, _, err = disambig.Parse("bw.json", []byte(`{"rules": [`), known)
 	require.Error(t, err)
 	assert.True(t, strings.HasPrefix(err.Error(), "bw.json: "))
+}
+
+func ruleIDs(s *disambig.Set) []string {
+	var out []string
+	for _, r := range s.Rules {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+func idsOrNil(rules []*disambig.Rule) []string {
+	if len(rules) == 0 {
+		return nil
+	}
+	return ids(rules)
+}
+
+// TestProblemsCountRules protects the counts a user reads: rules, not
+// problems. A rule with three problems is one unusable rule; a file of N
+// rules is N rules, loaded or not.
+func TestProblemsCountRules(t *testing.T) {
+	rule := func(id, body string) string {
+		return fmt.Sprintf(`{"id": %q, "weight": 0.3, %s}`, id, body)
+	}
+	tests := []struct {
+		name    string
+		rules   []string
+		summary string
+		skipped int
+		trimmed int
+	}{
+		{"all good", []string{rule("a", `"trigger": "x", "boost": "devops-expert"`)}, "1 rules: 1 loaded", 0, 0},
+		{"three problems, one rule", []string{
+			rule("a", `"trigger": "(bad", "boost": "ghost", "penalty": ["ghost2"]`),
+			rule("b", `"trigger": "y", "boost": "devops-expert"`),
+		}, "2 rules: 1 loaded, 1 skipped", 1, 0},
+		{"trimmed twice, one rule", []string{
+			rule("a", `"trigger": "x", "boost": "devops-expert", "penalty": ["ghost", "ghost2", "tester-expert"]`),
+		}, "1 rules: 1 loaded (1 of them trimmed)", 0, 1},
+		{"skipped and trimmed", []string{
+			rule("a", `"trigger": "x", "boost": "ghost"`),
+			rule("b", `"trigger": "x", "boost": "devops-expert", "penalty": ["ghost"]`),
+			rule("c", `"trigger": "x", "boost": "devops-expert"`),
+			rule("d", `"trigger": "x", "penalty": ["ghost"]`),
+		}, "4 rules: 2 loaded (1 of them trimmed), 2 skipped", 2, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := `{"rules": [` + strings.Join(tt.rules, ",") + `]}`
+			set, problems, err := disambig.Parse("bw.json", []byte(data), known)
+			require.NoError(t, err)
+			assert.Equal(t, len(tt.rules), set.Read)
+			skipped, trimmed := disambig.Tally(problems)
+			assert.Equal(t, tt.skipped, skipped, "skipped")
+			assert.Equal(t, tt.trimmed, trimmed, "trimmed")
+			assert.Equal(t, len(tt.rules)-tt.skipped, len(set.Rules), "loaded")
+			assert.Equal(t, tt.summary, disambig.Summary(set.Read, problems))
+		})
+	}
+}
+
+// TestWholeWordTriggers protects English triggers from firing inside
+// words ('pen ?test' on "open testing", 'gin' on "nginx"), while Chinese
+// triggers match anywhere, on every path: plain-text triggers decided by
+// their literals, regular expressions on RE2, and JavaScript ones on the
+// backtracking engine.
+func TestWholeWordTriggers(t *testing.T) {
+	tests := []struct {
+		trigger, prompt string
+		length          int // runes matched, -1 for no match
+	}{
+		{`pen ?test`, "open testing the login", -1},
+		{`pen ?test`, "pen test the login", 8},
+		{`pen ?test`, "pentest 一下", 7},
+		{`gin|grpc`, "nginx 负载均衡", -1},
+		{`gin|grpc`, "用 gin 写接口", 3},
+		{`gin|grpc`, "用gin写接口", 3},
+		{`api`, "rapid prototyping", -1},
+		{`api`, "api设计", 3},
+		{`api`, "设计 rest api.", 3},
+		{`api`, "my_api", -1}, // '_' joins words, as \b reads it
+		{`test|testing`, "testing the parser", 7},
+		{`test|testing`, "contest", -1},
+		{`测试`, "单元测试", 2},
+		{`测试`, "test测试", 2},
+		{`react.{0,10}慢`, "preact 很慢", -1},
+		{`react.{0,10}慢`, "react 页面很慢", 10},
+		{`react.{0,10}慢`, "用react写的页面很慢", 11},
+		{`(?:vue )?router`, "vue router 守卫", 10},
+		{`(?:vue )?router`, "vuerouter", -1},
+		{`(?:vue )?router`, "the router", 6},
+		{`c\+\+`, "c++ 内存泄漏", 3},
+		{`c\+\+`, "abc++", -1},
+		{`k8s|kubernetes`, "k8s集群", 3},
+		{`[a-z]+script`, "typescript 泛型", 10},
+		{`[a-z]+script`, "typescripts", -1},
+		{`\d+\s*ms`, "p99 300ms", 5},
+		{`\d+\s*ms`, "300msg", -1},
+		{`fuzz(ing)? test`, "fuzzing tests", -1},
+		{`fuzz(ing)? test`, "fuzzing test", 12},
+		{`sli|slo`, "slow query", -1},
+		{`(?<!vue)路由分析`, "vue路由分析", -1},
+		{`(?<!vue)路由分析`, "路由分析一下", 4},
+		{`(?<!x)pen ?test`, "open testing", -1},
+		{`(?<!x)pen ?test`, "a pen test", 8},
+		{`(?=.*bug)fix`, "prefix the bug", -1},
+		{`(?=.*bug)fix`, "fix the bug", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.trigger+" on "+tt.prompt, func(t *testing.T) {
+			set := parse(t, "rules:\n  - id: r\n    trigger: '"+tt.trigger+"'\n    boost: devops-expert\n    weight: 0.1\n")
+			fired := set.Fired(tokenize.NewText(tt.prompt))
+			assert.Equal(t, tt.length >= 0, len(fired) == 1, "fires")
+			_, length := disambig.FindWhole(tt.trigger, tt.prompt)
+			assert.Equal(t, tt.length, length, "length matched")
+		})
+	}
+}
+
+// TestWholeWordGuardExhaustive compares the guard compiled into RE2
+// expressions with its definition, on every prompt of up to five
+// characters over a small alphabet: a match is accepted when no edge of
+// it that is a word character touches another word character.
+func TestWholeWordGuardExhaustive(t *testing.T) {
+	patterns := []string{`ab`, `a|ab`, `a b`, `a?b`, `b*a`, `(?:a|测)+b?`, `a.`, `.a`, `[a测]`, `[^a]b`, `a{2,3}`,
+		`(?:ab)?测`, `测(?:ab)?`, `a?测?b`, `x*a+`, `(a|)b`, `a*`}
+	alphabet := []rune{'a', 'b', ' ', '测', '_', '1'}
+	var prompts []string
+	var gen func(prefix []rune)
+	gen = func(prefix []rune) {
+		prompts = append(prompts, string(prefix))
+		if len(prefix) == 5 {
+			return
+		}
+		for _, r := range alphabet {
+			gen(append(prefix[:len(prefix):len(prefix)], r))
+		}
+	}
+	gen(nil)
+	word := func(r rune) bool { return r == '_' || r == 'a' || r == 'b' || r == '1' }
+	for _, p := range patterns {
+		anchored := regexp.MustCompile(`^(?:` + p + `)$`)
+		find := disambig.WholeFinder(p)
+		if p != `(a|)b` && p != `a*` {
+			assert.True(t, disambig.Guarded(p), "%s: guard compiled in", p)
+		}
+		for _, prompt := range prompts {
+			rs := []rune(prompt)
+			want := false
+			for i := 0; i < len(rs) && !want; i++ {
+				for j := i + 1; j <= len(rs) && !want; j++ {
+					if (i > 0 && word(rs[i-1]) && word(rs[i])) || (j < len(rs) && word(rs[j-1]) && word(rs[j])) {
+						continue
+					}
+					want = anchored.MatchString(string(rs[i:j]))
+				}
+			}
+			start, _ := find(prompt)
+			if !assert.Equal(t, want, start >= 0, "%q on %q", p, prompt) {
+				return
+			}
+		}
+	}
 }
 
 // TestMutualExclusion protects bookworm's mutual_exclusion: of two
@@ -420,9 +605,8 @@ func TestPrefilterKeepsFiring(t *testing.T) {
 			fired[r.ID] = true
 		}
 		for _, r := range set.Rules {
-			re := regexp.MustCompile("(?i)" + r.Pattern)
-			want := re.MatchString(strings.ToLower(prompt))
-			assert.Equal(t, want, fired[r.ID], "trigger %q on %q", triggers[r.ID[1]-'a'], prompt)
+			start, _ := disambig.FindWhole(r.Pattern, strings.ToLower(prompt))
+			assert.Equal(t, start >= 0, fired[r.ID], "trigger %q on %q", triggers[r.ID[1]-'a'], prompt)
 		}
 	}
 
@@ -433,4 +617,67 @@ func TestPrefilterKeepsFiring(t *testing.T) {
 		_, fired := set.Apply(tokenize.NewText(prompt), nil)
 		assert.Contains(t, ids(fired), id, prompt)
 	}
+}
+
+// TestPlainPrintKeepsMeaning protects the whole-word matcher's rewrite of
+// a trigger: printed without flags for a lower-cased prompt, every
+// shipped trigger matches exactly the prompts its case-insensitive
+// original matches.
+func TestPlainPrintKeepsMeaning(t *testing.T) {
+	data, err := os.ReadFile("../rules/disambiguation.yaml")
+	require.NoError(t, err)
+	set, _, err := disambig.Parse("rules.yaml", data, func(string) bool { return true })
+	require.NoError(t, err)
+	// Each rule's own examples, which its branches match, and a sample of
+	// the others, which they mostly do not.
+	sample := []string{"ΛΌΓΟΣ λόγος λόγοσ", "Kelvin K", "a.b*c", "\n", ""}
+	for i, r := range set.Rules {
+		if i%4 == 0 {
+			sample = append(sample, r.Examples...)
+		}
+	}
+	checked := 0
+	for _, r := range set.Rules {
+		prompts := append(slices.Clip(sample), r.Examples...)
+		for _, b := range r.Branches {
+			if b.Engine != disambig.RE2 {
+				continue
+			}
+			orig := regexp.MustCompile("(?i)" + b.Pattern)
+			plain, err := regexp.Compile(disambig.Plain(b.Pattern))
+			require.NoError(t, err, b.Pattern)
+			for _, p := range prompts {
+				p = strings.ToLower(p)
+				require.Equal(t, orig.MatchString(p), plain.MatchString(p), "%q on %q", b.Pattern, p)
+			}
+			checked++
+		}
+	}
+	assert.Greater(t, checked, 400)
+}
+
+// TestBacktrackingTimeBound protects the hook from a runaway JavaScript
+// trigger: nested quantifiers that would backtrack for hours on a short
+// prompt give up after MatchTimeout, the rule does not fire, the timeout
+// is counted, and the other rules still fire.
+func TestBacktrackingTimeBound(t *testing.T) {
+	data := `{"rules": [
+    {"id": "runaway", "trigger": "(?=a)(a+)+b", "boost": "debugger-expert", "weight": 0.3},
+    {"id": "fine", "trigger": "(?<!x)!", "boost": "tester-expert", "weight": 0.3}
+  ]}`
+	set, problems, err := disambig.Parse("bw.json", []byte(data), known)
+	require.NoError(t, err)
+	require.Empty(t, problems)
+	prompt := "b " + strings.Repeat("a", 36) + "!"
+	start := time.Now()
+	fired := set.Fired(tokenize.NewText(prompt))
+	elapsed := time.Since(start)
+	assert.Equal(t, []string{"fine"}, ids(fired))
+	assert.EqualValues(t, 1, set.Rules[0].TimedOut())
+	assert.Zero(t, set.Rules[1].TimedOut())
+	// MatchTimeout plus the clock's ticks, with room for a loaded machine.
+	assert.Less(t, elapsed, disambig.MatchTimeout+time.Second, "a runaway match must stop near MatchTimeout")
+
+	// A prompt the pattern matches quickly still fires it.
+	assert.Equal(t, []string{"runaway"}, ids(set.Fired(tokenize.NewText("aab"))))
 }
