@@ -2,6 +2,7 @@ package disambig_test
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"regexp"
 	"slices"
@@ -102,15 +103,21 @@ rules:
     examples: [下周上线前要做一次渗透测试]
 `
 
-// TestPenaltyKeepsBelowBoosted protects a rule's verdict on rank: a
-// penalised skill that stays above the boosted one is put just below it.
-func TestPenaltyKeepsBelowBoosted(t *testing.T) {
+// TestRulesAdjustNeverBury protects two promises of a fired rule: among
+// candidates that are close, its verdict on rank holds (the boosted skill
+// goes above the penalised one), and a skill that wins clearly on its own
+// evidence (ClearLead times the other's score) stays above it, so that a
+// third, unrelated skill never wins because a rule lowered the leader.
+func TestRulesAdjustNeverBury(t *testing.T) {
 	set := parse(t, pentestRules)
 	require.Len(t, set.Rules, 1)
 	r := set.Rules[0]
 	assert.Equal(t, "渗透测试 is security work, not unit testing", r.Note)
 	assert.Equal(t, []string{"下周上线前要做一次渗透测试"}, r.Examples)
 	assert.Equal(t, 3, r.Line)
+	reach := math.Sqrt(disambig.ClearLead) // how far rules may move a score
+	require.Greater(t, disambig.ClearLead, 2.0, "the cases below assume a lead of 2 is close")
+	require.Less(t, disambig.ClearLead, 3.0, "the cases below assume a lead of 3 is clear")
 
 	tests := []struct {
 		name  string
@@ -119,10 +126,22 @@ func TestPenaltyKeepsBelowBoosted(t *testing.T) {
 		order []string
 	}{
 		{
-			name:  "penalised skill would stay above",
-			cands: []disambig.Candidate{{Skill: "tester-expert", Score: 10}, {Skill: "other-expert", Score: 8}, {Skill: "security-expert", Score: 5}},
-			want:  map[string]float64{"security-expert": 6.5, "tester-expert": 6.5 * disambig.BelowBoosted, "other-expert": 8},
+			name:  "close: the penalised skill goes just below the boosted one",
+			cands: []disambig.Candidate{{Skill: "tester-expert", Score: 10}, {Skill: "other-expert", Score: 9}, {Skill: "security-expert", Score: 6}},
+			want:  map[string]float64{"security-expert": 7.8, "tester-expert": 7.8 * disambig.BelowBoosted, "other-expert": 9},
 			order: []string{"other-expert", "security-expert", "tester-expert"},
+		},
+		{
+			name:  "close, at the edge of the bound: the boosted skill rises past",
+			cands: []disambig.Candidate{{Skill: "tester-expert", Score: 10}, {Skill: "security-expert", Score: 5}},
+			want:  map[string]float64{"tester-expert": 10 / reach, "security-expert": 10 / reach / disambig.BelowBoosted},
+			order: []string{"security-expert", "tester-expert"},
+		},
+		{
+			name:  "clear winner: neither penalised nor pinned, and no third skill wins",
+			cands: []disambig.Candidate{{Skill: "tester-expert", Score: 30}, {Skill: "other-expert", Score: 28}, {Skill: "security-expert", Score: 10}},
+			want:  map[string]float64{"tester-expert": 30, "other-expert": 28, "security-expert": 13},
+			order: []string{"tester-expert", "other-expert", "security-expert"},
 		},
 		{
 			name:  "penalised skill already below",
@@ -142,9 +161,102 @@ func TestPenaltyKeepsBelowBoosted(t *testing.T) {
 		})
 	}
 
-	got, _ := set.Apply(tokenize.NewText("pentest"), []disambig.Candidate{{Skill: "tester-expert", Score: 10}, {Skill: "security-expert", Score: 5}})
+	got, _ := set.Apply(tokenize.NewText("pentest"), []disambig.Candidate{{Skill: "tester-expert", Score: 10}, {Skill: "security-expert", Score: 6}})
 	require.Equal(t, "tester-expert", got[1].Skill)
 	assert.Contains(t, got[1].Explain.Message, "keeps tester-expert below security-expert")
+}
+
+// TestRuleBoundHolds protects the bound itself, whatever the weights: no
+// rule moves a score by more than √ClearLead either way, so a skill
+// ClearLead times ahead of another on its own evidence stays ahead of it.
+func TestRuleBoundHolds(t *testing.T) {
+	set := parse(t, `
+rules:
+  - id: heavy
+    trigger: pentest
+    boost: security-expert
+    penalty: [tester-expert, other-expert]
+    weight: 2
+  - id: heavy-penalty
+    trigger: pentest
+    penalty: [backend-builder]
+    weight: 2
+`)
+	reach := math.Sqrt(disambig.ClearLead)
+	for _, own := range [][4]float64{{10, 9, 4.4, 3}, {10, 4.4, 9.9, 1}, {3, 10, 1, 9}, {10, 10, 10, 10}, {1, 20, 5, 9}} {
+		cands := []disambig.Candidate{
+			{Skill: "tester-expert", Score: own[0]}, {Skill: "other-expert", Score: own[1]},
+			{Skill: "security-expert", Score: own[2]}, {Skill: "backend-builder", Score: own[3]},
+		}
+		ownOf := scores(cands)
+		got, _ := set.Apply(tokenize.NewText("pentest"), slices.Clone(cands))
+		final := scores(got)
+		rank := map[string]int{}
+		for i, c := range got {
+			rank[c.Skill] = i
+		}
+		for a, sa := range ownOf {
+			assert.LessOrEqual(t, final[a], sa*reach+1e-9, "%v: %s rose too far", own, a)
+			assert.GreaterOrEqual(t, final[a], sa/reach-1e-9, "%v: %s fell too far", own, a)
+			for b, sb := range ownOf {
+				if sa >= disambig.ClearLead*sb {
+					assert.Less(t, rank[a], rank[b], "%v: %s wins clearly over %s", own, a, b)
+				}
+			}
+		}
+	}
+}
+
+// TestPinningRulesDecideByEvidence protects two rules that pin each other
+// (each boosts the skill the other penalises): the more specific one
+// decides; equally specific, the candidates' own scores do. Neither the
+// order of the rules in the file nor the skills' names ever decide.
+func TestPinningRulesDecideByEvidence(t *testing.T) {
+	forDevops := "\n  - id: for-devops\n    trigger: '%s'\n    boost: devops-expert\n    penalty: [kubernetes-specialist]\n    weight: 0.3\n"
+	forK8s := "\n  - id: for-k8s\n    trigger: '%s'\n    boost: kubernetes-specialist\n    penalty: [devops-expert]\n    weight: 0.3\n"
+	tests := []struct {
+		name                    string
+		devopsTrigger, k8sTrigg string
+		devops, k8s             float64 // own scores
+		want                    string  // first
+	}{
+		{"equally specific, own scores decide", "alpha", "gamma", 9, 10, "kubernetes-specialist"},
+		{"equally specific, own scores decide (swapped)", "alpha", "gamma", 10, 9, "devops-expert"},
+		{"the more specific rule decides", "alpha", "gamma delta", 10, 9, "kubernetes-specialist"},
+		{"the more specific rule decides (swapped)", "alpha beta", "gamma", 9, 10, "devops-expert"},
+	}
+	for _, tt := range tests {
+		for _, fileOrder := range []string{"devops first", "k8s first"} {
+			for _, candOrder := range []string{"devops first", "k8s first"} {
+				t.Run(tt.name+", file "+fileOrder+", candidates "+candOrder, func(t *testing.T) {
+					a, b := fmt.Sprintf(forDevops, tt.devopsTrigger), fmt.Sprintf(forK8s, tt.k8sTrigg)
+					if fileOrder == "k8s first" {
+						a, b = b, a
+					}
+					set := parse(t, "rules:"+a+b)
+					cands := []disambig.Candidate{{Skill: "devops-expert", Score: tt.devops}, {Skill: "kubernetes-specialist", Score: tt.k8s}}
+					if candOrder == "k8s first" {
+						cands[0], cands[1] = cands[1], cands[0]
+					}
+					got, fired := set.Apply(tokenize.NewText("alpha beta gamma delta"), cands)
+					require.Len(t, fired, 2)
+					assert.Equal(t, tt.want, got[0].Skill)
+				})
+			}
+		}
+	}
+
+	// A perfect tie of evidence (same specificity, same own score, same
+	// weight) leaves the candidates in the order they came: no name sort.
+	set := parse(t, "rules:"+fmt.Sprintf(forDevops, "alpha")+fmt.Sprintf(forK8s, "gamma"))
+	for _, first := range []string{"devops-expert", "kubernetes-specialist"} {
+		second := "kubernetes-specialist"
+		if first == second {
+			second = "devops-expert"
+		}
+		got, _ := set.Apply(tokenize.NewText("alpha gamma"), []disambig.Candidate{{Skill: first, Score: 10}, {Skill: second, Score: 10}})
+		assert.Equal(t, []string{first, second}, order(got))
+	}
 }
 
 // TestBoostedSkillEnters protects a rule naming a skill BM25 missed: it
