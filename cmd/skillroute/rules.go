@@ -68,6 +68,7 @@ func (a *app) runRules(args []string, stdout, stderr io.Writer) error {
 	for _, p := range problems {
 		fmt.Fprintln(stdout, p.Error())
 	}
+	loaded := len(set.Rules)
 	set.Restrict(func(s string) (string, bool) {
 		if id := ix.Resolve(s); id >= 0 {
 			return ix.Skills[id].Name, true
@@ -99,7 +100,12 @@ func (a *app) runRules(args []string, stdout, stderr io.Writer) error {
 		}
 		losses = abl.write(stdout, *verbose)
 	}
-	summary := fmt.Sprintf("%s: %s, %d examples", name, disambig.Summary(set.Read, problems), examples)
+	summary := fmt.Sprintf("%s: %s", name, disambig.Summary(set.Read, problems))
+	if len(set.Rules) < loaded {
+		// The built-in rules are fitted to whatever is installed.
+		summary += fmt.Sprintf(", %d about skills of this catalog", len(set.Rules))
+	}
+	summary += fmt.Sprintf(", %d examples", examples)
 	var faults []string
 	if len(problems) > 0 {
 		skipped, trimmed := disambig.Tally(problems)
