@@ -552,6 +552,9 @@ func TestWholeWordTriggers(t *testing.T) {
 		{`(?<!x)pen ?test`, "a pen test", 8},
 		{`(?=.*bug)fix`, "prefix the bug", -1},
 		{`(?=.*bug)fix`, "fix the bug", 3},
+		{`/mcp[^]*失败`, "/mcp 认证\n重连失败", 12}, // JavaScript's [^]: any character
+		{`^自动(?!化)[\u4e00-\u9fa5a-z]{0,4}$`, "自动整理", 4},
+		{`^自动(?!化)[\u4e00-\u9fa5a-z]{0,4}$`, "自动化", -1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.trigger+" on "+tt.prompt, func(t *testing.T) {

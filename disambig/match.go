@@ -642,16 +642,27 @@ func splitClass(ranges []rune) (word, other []rune) {
 	return word, other
 }
 
-// stripLookaround removes the look-around groups of a backtracking
-// pattern, for its literal screen: they only restrict where the rest may
-// match, so what the rest must contain, the whole must too.
-func stripLookaround(p string) string {
+// screenPattern returns, for the literal screen of a backtracking
+// pattern, an RE2 pattern that matches wherever it does: its look-around
+// groups removed (they only restrict where the rest may match, so what the
+// rest must contain, the whole must too), and JavaScript's spellings that
+// RE2 lacks rewritten ("\\u4e00" as "\\x{4e00}", "[^]" as any character).
+func screenPattern(p string) string {
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
 		c := p[i]
-		if c == '\\' && i+1 < len(p) {
+		switch {
+		case c == '\\' && i+5 < len(p) && p[i+1] == 'u' && isHex(p[i+2:i+6]):
+			b.WriteString(`\x{` + p[i+2:i+6] + `}`)
+			i += 5
+			continue
+		case c == '\\' && i+1 < len(p):
 			b.WriteString(p[i : i+2])
 			i++
+			continue
+		case strings.HasPrefix(p[i:], "[^]"):
+			b.WriteString(`(?s:.)`)
+			i += 2
 			continue
 		}
 		if c == '(' && (strings.HasPrefix(p[i:], "(?=") || strings.HasPrefix(p[i:], "(?!") ||
@@ -664,6 +675,15 @@ func stripLookaround(p string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+func isHex(s string) bool {
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // closing returns the index of the ')' that closes the group opening at

@@ -270,8 +270,8 @@ func wordIndex(prompt, lit string) int {
 // branches whose literals occur are compiled and run, each small, and the
 // plain-text ones not at all. Measured on the built-in rules: route 689 µs
 // -> see BenchmarkRoute. A branch RE2 cannot compile (look-around) runs on
-// the backtracking engine; its filter is that of the branch without its
-// look-around, which only restricts where the rest matches.
+// the backtracking engine; its filter is that of the branch read as RE2
+// without its look-around (screenPattern).
 func branches(trigger string) []Branch {
 	alts := splitTopLevel(trigger)
 	// Every branch must stand as an expression of its own; a split that
@@ -292,7 +292,7 @@ func branches(trigger string) []Branch {
 	for i, alt := range alts {
 		b := Branch{Pattern: alt, Engine: engines[i], re: &matcher{}}
 		if b.Engine == Backtrack {
-			b.Literals, _ = analyse(stripLookaround(alt))
+			b.Literals, _ = analyse(screenPattern(alt))
 		} else {
 			b.Literals, b.Exact = analyse(alt)
 		}
