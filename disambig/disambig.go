@@ -138,7 +138,8 @@ func (b *Branch) find(prompt string, seen literalMemo) (start, length int) {
 	return b.re.find(b.Pattern, b.Engine, prompt)
 }
 
-// onKeywordFind reports whether the mutual-exclusion keyword matches.
+// onKeywordMatches reports whether the mutual-exclusion keyword matches,
+// as whole words.
 func (r *Rule) onKeywordMatches(prompt string) bool {
 	if r.OnKeyword == "" {
 		return true
@@ -146,8 +147,7 @@ func (r *Rule) onKeywordMatches(prompt string) bool {
 	if r.kw == nil {
 		r.kw = &matcher{} // a Rule built by hand, outside Parse
 	}
-	engine, _ := checkPattern(r.OnKeyword)
-	start, _ := r.kw.find(r.OnKeyword, engine, prompt)
+	start, _ := r.kw.find(r.OnKeyword, anyEngine, prompt)
 	return start >= 0
 }
 

@@ -59,12 +59,16 @@ const (
 	Backtrack               // regexp2 (ECMAScript mode), bounded by MatchTimeout
 )
 
+// String names the engine, as messages say it.
 func (e Engine) String() string {
 	if e == Backtrack {
 		return "backtracking"
 	}
 	return "RE2"
 }
+
+// anyEngine asks the matcher to pick the engine itself, once.
+const anyEngine Engine = 255
 
 var setClock sync.Once
 
@@ -96,6 +100,9 @@ type matcher struct {
 // than stop the router.
 func (m *matcher) compile(pattern string, engine Engine) {
 	m.once.Do(func() {
+		if engine == anyEngine {
+			engine, _ = checkPattern(pattern)
+		}
 		if engine == Backtrack {
 			m.bt, _ = compileBacktrack(pattern)
 			return
