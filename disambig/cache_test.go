@@ -1,12 +1,12 @@
 package disambig_test
 
 import (
-	"github.com/skillroute/skillroute/tokenize"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/skillroute/skillroute/disambig"
+	"github.com/skillroute/skillroute/tokenize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -56,13 +56,13 @@ func builtinCache(tb testing.TB) (*disambig.Set, string) {
 // run on the backtracking engine, and the problems, rule by rule, so that
 // the hook's warning counts the same rules as `rules lint`.
 func TestCacheCarriesBacktrackingRules(t *testing.T) {
-	data := `{"rules": [
-    {"id": "R01", "trigger": "bug|报错", "boost": "debugger-expert", "penalty": ["ghost"], "weight": 0.35},
-    {"id": "R02", "trigger": "(?<!vue)路由分析|(?:slack).*(?:bot|机器人)(?!.*(?:搭建|开发))", "boost": "debugger-expert", "weight": 0.3},
-    {"id": "R03", "trigger": "^自动(?!化)[\\u4e00-\\u9fa5a-z]{0,4}$", "penalty": ["tester-expert"], "weight": 0.3},
-    {"id": "R04", "trigger": "mcp", "boost": "mcp-probe", "weight": 0.3}
-  ]}`
-	set, problems, err := disambig.Parse("bw.json", []byte(data), known)
+	specs := []disambig.RuleSpec{
+		{ID: "R01", Trigger: "bug|报错", Boost: "debugger-expert", Penalty: []string{"ghost"}, Weight: 0.35},
+		{ID: "R02", Trigger: "(?<!vue)路由分析|(?:slack).*(?:bot|机器人)(?!.*(?:搭建|开发))", Boost: "debugger-expert", Weight: 0.3},
+		{ID: "R03", Trigger: `^自动(?!化)[\u4e00-\u9fa5a-z]{0,4}$`, Penalty: []string{"tester-expert"}, Weight: 0.3},
+		{ID: "R04", Trigger: "mcp", Boost: "mcp-probe", Weight: 0.3},
+	}
+	set, problems, err := disambig.Build("bw.json", specs, known, disambig.BuildOptions{Lenient: true})
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "rules.bin")
 	require.NoError(t, set.Save(path, problems))

@@ -390,31 +390,34 @@ func TestParseYAMLErrors(t *testing.T) {
 	}
 }
 
-// TestParseBookworm protects reading bookworm's disambiguation-rules.json:
+// TestBuildLenient protects reading rules written for another router
+// (package bookworm reads the bookworm router's file into RuleSpecs):
 // rules written for a larger catalog are skipped and reported, not fatal;
 // rules written for JavaScript's regular expressions load and run on the
-// backtracking engine.
-func TestParseBookworm(t *testing.T) {
-	data := `{
-  "_meta": {"version": "v2.2"},
-  "rules": [
-    {"id": "R01", "trigger": "bug|报错", "boost": "debugger-expert", "penalty": ["tester-expert", "graphql-architect"], "weight": 0.35},
-    {"id": "R02", "trigger": "(?!foo)bar", "boost": "debugger-expert", "weight": 0.3},
-    {"id": "R03", "trigger": "(?<!vue)路由分析", "boost": "debugger-expert", "weight": 0.3},
-    {"id": "R04", "trigger": "mcp", "boost": "mcp-probe", "weight": 0.3},
-    {"id": "R05", "trigger": "x", "penalty": ["ghost"], "weight": 0.3},
-    {"id": "R06", "trigger": "(unclosed", "boost": "debugger-expert", "weight": 0.3}
-  ]
-}`
-	set, problems, err := disambig.Parse("bw.json", []byte(data), known)
+// backtracking engine; the same specs built strictly fail, listing every
+// problem.
+func TestBuildLenient(t *testing.T) {
+	specs := []disambig.RuleSpec{
+		{ID: "R01", Trigger: "bug|报错", Boost: "debugger-expert", Penalty: []string{"tester-expert", "graphql-architect"}, Weight: 0.35},
+		{ID: "R02", Trigger: "(?!foo)bar", Boost: "debugger-expert", Weight: 0.3},
+		{ID: "R03", Trigger: "(?<!vue)路由分析", Boost: "debugger-expert", Weight: 0.3},
+		{ID: "R04", Trigger: "mcp", Boost: "mcp-probe", Weight: 0.3},
+		{ID: "R05", Trigger: "x", Penalty: []string{"ghost"}, Weight: 0.3},
+		{ID: "R06", Trigger: "(unclosed", Boost: "debugger-expert", Weight: 0.3},
+		{Trigger: "leak", Boost: "debugger-expert", Weight: 0.3, ExclusiveWith: "R01", OnKeyword: "(?=leak"},
+	}
+	set, problems, err := disambig.Build("bw.json", specs, known, disambig.BuildOptions{Lenient: true})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"R01", "R02", "R03"}, ruleIDs(set))
+	assert.True(t, set.Lenient)
 	assert.Equal(t, "bw.json", set.Source)
-	assert.Equal(t, 6, set.Read)
+	require.Equal(t, []string{"R01", "R02", "R03", "#7"}, ruleIDs(set))
+	assert.Equal(t, 7, set.Read)
 	assert.Equal(t, []string{"tester-expert"}, set.Rules[0].Penalty)
 	assert.Equal(t, disambig.RE2, set.Rules[0].Branches[0].Engine)
 	assert.Equal(t, disambig.Backtrack, set.Rules[1].Branches[0].Engine)
 	assert.Equal(t, disambig.Backtrack, set.Rules[2].Branches[0].Engine)
+	assert.Equal(t, "R01", set.Rules[3].ExclusiveWith)
+	assert.Empty(t, set.Rules[3].OnKeyword, "an exclusion keyword that compiles in no engine is left out")
 
 	reasons := map[string]string{}
 	for _, p := range problems {
@@ -426,8 +429,9 @@ func TestParseBookworm(t *testing.T) {
 	assert.Contains(t, reasons["R04"], `boost names unknown skill "mcp-probe"`)
 	assert.Contains(t, reasons["R05"], `penalty names unknown skill "ghost"`)
 	assert.Contains(t, reasons["R06"], "trigger does not compile")
-	assert.Len(t, reasons, 4)
-	assert.Equal(t, "6 rules: 3 loaded (1 of them trimmed), 3 skipped", disambig.Summary(set.Read, problems))
+	assert.Contains(t, reasons["#7"], "mutual_exclusion on_keyword does not compile")
+	assert.Len(t, reasons, 5)
+	assert.Equal(t, "7 rules: 4 loaded (2 of them trimmed), 3 skipped", disambig.Summary(set.Read, problems))
 
 	// The look-around rules fire as JavaScript would run them.
 	for prompt, want := range map[string][]string{
@@ -441,10 +445,15 @@ func TestParseBookworm(t *testing.T) {
 		assert.Equal(t, want, idsOrNil(set.Fired(tokenize.NewText(prompt))), prompt)
 	}
 
-	// Malformed JSON is an error naming the file.
-	_, _, err = disambig.Parse("bw.json", []byte(`{"rules": [`), known)
+	set, problems, err = disambig.Build("mine.yaml", specs, known, disambig.BuildOptions{})
 	require.Error(t, err)
-	assert.True(t, strings.HasPrefix(err.Error(), "bw.json: "))
+	assert.Nil(t, set)
+	assert.Nil(t, problems)
+	for _, want := range []string{"rule R01: penalty names unknown skill", "rule R04: boost", "rule R05: penalty", "rule R06: trigger", "rule #7: mutual_exclusion"} {
+		assert.Contains(t, err.Error(), "mine.yaml: "+want)
+	}
+	assert.NotContains(t, err.Error(), "rule R02", "look-around loads in our files too")
+	assert.NotContains(t, err.Error(), "rule R03", "look-around loads in our files too")
 }
 
 func ruleIDs(s *disambig.Set) []string {
@@ -466,35 +475,34 @@ func idsOrNil(rules []*disambig.Rule) []string {
 // problems. A rule with three problems is one unusable rule; a file of N
 // rules is N rules, loaded or not.
 func TestProblemsCountRules(t *testing.T) {
-	rule := func(id, body string) string {
-		return fmt.Sprintf(`{"id": %q, "weight": 0.3, %s}`, id, body)
+	rule := func(id, trigger, boost string, penalty ...string) disambig.RuleSpec {
+		return disambig.RuleSpec{ID: id, Trigger: trigger, Boost: boost, Penalty: penalty, Weight: 0.3}
 	}
 	tests := []struct {
 		name    string
-		rules   []string
+		rules   []disambig.RuleSpec
 		summary string
 		skipped int
 		trimmed int
 	}{
-		{"all good", []string{rule("a", `"trigger": "x", "boost": "devops-expert"`)}, "1 rules: 1 loaded", 0, 0},
-		{"three problems, one rule", []string{
-			rule("a", `"trigger": "(bad", "boost": "ghost", "penalty": ["ghost2"]`),
-			rule("b", `"trigger": "y", "boost": "devops-expert"`),
+		{"all good", []disambig.RuleSpec{rule("a", "x", "devops-expert")}, "1 rules: 1 loaded", 0, 0},
+		{"three problems, one rule", []disambig.RuleSpec{
+			rule("a", "(bad", "ghost", "ghost2"),
+			rule("b", "y", "devops-expert"),
 		}, "2 rules: 1 loaded, 1 skipped", 1, 0},
-		{"trimmed twice, one rule", []string{
-			rule("a", `"trigger": "x", "boost": "devops-expert", "penalty": ["ghost", "ghost2", "tester-expert"]`),
+		{"trimmed twice, one rule", []disambig.RuleSpec{
+			rule("a", "x", "devops-expert", "ghost", "ghost2", "tester-expert"),
 		}, "1 rules: 1 loaded (1 of them trimmed)", 0, 1},
-		{"skipped and trimmed", []string{
-			rule("a", `"trigger": "x", "boost": "ghost"`),
-			rule("b", `"trigger": "x", "boost": "devops-expert", "penalty": ["ghost"]`),
-			rule("c", `"trigger": "x", "boost": "devops-expert"`),
-			rule("d", `"trigger": "x", "penalty": ["ghost"]`),
+		{"skipped and trimmed", []disambig.RuleSpec{
+			rule("a", "x", "ghost"),
+			rule("b", "x", "devops-expert", "ghost"),
+			rule("c", "x", "devops-expert"),
+			rule("d", "x", "", "ghost"),
 		}, "4 rules: 2 loaded (1 of them trimmed), 2 skipped", 2, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			data := `{"rules": [` + strings.Join(tt.rules, ",") + `]}`
-			set, problems, err := disambig.Parse("bw.json", []byte(data), known)
+			set, problems, err := disambig.Build("bw.json", tt.rules, known, disambig.BuildOptions{Lenient: true})
 			require.NoError(t, err)
 			assert.Equal(t, len(tt.rules), set.Read)
 			skipped, trimmed := disambig.Tally(problems)
@@ -616,14 +624,18 @@ func TestWholeWordGuardExhaustive(t *testing.T) {
 // TestMutualExclusion protects bookworm's mutual_exclusion: of two
 // exclusive rules that fire on the keyword, the declaring one wins.
 func TestMutualExclusion(t *testing.T) {
-	data := `{"rules": [
-    {"id": "R05", "trigger": "leak|性能", "boost": "performance-expert", "weight": 0.3},
-    {"id": "R01", "trigger": "bug|leak", "boost": "debugger-expert", "weight": 0.35,
-     "mutual_exclusion": {"with": "R05", "on_keyword": "内存泄漏|memory\\s*leak|leak", "resolution": "R01 first"}}
-  ]}`
-	set, problems, err := disambig.Parse("bw.json", []byte(data), known)
-	require.NoError(t, err)
-	require.Empty(t, problems)
+	set := parse(t, `
+rules:
+  - id: R05
+    trigger: leak|性能
+    boost: performance-expert
+    weight: 0.3
+  - id: R01
+    trigger: bug|leak
+    boost: debugger-expert
+    weight: 0.35
+    mutual_exclusion: {with: R05, on_keyword: 'memory\s*leak|内存泄漏|leak'}
+`)
 	require.Len(t, set.Rules, 2)
 	assert.Equal(t, "R05", set.Rules[1].ExclusiveWith)
 
@@ -776,13 +788,17 @@ func TestPlainPrintKeepsMeaning(t *testing.T) {
 // prompt give up after MatchTimeout, the rule does not fire, the timeout
 // is counted, and the other rules still fire.
 func TestBacktrackingTimeBound(t *testing.T) {
-	data := `{"rules": [
-    {"id": "runaway", "trigger": "(?=a)(a+)+b", "boost": "debugger-expert", "weight": 0.3},
-    {"id": "fine", "trigger": "(?<!x)!", "boost": "tester-expert", "weight": 0.3}
-  ]}`
-	set, problems, err := disambig.Parse("bw.json", []byte(data), known)
-	require.NoError(t, err)
-	require.Empty(t, problems)
+	set := parse(t, `
+rules:
+  - id: runaway
+    trigger: '(?=a)(a+)+b'
+    boost: debugger-expert
+    weight: 0.3
+  - id: fine
+    trigger: '(?<!x)!'
+    boost: tester-expert
+    weight: 0.3
+`)
 	prompt := "b " + strings.Repeat("a", 36) + "!"
 	start := time.Now()
 	fired := set.Fired(tokenize.NewText(prompt))

@@ -37,3 +37,7 @@ func Plain(pattern string) string {
 	}
 	return printRE(plain(tree))
 }
+
+// DecodeCache exposes decodeCache to the fuzz target, which feeds it
+// cache bodies without writing a file for each.
+var DecodeCache = decodeCache

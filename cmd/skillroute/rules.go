@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/skillroute/skillroute/bookworm"
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/eval"
 	"github.com/skillroute/skillroute/loader"
@@ -61,7 +62,11 @@ func (a *app) runRules(args []string, stdout, stderr io.Writer) error {
 	if name == rules.DisambiguationName {
 		known = func(string) bool { return true } // fitted to the catalog below, as the router does
 	}
-	set, problems, err := disambig.Parse(name, raw, known)
+	parse := disambig.Parse
+	if bookworm.Is(name, raw) {
+		parse = bookworm.Rules
+	}
+	set, problems, err := parse(name, raw, known)
 	if err != nil {
 		return fmt.Errorf("invalid rules:\n%v", err)
 	}
