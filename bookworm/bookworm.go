@@ -18,10 +18,12 @@
 //   - disambiguation-rules.json, {"rules": [{"id", "note", "trigger",
 //     "boost", "penalty", "weight", "mutual_exclusion": {"with",
 //     "on_keyword"}}]}: by Rules into a disambig.Set, built leniently
-//     (disambig.BuildOptions): the file was written for a larger catalog
-//     and for JavaScript's regular expressions, so rules that name skills
-//     absent here or use look-around are dropped and returned as problems
-//     to warn about.
+//     (disambig.BuildOptions): the file was written for a larger catalog,
+//     so rules that name skills absent here, or whose trigger compiles in
+//     no engine, are skipped and returned as problems to warn about,
+//     counted by rule (disambig.Summary). Triggers written for
+//     JavaScript's regular expressions (look-around) load, and run on
+//     disambig's backtracking engine with a time bound.
 //
 // Users pass these files by name (--catalog skills-index.json, …); Is
 // tells a loader which reader a file needs. Errors name the file and, for

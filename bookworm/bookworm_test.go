@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skillroute/skillroute/bookworm"
+	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/tokenize"
 )
@@ -179,8 +180,9 @@ func known(name string) bool {
 }
 
 // TestRules protects reading disambiguation-rules.json: rules written for
-// a larger catalog or for JavaScript regular expressions are dropped and
-// reported, not fatal; mutual exclusions are kept and honoured.
+// a larger catalog are skipped and reported, not fatal; rules written for
+// JavaScript regular expressions load and run on the backtracking engine;
+// mutual exclusions are kept and honoured.
 func TestRules(t *testing.T) {
 	data := `{
   "_meta": {"version": "v2.2"},
@@ -198,8 +200,9 @@ func TestRules(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, set.Lenient)
 	assert.Equal(t, "bw.json", set.Source)
-	require.Len(t, set.Rules, 2)
-	r01, r05 := set.Rules[0], set.Rules[1]
+	require.Len(t, set.Rules, 4)
+	r01, r02, r03, r05 := set.Rules[0], set.Rules[1], set.Rules[2], set.Rules[3]
+	assert.Equal(t, 6, set.Read)
 	assert.Equal(t, "R01", r01.ID)
 	assert.Equal(t, []string{"tester-expert"}, r01.Penalty)
 	assert.Equal(t, "R05", r01.ExclusiveWith)
@@ -209,6 +212,10 @@ func TestRules(t *testing.T) {
 	assert.Equal(t, "leak|性能", r05.Pattern)
 	assert.Equal(t, "performance-expert", r05.Boost)
 	assert.InDelta(t, 0.3, r05.Weight, 1e-12)
+	assert.Equal(t, "R02", r02.ID)
+	assert.Equal(t, disambig.Backtrack, r02.Branches[0].Engine)
+	assert.Equal(t, "R03", r03.ID)
+	assert.Equal(t, disambig.Backtrack, r03.Branches[0].Engine)
 
 	reasons := map[string]string{}
 	for _, p := range problems {
@@ -216,11 +223,10 @@ func TestRules(t *testing.T) {
 		reasons[p.RuleID] += p.Reason
 	}
 	assert.Contains(t, reasons["R01"], `penalty names unknown skill "graphql-architect"`)
-	assert.Contains(t, reasons["R02"], "trigger does not compile")
-	assert.Contains(t, reasons["R03"], "trigger does not compile")
 	assert.Contains(t, reasons["R04"], `boost names unknown skill "mcp-probe"`)
 	assert.Contains(t, reasons["R06"], `penalty names unknown skill "ghost"`)
-	assert.Len(t, reasons, 5)
+	assert.Len(t, reasons, 3)
+	assert.Equal(t, "6 rules: 4 loaded (1 of them trimmed), 2 skipped", disambig.Summary(set.Read, problems))
 
 	// Both fire on "memory leak"; R01 declares the exclusion and wins.
 	var fired []string
@@ -228,6 +234,14 @@ func TestRules(t *testing.T) {
 		fired = append(fired, r.ID)
 	}
 	assert.Equal(t, []string{"R01"}, fired)
+
+	// The look-around rules fire as JavaScript would run them.
+	fired = nil
+	for _, r := range set.Fired(tokenize.NewText("做一次路由分析, foo bar")) {
+		fired = append(fired, r.ID)
+	}
+	assert.Equal(t, []string{"R02", "R03"}, fired)
+	assert.Empty(t, set.Fired(tokenize.NewText("vue路由分析")))
 }
 
 // TestRulesErrors protects users pointing at a file that is no rules
@@ -244,8 +258,9 @@ func TestRulesErrors(t *testing.T) {
 
 // TestSharedData reads the bookworm router's own files, as the
 // side-by-side comparison does: its 66 skills, 36 synonym groups, and
-// 133 rules of which 105 remain usable over its published catalog (the
-// rest name skills absent from it or use look-around).
+// 133 rules of which 109 load over its published catalog, 4 of them
+// trimmed (the 24 skipped boost a skill absent from it, or penalise
+// only such skills).
 func TestSharedData(t *testing.T) {
 	if _, err := os.Stat(shared + "skills-index.json"); err != nil {
 		t.Skip("../shared/bookworm is not present; this test reads the bookworm router's files")
@@ -268,6 +283,6 @@ func TestSharedData(t *testing.T) {
 		return ok
 	})
 	require.NoError(t, err)
-	assert.Len(t, set.Rules, 105)
-	assert.Len(t, problems, 50)
+	assert.Len(t, set.Rules, 109)
+	assert.Equal(t, "133 rules: 109 loaded (4 of them trimmed), 24 skipped", disambig.Summary(set.Read, problems))
 }

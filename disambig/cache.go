@@ -16,9 +16,11 @@ import (
 // cacheKind names rules caches in their store frame.
 const cacheKind = "rules"
 
-// cacheVersion is the format version of the rules cache; 7 since the
-// store frame replaced the "skillroute-rules 6" opening line.
-const cacheVersion = 7
+// cacheVersion is the format version of the rules cache: 7 since the
+// store frame replaced the "skillroute-rules 6" opening line, 8 since the
+// payload carries the count of rules read, each branch's engine and the
+// problems as fields (rule, whether skipped) rather than messages.
+const cacheVersion = 8
 
 // Save writes a checked rule set, with the problems found in it, to path.
 // Notes and examples stay out: routing does not read them, and `rules
@@ -31,9 +33,15 @@ func (s *Set) Save(path string, problems []Problem) error {
 	var w cacheWriter
 	w.str(s.Source)
 	w.bool(s.Lenient)
+	w.num(s.Read)
 	w.num(len(problems))
 	for _, p := range problems {
-		w.str(p.Error())
+		w.str(p.File)
+		w.num(p.Line)
+		w.num(p.Rule)
+		w.str(p.RuleID)
+		w.str(p.Reason)
+		w.bool(p.Skipped)
 	}
 	s.memo("") // numbers the literals
 	w.list(s.literals)
@@ -47,6 +55,7 @@ func (s *Set) Save(path string, problems []Problem) error {
 		w.num(len(r.Branches))
 		for _, b := range r.Branches {
 			w.str(b.Pattern)
+			w.num(int(b.Engine))
 			w.list(b.Exact)
 			w.num(len(b.ids))
 			for _, g := range b.ids {
@@ -64,7 +73,7 @@ func (s *Set) Save(path string, problems []Problem) error {
 // cache that is truncated, damaged (its checksum fails), of another
 // version or not a rules cache is an error naming the file: the caller
 // parses the rules again.
-func LoadCached(path string) (*Set, []string, error) {
+func LoadCached(path string) (*Set, []Problem, error) {
 	data, err := store.LoadCache(path, cacheKind, cacheVersion)
 	if err != nil {
 		return nil, nil, err
@@ -75,12 +84,12 @@ func LoadCached(path string) (*Set, []string, error) {
 // decodeCache reads a rule set from the payload of its cache file, named
 // path in errors. Damaged data is an error, never a panic
 // (FuzzLoadCached).
-func decodeCache(path string, data []byte) (*Set, []string, error) {
+func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 	r := cacheReader{data: data}
-	s := &Set{Source: r.str(), Lenient: r.bool()}
-	problems := make([]string, r.num())
+	s := &Set{Source: r.str(), Lenient: r.bool(), Read: r.val()}
+	problems := make([]Problem, r.num())
 	for i := range problems {
-		problems[i] = r.str()
+		problems[i] = Problem{File: r.str(), Line: r.val(), Rule: r.val(), RuleID: r.str(), Reason: r.str(), Skipped: r.bool()}
 	}
 	s.literals = r.list()
 	s.keys = make([]uint16, len(s.literals))
@@ -107,12 +116,15 @@ func decodeCache(path string, data []byte) (*Set, []string, error) {
 			break
 		}
 		rule.Branches = make([]Branch, n)
-		lazies := make([]lazyRegexp, n) // one allocation per rule, not per branch
+		lazies := make([]matcher, n) // one allocation per rule, not per branch
 		for bi := range rule.Branches {
 			b := &rule.Branches[bi]
 			// Literals stay nil: the set's memo works on the numbers, and
 			// Rule.Match without a set falls back to the expression.
-			b.Pattern, b.Exact, b.re = r.str(), r.list(), &lazies[bi]
+			b.Pattern, b.Engine, b.Exact, b.re = r.str(), Engine(r.val()), r.list(), &lazies[bi]
+			if b.Engine > Backtrack {
+				r.err = fmt.Errorf("damaged rules cache")
+			}
 			groups := r.num()
 			if r.err != nil {
 				break
@@ -132,7 +144,7 @@ func decodeCache(path string, data []byte) (*Set, []string, error) {
 				b.ids[g] = ids
 			}
 		}
-		rule.re = &lazyRegexps{}
+		rule.kw = &matcher{}
 	}
 	if r.err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", path, r.err)

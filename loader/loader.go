@@ -174,7 +174,7 @@ func LoadRules(path string, ix *index.Index, warn io.Writer, cacheDir string) (*
 		}
 		cache = filepath.Join(cacheDir, "rules-"+hex.EncodeToString(h.Sum(nil))[:16]+".bin")
 		if set, problems, err := disambig.LoadCached(cache); err == nil {
-			warnProblems(warn, name, problems)
+			warnProblems(warn, name, set.Read, problems)
 			return set, nil
 		}
 	}
@@ -198,20 +198,18 @@ func LoadRules(path string, ix *index.Index, warn io.Writer, cacheDir string) (*
 		}
 		return "", false
 	})
-	msgs := make([]string, len(problems))
-	for i, p := range problems {
-		msgs[i] = p.Error()
-	}
-	warnProblems(warn, name, msgs)
+	warnProblems(warn, name, set.Read, problems)
 	if cache != "" {
 		_ = set.Save(cache, problems) // a cache that cannot be written is only slower
 	}
 	return set, nil
 }
 
-func warnProblems(warn io.Writer, name string, problems []string) {
+// warnProblems says, in one line, how many of the file's rules are not
+// usable here as written: rules counted, not problems.
+func warnProblems(warn io.Writer, name string, read int, problems []disambig.Problem) {
 	if warn != nil && len(problems) > 0 {
-		fmt.Fprintf(warn, "warning: %s: %d rules not usable here, skipped or trimmed (first: %s)\n", name, len(problems), problems[0])
+		fmt.Fprintf(warn, "warning: %s: %s (first problem: %s; `skillroute rules lint` lists them)\n", name, disambig.Summary(read, problems), problems[0].Error())
 	}
 }
 

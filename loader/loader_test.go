@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -138,6 +139,28 @@ func TestDamagedCacheNeverPanics(t *testing.T) {
 				r.Route(p, router.Session{})
 			}
 		}()
+	}
+}
+
+// The warning about a rules file's unusable rules counts rules, not
+// problems, and says the same when the rules come from the cache.
+func TestRulesWarningCountsRules(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rules.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"rules": [
+    {"id": "R1", "trigger": "(bad", "boost": "ghost", "penalty": ["ghost2"], "weight": 0.3},
+    {"id": "R2", "trigger": "pentest", "boost": "security-expert", "penalty": ["ghost", "ghost2"], "weight": 0.3},
+    {"id": "R3", "trigger": "(?<!vue)路由", "boost": "security-expert", "weight": 0.3}
+  ]}`), 0o644))
+	ix, err := loader.OpenIndex(loader.Config{Catalog: loader.Builtin})
+	require.NoError(t, err)
+	cache := t.TempDir()
+	for _, pass := range []string{"parsed", "cached"} {
+		var warn strings.Builder
+		set, err := loader.LoadRules(path, ix, &warn, cache)
+		require.NoError(t, err, pass)
+		assert.Len(t, set.Rules, 2, pass)
+		assert.Contains(t, warn.String(), "3 rules: 2 loaded (1 of them trimmed), 1 skipped", pass)
 	}
 }
 

@@ -174,7 +174,7 @@ func TestRulesLint(t *testing.T) {
 `), 0o644))
 	code, out, errOut := runCLI(t, "rules", "lint", good)
 	require.Equal(t, 0, code, out+errOut)
-	assert.Contains(t, out, "1 rules, 1 examples: ok")
+	assert.Contains(t, out, "1 rules: 1 loaded, 1 examples: ok")
 
 	bad := filepath.Join(dir, "bad.yaml")
 	require.NoError(t, os.WriteFile(bad, []byte(`rules:
