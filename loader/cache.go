@@ -178,12 +178,14 @@ func indexFile(cfg Config, quick string) string {
 }
 
 // latestFile names the file that holds the name of the last index
-// compiled for this catalog, whatever its skills: what OpenIndex uses
-// while a changed catalog compiles.
+// compiled for this kind of catalog, whatever its skills and wherever they
+// were found: what OpenIndex uses while a changed catalog compiles. A
+// session in a new project folder thus starts with the index of the
+// user's own skills (what `install` compiled) instead of compiling on the
+// prompt's clock; the project's skills join when the compile lands.
 func latestFile(cfg Config) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%v\x00%s\x00%s\x00%s\x00%s", cfg.Catalog, cfg.Synonyms, cfg.DeriveKeywords,
-		cfg.Places.Home, cfg.Places.ProjectDir, cfg.Places.PluginRoot, cfg.Binary)
+	fmt.Fprintf(h, "%s\x00%s\x00%v\x00%s", cfg.Catalog, cfg.Synonyms, cfg.DeriveKeywords, cfg.Binary)
 	return filepath.Join(cfg.CacheDir, "latest-"+hex.EncodeToString(h.Sum(nil))[:16])
 }
 
