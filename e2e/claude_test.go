@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -356,12 +357,8 @@ func TestClaudeCodeBinary(t *testing.T) {
 		assert.Empty(t, fb[newTask], "a plain command and a skill for a new task are no verdicts")
 		require.Len(t, fb[sameTask], 1, "a skill typed bare after the routed prompt is one")
 		assert.Equal(t, "debugger-expert", fb[sameTask][0].Corrected)
-		var sess struct {
-			Recent []string `json:"recent"`
-		}
-		data, err := os.ReadFile(filepath.Join(state, "sessions", newTask+".json"))
+		sess, err := (&hook.Store{Dir: state}).SessionFile(newTask)
 		require.NoError(t, err)
-		require.NoError(t, json.Unmarshal(data, &sess))
 		assert.Equal(t, []string{"tester-expert"}, sess.Recent, "/standup is no skill use")
 	})
 
