@@ -26,6 +26,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skillroute/skillroute/action"
 	"github.com/skillroute/skillroute/router"
 )
 
@@ -49,6 +50,7 @@ type Event struct {
 	Source        string          `json:"source"`
 	ToolName      string          `json:"tool_name"`
 	ToolInput     json.RawMessage `json:"tool_input"`
+	ToolResponse  json.RawMessage `json:"tool_response"`
 	ExpansionType string          `json:"expansion_type"`
 	CommandName   string          `json:"command_name"`
 }
@@ -71,7 +73,12 @@ type Handler struct {
 	// Open returns the router; called only for prompts, so the other
 	// events never load the index.
 	Open func() (*router.Router, error)
-	Now  func() time.Time
+	// Actions, when set, opens the action layer for a working folder
+	// (its memories, tools and policy): the hook then injects what the
+	// layer decides and logs its decisions (actions.go). Nil: the skill
+	// line alone.
+	Actions func(cwd string) (*action.Layer, error)
+	Now     func() time.Time
 }
 
 // Result is what a handled event produced.
@@ -94,15 +101,17 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 	switch ev.HookEventName {
 	case "UserPromptSubmit":
 		return h.prompt(ctx, ev)
-	case "PostToolUse":
-		if ev.ToolName != "Skill" {
-			return Result{Reason: "PostToolUse of " + ev.ToolName}
+	case "PostToolUse", "PostToolUseFailure":
+		h.toolEvent(ctx, ev)
+		if ev.ToolName != "Skill" || ev.HookEventName == "PostToolUseFailure" {
+			return Result{Reason: ev.HookEventName + " of " + ev.ToolName}
 		}
 		return h.used(ctx, ev, skillOf(ev.ToolInput))
 	case "UserPromptExpansion":
 		if ev.ExpansionType != "" && ev.ExpansionType != "slash_command" {
 			return Result{Reason: "expansion " + ev.ExpansionType}
 		}
+		h.toolEvent(ctx, ev)
 		return h.used(ctx, ev, ev.CommandName)
 	case "SessionStart":
 		return h.start(ctx, ev)
@@ -151,17 +160,14 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	}
 	rec := Decision{ID: decisionID(ev, now), Session: ev.SessionID, PromptHash: hash(text), Time: now.UTC(), Query: text}
 	res := Result{}
+	var traj *action.Trajectory
 	routeIn := func(f *SessionFile) {
 		d := r.Route(text, h.session(f, ev.Cwd, now))
 		res.Decision = &d
 		rec.Skill, rec.Confidence = d.Skill, d.Confidence
-		switch {
-		case d.Closing:
-			res.Reason = "closing turn: no skill needed"
-		case d.Skill == "":
-			res.Reason = fmt.Sprintf("abstained (confidence %.2f)", d.Confidence)
-		default:
-			injected := describe(d)
+		var injected string
+		injected, res.Reason, traj = h.inject(ev, text, d, rec.ID, now)
+		if injected != "" {
 			res.Output = contextOutput(injected)
 			rec.Cost = (len(injected) + 3) / 4 // tokens, at about four bytes each
 		}
@@ -175,6 +181,9 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 		routeIn(f)
 	}
 	_ = h.Store.RecordDecision(ctx, rec)
+	if traj != nil {
+		_ = action.LogDecision(ctx, h.Store.Dir, *traj)
+	}
 	return res
 }
 

@@ -29,13 +29,18 @@ type app struct {
 	session string
 	// stdin is what `hook` reads its event from.
 	stdin io.Reader
+	// cwd is the working folder: project memories apply inside their
+	// project, and `remember --scope project` stores one for it.
+	cwd string
 }
 
 // appFromEnv resolves the app from the process environment.
 func appFromEnv() *app {
 	home, _ := os.UserHomeDir()
 	bin, _ := os.Executable()
+	cwd, _ := os.Getwd()
 	return &app{
+		cwd:      cwd,
 		stateDir: state.DirFrom(os.Getenv, home),
 		places:   skills.Places{Home: home, ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"), PluginRoot: os.Getenv("CLAUDE_PLUGIN_ROOT")},
 		binary:   bin,

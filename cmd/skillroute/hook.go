@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillroute/skillroute/action"
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
@@ -17,7 +18,7 @@ import (
 // nil (exit 0): a hook must never block or break the user's prompt.
 func (a *app) runHook(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-		fmt.Fprintf(stderr, "Usage: skillroute hook < EVENT.json\n\nReads one Claude Code hook event (UserPromptSubmit, PostToolUse of Skill,\nUserPromptExpansion, SessionStart) on stdin; prints additionalContext JSON\nwhen a skill is recommended, else nothing. Always exits 0.\n")
+		fmt.Fprintf(stderr, "Usage: skillroute hook < EVENT.json\n\nReads one Claude Code hook event (UserPromptSubmit, PostToolUse of Skill,\nUserPromptExpansion, SessionStart; PostToolUse and PostToolUseFailure of\nMCP tools attach to the turn's logged decision) on stdin; prints\nadditionalContext JSON when the action layer injects something (a skill,\nremembered facts, a tool hint, a question to ask), else nothing. Always\nexits 0.\n")
 		return nil
 	}
 	// One event, a few megabytes at most, then exit: collecting garbage
@@ -35,8 +36,9 @@ func (a *app) hookRuntime(deadline time.Duration) *hook.Runtime {
 	cfg.Warn = &warnings
 	return &hook.Runtime{
 		Handler: &hook.Handler{
-			Store: &hook.Store{Dir: a.stateDir},
-			Open:  func() (*router.Router, error) { return loader.Open(cfg) },
+			Store:   &hook.Store{Dir: a.stateDir},
+			Open:    func() (*router.Router, error) { return loader.Open(cfg) },
+			Actions: func(string) (*action.Layer, error) { return a.actionLayer(actionFlags{}) },
 		},
 		Deadline: deadline,
 		Warnings: &warnings,
