@@ -142,38 +142,38 @@ func (l *Layer) Decide(prompt string, d router.Decision, ctx Context) (Input, De
 	return in, l.router().Decide(in)
 }
 
-// NewLayer indexes memories and tools for retrieval.
+// NewLayer indexes memories and tools for retrieval (compiled in
+// memory: fixtures and tests).
 func NewLayer(memories []recall.Memory, tools []recall.Tool) (*Layer, error) {
-	return OpenLayer(memories, tools, "")
-}
-
-// OpenLayer indexes memories and tools, keeping the compiled indexes in
-// cacheDir ("" for none) so that the next process loads them.
-func OpenLayer(memories []recall.Memory, tools []recall.Tool, cacheDir string) (*Layer, error) {
 	l := &Layer{memories: memories, tools: tools}
 	var err error
 	if len(memories) > 0 {
-		if l.mi, err = recall.Open(recall.MemoryDocs(memories), cacheDir); err != nil {
+		if l.mi, err = recall.Build(recall.MemoryDocs(memories)); err != nil {
 			return nil, err
 		}
 	}
 	if len(tools) > 0 {
-		if l.ti, err = recall.Open(recall.ToolDocs(tools), cacheDir); err != nil {
+		if l.ti, err = recall.Build(recall.ToolDocs(tools)); err != nil {
 			return nil, err
 		}
 	}
 	return l, nil
 }
 
-// SetSpecificity weighs prompt words in retrieval by their specificity
-// (see recall.Index).
-func (l *Layer) SetSpecificity(f func(string) float64) {
-	if l.mi != nil {
-		l.mi.Specificity = f
+// OpenLayer opens a memories file and a tools file with their compiled
+// indexes, kept in cacheDir while the files are unchanged (see
+// recall.OpenMemories). A missing memories file holds none; a missing
+// tools file is an error unless toolsOptional.
+func OpenLayer(memoriesPath, toolsPath string, toolsOptional bool, cacheDir string) (*Layer, error) {
+	mems, mi, err := recall.OpenMemories(memoriesPath, cacheDir)
+	if err != nil {
+		return nil, err
 	}
-	if l.ti != nil {
-		l.ti.Specificity = f
+	tools, ti, err := recall.OpenTools(toolsPath, cacheDir, toolsOptional)
+	if err != nil {
+		return nil, err
 	}
+	return &Layer{memories: mems, mi: mi, tools: tools, ti: ti}, nil
 }
 
 // Memories returns the layer's memories.

@@ -2,11 +2,11 @@ package action
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io/fs"
 	"os"
 	"sort"
@@ -195,8 +195,9 @@ func LoadEnabledPolicy(dir string) (*Policy, error) {
 // draw is a deterministic number in [0, 1) for a decision: exploration
 // must replay exactly, so it is drawn from the decision's id, never from
 // a clock or a process-seeded generator.
+// It is SHA-256 rather than FNV: FNV's high bits barely move between ids
+// that differ in a last digit, and the rate came out 15 % for 10 %.
 func draw(seed string) float64 {
-	h := fnv.New64a()
-	h.Write([]byte("explore\x00" + seed))
-	return float64(h.Sum64()>>11) / (1 << 53)
+	sum := sha256.Sum256([]byte("explore\x00" + seed))
+	return float64(binary.BigEndian.Uint64(sum[:8])>>11) / (1 << 53)
 }

@@ -193,6 +193,13 @@ func Replay(ts []Trajectory, r Router, p *Policy) ReplayReport {
 	return rep
 }
 
+// nearestRank is the p-th percentile of sorted values: the smallest value
+// with at least p % of them at or below it.
+func nearestRank(sorted []int, p int) int {
+	i := (p*len(sorted) + 99) / 100 // ceil(p·n/100)
+	return sorted[max(i, 1)-1]
+}
+
 func sameSteps(a, b Decision) bool {
 	if a.Action != b.Action || len(a.Steps) != len(b.Steps) {
 		return false
@@ -250,8 +257,7 @@ func (m *metricsBuilder) metrics() Metrics {
 	if len(m.tokens) > 0 {
 		s := append([]int(nil), m.tokens...)
 		sort.Ints(s)
-		out.TokensP50 = s[(len(s)-1)*50/100]
-		out.TokensP95 = s[(len(s)-1)*95/100]
+		out.TokensP50, out.TokensP95 = nearestRank(s, 50), nearestRank(s, 95)
 	}
 	return out
 }

@@ -1,13 +1,9 @@
 package recall
 
 import (
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -49,6 +45,9 @@ const CoverageFloor = 0.35
 type Doc struct {
 	Name string // memory id or tool name
 	Text string // the fact, or the tool's description
+	// Meta is the rest of the memory or tool, kept in the compiled index
+	// so that a process that loads it need not parse the source file.
+	Meta string
 }
 
 // Hit is one retrieved document.
@@ -63,11 +62,6 @@ type Hit struct {
 // Index retrieves documents for prompts.
 type Index struct {
 	ix *index.Index
-	// Specificity, when set, weighs each prompt word in [0, 1] by how
-	// specific it is in general: the word's rarity among the skills'
-	// texts, say. Without it a small collection cannot tell a generic
-	// word ("make", "new") from a telling one.
-	Specificity func(term string) float64
 }
 
 // glossary bridges the languages of prompts and facts: general developer
@@ -128,77 +122,9 @@ func Build(docs []Doc) (*Index, error) {
 func BuildWith(docs []Doc, syn *tokenize.Synonyms) *Index {
 	cat := &skills.Catalog{Skills: make([]skills.Skill, len(docs))}
 	for i, d := range docs {
-		cat.Skills[i] = skills.Skill{Name: d.Name, Description: d.Text, Source: "recall"}
+		cat.Skills[i] = skills.Skill{Name: d.Name, Description: d.Text, Source: d.Meta}
 	}
 	return &Index{ix: index.Compile(cat, syn, index.Options{})}
-}
-
-// Open returns the index of documents, from cacheDir when it was compiled
-// there before (cacheDir "" compiles every time). Compiling a thousand
-// facts takes a few hundred milliseconds, more than the hook's whole
-// budget; loading the compiled file takes well under one
-// (BenchmarkLayer1000). The file is keyed by a hash of the documents and
-// the synonyms, so an edited memory or tool file compiles afresh.
-func Open(docs []Doc, cacheDir string) (*Index, error) {
-	if cacheDir == "" {
-		return Build(docs)
-	}
-	path := filepath.Join(cacheDir, "recall-"+key(docs)+".bin")
-	if ix, err := index.Load(path); err == nil {
-		return &Index{ix: ix}, nil
-	}
-	x, err := Build(docs)
-	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(cacheDir, 0o755); err == nil {
-		if err := x.ix.Save(path); err == nil {
-			prune(cacheDir)
-		}
-	}
-	return x, nil
-}
-
-// key fingerprints documents and the synonyms they are compiled with.
-func key(docs []Doc) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "recall\x00%d\x00", index.FormatVersion)
-	h.Write(rules.Synonyms)
-	h.Write(glossary)
-	for _, d := range docs {
-		h.Write([]byte(d.Name))
-		h.Write([]byte{0})
-		h.Write([]byte(d.Text))
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))[:24]
-}
-
-// cacheKeep is how many compiled files are kept: the memories' and the
-// tools' current ones, and a few just replaced (another session may
-// still be reading one).
-const cacheKeep = 6
-
-// prune removes all but the newest cacheKeep compiled files.
-func prune(dir string) {
-	files, _ := filepath.Glob(filepath.Join(dir, "recall-*.bin"))
-	if len(files) <= cacheKeep {
-		return
-	}
-	type aged struct {
-		path string
-		mod  int64
-	}
-	list := make([]aged, 0, len(files))
-	for _, f := range files {
-		if info, err := os.Stat(f); err == nil {
-			list = append(list, aged{f, info.ModTime().UnixNano()})
-		}
-	}
-	sort.Slice(list, func(i, j int) bool { return list[i].mod > list[j].mod })
-	for _, a := range list[min(cacheKeep, len(list)):] {
-		os.Remove(a.path)
-	}
 }
 
 // MemoryDocs returns the documents of memories.
@@ -207,7 +133,7 @@ func MemoryDocs(mems []Memory) []Doc {
 	for i, m := range mems {
 		// The id is no word of the fact: "#m3" never meets a prompt
 		// word, where "m3" would meet "bge-m3".
-		out[i] = Doc{Name: "#" + m.ID, Text: m.Text}
+		out[i] = Doc{Name: "#" + m.ID, Text: m.Text, Meta: memoryMeta(m)}
 	}
 	return out
 }
@@ -217,7 +143,7 @@ func MemoryDocs(mems []Memory) []Doc {
 func ToolDocs(tools []Tool) []Doc {
 	out := make([]Doc, len(tools))
 	for i, t := range tools {
-		out[i] = Doc{Name: t.Name, Text: t.Description}
+		out[i] = Doc{Name: t.Name, Text: t.Description, Meta: toolMeta(t)}
 	}
 	return out
 }
@@ -238,19 +164,6 @@ func (x *Index) Search(text tokenize.Text, k int) []Hit {
 	}
 	q := x.ix.Tokenizer().TokenizeText(text)
 	q.Terms = slices.DeleteFunc(q.Terms, func(t tokenize.Term) bool { return shortNumber(t.Text) })
-	if x.Specificity != nil {
-		for i := range q.Terms {
-			t := &q.Terms[i]
-			base := t.Text
-			if t.From != "" {
-				base = t.From
-			}
-			if strings.Contains(base, " ") {
-				continue // a phrase is specific by being one
-			}
-			t.Weight *= x.Specificity(base)
-		}
-	}
 	results := bm25.Score(x.ix, q)
 	if k > 0 && len(results) > k {
 		results = results[:k]

@@ -31,28 +31,32 @@ func (f *actionFlags) register(fs interface {
 // memoriesPath is the state folder's memories file.
 func (a *app) memoriesPath() string { return filepath.Join(a.stateDir, recall.MemoriesFile) }
 
-// actionLayer opens the action layer: the memories and tools of the
-// state folder unless files are given, the enabled policy, the compiled
-// retrieval indexes cached beside the router's.
+// actionFiles are the memories and tools files: the state folder's
+// unless files are given (the state folder's tools file may be absent).
+func (a *app) actionFiles(f actionFlags) (memories, tools string, toolsOptional bool) {
+	memories, tools = f.memories, f.tools
+	if memories == "" {
+		memories = a.memoriesPath()
+	}
+	if tools == "" {
+		tools, toolsOptional = filepath.Join(a.stateDir, recall.ToolsFile), true
+	}
+	return memories, tools, toolsOptional
+}
+
+// actionCached reports whether the state folder's memories and tools are
+// compiled in the cache, as the hook needs them to stay in its budget.
+func (a *app) actionCached() bool {
+	mems, tools, _ := a.actionFiles(actionFlags{})
+	return recall.FileCached(mems, a.cacheDir()) && recall.FileCached(tools, a.cacheDir())
+}
+
+// actionLayer opens the action layer: the memories and tools
+// (actionFiles) with their compiled indexes, cached beside the router's,
+// the enabled policy, and the router asked for.
 func (a *app) actionLayer(f actionFlags) (*action.Layer, error) {
-	memPath := f.memories
-	if memPath == "" {
-		memPath = a.memoriesPath()
-	}
-	mems, err := recall.ReadMemories(memPath)
-	if err != nil {
-		return nil, err
-	}
-	var tools []recall.Tool
-	if f.tools != "" {
-		tools, err = recall.ReadTools(f.tools)
-	} else {
-		tools, err = recall.ReadToolsIfAny(filepath.Join(a.stateDir, recall.ToolsFile))
-	}
-	if err != nil {
-		return nil, err
-	}
-	l, err := action.OpenLayer(mems, tools, a.cacheDir())
+	mems, tools, optional := a.actionFiles(f)
+	l, err := action.OpenLayer(mems, tools, optional, a.cacheDir())
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +69,16 @@ func (a *app) actionLayer(f actionFlags) (*action.Layer, error) {
 		}
 	}
 	return l, nil
+}
+
+// warmActions compiles the action layer's indexes into the cache, so that
+// the next hook call loads them: compiling a thousand memories takes
+// longer than the hook's budget. Failures only warn; the hook compiles in
+// the background when it must.
+func (a *app) warmActions(stderr io.Writer) {
+	if _, err := a.actionLayer(actionFlags{}); err != nil {
+		fmt.Fprintf(stderr, "warning: action layer: %v\n", err)
+	}
 }
 
 // projectDir is the project a project memory belongs to: Claude Code's
@@ -97,6 +111,7 @@ func (a *app) runRemember(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	a.warmActions(stderr)
 	where := "every project"
 	if stored.Scope == recall.ScopeProject {
 		where = stored.Project
@@ -161,6 +176,7 @@ func (a *app) runMemories(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		a.warmActions(stderr)
 		fmt.Fprintf(stdout, "forgot %s: %s\n", m.ID, m.Text)
 		return nil
 	}

@@ -42,7 +42,7 @@ func (a *app) hookRuntime(deadline time.Duration) *hook.Runtime {
 		},
 		Deadline: deadline,
 		Warnings: &warnings,
-		Compiled: func() bool { return loader.Cached(cfg) },
+		Compiled: func() bool { return loader.Cached(cfg) && a.actionCached() },
 		Compile:  func() error { return hook.CompileInBackground(a.binary, cfg.CacheDir) },
 		Reset:    func() { os.RemoveAll(cfg.CacheDir) },
 	}

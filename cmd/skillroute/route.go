@@ -109,6 +109,7 @@ func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
 	where := *out
 	if where == "" {
 		where = opt.CacheDir
+		a.warmActions(stderr) // the hook's background compile comes here too
 	}
 	fmt.Fprintf(stdout, "compiled %d skills, %d terms, %d postings, %d segmentation words -> %s (source %s)\n",
 		len(ix.Skills), ix.Terms.Len(), len(ix.PostSkill), ix.Dict.Len(), where, ix.SourceHash[:12])
