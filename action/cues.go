@@ -84,10 +84,10 @@ var ruleCues = []CueSet{
 // scores are in feature.go.
 var featureCues = []CueSet{
 	{Name: CueLive,
-		EN: []string{"right now", "current", "currently", "at the moment", "running", "listening", "in use", "status",
-			"show me", "tail", "how many", "any new", "any errors", "what time", "uptime", "am i on", "check", "checks",
-			"fetch", "pull", "search for", "look up", "in the last", "since yesterday", "since this morning", "today"},
-		ZH: []string{"现在", "当前", "目前", "状态", "看下", "看一下", "看看", "查一下", "查查", "多少", "几点", "还剩",
+		EN: []string{"right now", "current", "currently", "at the moment", "running", "listening", "in use",
+			"show me", "tail", "how many", "any new", "any errors", "what time", "uptime", "am i on", "did the",
+			"fetch", "search for", "look up", "in the last", "since yesterday", "since this morning", "today"},
+		ZH: []string{"现在", "当前", "目前", "看下", "看一下", "看看", "查一下", "查查", "多少", "几点", "还剩",
 			"在跑", "占用", "占着", "最新一次", "有没有", "搜一下", "搜搜", "昨天", "今天", "刚才", "最近"}},
 	{Name: CueLookup,
 		EN: []string{"what's the", "what is the", "which", "where", "who", "how many", "show me", "what time",
@@ -212,18 +212,41 @@ type prompt struct {
 	text    tokenize.Text
 	words   []word
 	negated func(int) bool
+	quoted  [][]int // byte spans inside quotes
 }
 
 func readPrompt(text string) *prompt {
 	t := tokenize.NewText(strings.ReplaceAll(text, "’", "'"))
-	return &prompt{text: t, words: words(t.Lower), negated: tokenize.Negations(t.Lower)}
+	return &prompt{text: t, words: words(t.Lower), negated: tokenize.Negations(t.Lower), quoted: quotedRE.FindAllStringIndex(t.Lower, -1)}
+}
+
+// quotedRE finds quoted stretches: an error message, a pasted command, a
+// name. Their words are the material of the request, not the request:
+// "Couldn't fetch" in quotes asks nothing to be fetched. An apostrophe
+// inside a word ("couldn't", "it's") opens no quote.
+var quotedRE = regexp.MustCompile("(?:^|[^\\p{L}\\p{N}])'(?:[^'\n]|'\\p{L}){1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,400}`|“[^”\n]{1,200}”|「[^」\n]{1,200}」")
+
+// inQuotes reports whether a byte offset lies inside quotes.
+func (p *prompt) inQuotes(pos int) bool {
+	for _, q := range p.quoted {
+		if pos >= q[0] && pos < q[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// units is the prompt's length in units: an English word, or two
+// Chinese characters.
+func (p *prompt) units() int {
+	return len(p.words) + tokenize.HanCount(p.text.Lower)/2
 }
 
 // match returns, per set, the distinct cues the prompt holds outside a
 // negation's reach, in set order; sets with none are left out.
 func (p *prompt) match(sets []compiledSet) []Matched {
 	var out []Matched
-	short := 2*len(p.words)+tokenize.HanCount(p.text.Lower) <= 2*shortUnits
+	short := p.units() <= shortUnits
 	for _, s := range sets {
 		if s.short && !short {
 			continue
@@ -251,7 +274,7 @@ func (p *prompt) has(c compiledCue, imperative bool) bool {
 			if i < 0 {
 				return false
 			}
-			if !p.negated(from + i) {
+			if !p.negated(from+i) && !p.inQuotes(from+i) {
 				return true
 			}
 			from += i + len(c.text)
@@ -278,7 +301,7 @@ func (p *prompt) has(c compiledCue, imperative bool) bool {
 				break
 			}
 		}
-		if !ok || p.negated(p.words[i].pos) {
+		if !ok || p.negated(p.words[i].pos) || p.inQuotes(p.words[i].pos) {
 			continue
 		}
 		if imperative && !p.asks(i) {

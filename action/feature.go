@@ -66,7 +66,7 @@ var featureWeights = map[string][]weight{
 	},
 	TypeSkill: {
 		{fConfidence, 1.0}, {fSuccessRate, 0.3}, {fCost, -0.2}, {fRisk, -0.5},
-		{CueTask, 0.1}, {CueLookup, -0.1}, {CueAnswerOnly, -0.35}, {CueAck, -0.4}, {CueStore, -0.4},
+		{CueTask, 0.1}, {CueLookup, -0.1}, {CueLive, -0.1}, {CueAnswerOnly, -0.35}, {CueAck, -0.4}, {CueStore, -0.4},
 	},
 	TypeTool: {
 		{fConfidence, 1.0}, {fSuccessRate, 0.2}, {fCost, -0.2}, {fRisk, -0.6},
@@ -110,6 +110,13 @@ func (f Feature) Decide(in Input) Decision {
 		s := Scored{Type: c.Type, Ref: c.Ref, Bar: bars[c.Type]}
 		for _, w := range featureWeights[c.Type] {
 			v := featureValue(c, w.feature, has)
+			if c.Type == TypeTool && w.feature == CueLive && v > 0 && !evidenceBeyond(c.Evidence, cueSet(cues, CueLive)) {
+				// The tool matched on the very words that ask for live
+				// state ("现在" meeting "current"): that is one signal,
+				// not two.
+				v = 0
+				s.Reasons = append(s.Reasons, "cue_is_the_match")
+			}
 			s.Features = append(s.Features, Contribution{Feature: w.feature, Value: v, Weight: w.w, Contribution: round(v * w.w)})
 			s.Score += v * w.w
 		}
@@ -190,11 +197,12 @@ func (f Feature) Decide(in Input) Decision {
 	// Ask first when the request would destroy or restart something it
 	// does not name exactly ("delete the old ones", "restart it"), or when
 	// the only fitting tool is too risky, or when it relies on a
-	// preference nothing stored records.
+	// preference nothing stored records. A long prompt states its work:
+	// a destructive word in it is one item of a task, not a vague order.
 	_, safeTool := best[TypeTool]
 	_, memory := best[TypeMemory]
 	switch {
-	case has(CueDestructive) && !p.namesTarget():
+	case has(CueDestructive) && !p.namesTarget() && p.units() <= vagueUnits:
 		bd.Reasons = append(bd.Reasons, "destructive_unspecified")
 		d.Action, d.Question = Clarify, questionDestructive
 		return d
@@ -257,6 +265,22 @@ func (f Feature) explore(in Input, bd *Breakdown, best map[string]int, d *Decisi
 	best[bd.Scores[near].Type] = near
 	bd.Scores[near].Reasons = append(bd.Scores[near].Reasons, "explore")
 	bd.Reasons = append(bd.Reasons, "explore:"+bd.Scores[near].Type)
+}
+
+// vagueUnits is the longest prompt a destructive word makes a vague
+// order: the unspecified destructive requests of the action dev set are
+// at most a dozen units long, the tasks that mention deleting something
+// two or three times that.
+const vagueUnits = 20
+
+// evidenceBeyond reports whether some evidence word is none of the cues.
+func evidenceBeyond(evidence, cues []string) bool {
+	for _, e := range evidence {
+		if !slices.Contains(cues, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // featureValue is the value of a feature for a candidate.

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -164,6 +165,11 @@ func (x *Index) Search(text tokenize.Text, k int) []Hit {
 	}
 	q := x.ix.Tokenizer().TokenizeText(text)
 	q.Terms = slices.DeleteFunc(q.Terms, func(t tokenize.Term) bool { return shortNumber(t.Text) })
+	// A link in the prompt is a URL, whether or not the word is there:
+	// "pull https://…" asks for what a tool that fetches URLs does.
+	if urlRE.MatchString(text.Lower) && !slices.ContainsFunc(q.Terms, func(t tokenize.Term) bool { return t.Text == "url" }) {
+		q.Terms = append(q.Terms, tokenize.Term{Text: "url", Surface: "url", Weight: 1})
+	}
 	results := bm25.Score(x.ix, q)
 	if k > 0 && len(results) > k {
 		results = results[:k]
@@ -258,6 +264,8 @@ func shortNumber(term string) bool {
 	}
 	return term != ""
 }
+
+var urlRE = regexp.MustCompile(`https?://\S`)
 
 // MinNumber is the fewest digits a number needs to count as a match.
 const MinNumber = 4
