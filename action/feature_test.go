@@ -15,7 +15,7 @@ var (
 		Evidence: []string{"deploy"}, Text: "We deploy with fly.io.", Tokens: 20}
 	fSkill = Candidate{Type: TypeSkill, Ref: "devops-expert", Confidence: 0.9, SuccessRate: 0.5, Freshness: 1, Cost: 0.2,
 		Evidence: []string{"pipeline"}, Tokens: 30}
-	fTool = Candidate{Type: TypeTool, Ref: "ci-checks", Confidence: 0.7, SuccessRate: 0.5, Freshness: 1, Cost: 0.1, Risk: 0.05,
+	fTool = Candidate{Type: TypeTool, Ref: "ci-checks", Confidence: 0.9, SuccessRate: 0.5, Freshness: 1, Cost: 0.1, Risk: 0.05,
 		Evidence: []string{"checks"}, Text: "Show CI runs.", Tokens: 25}
 	fRisky = Candidate{Type: TypeTool, Ref: "drop-table", Confidence: 0.8, SuccessRate: 0.5, Freshness: 1, Cost: 0.1, Risk: 0.95,
 		Evidence: []string{"table"}, Tokens: 25}
@@ -107,14 +107,16 @@ func TestFeatureCompositeMargin(t *testing.T) {
 }
 
 func TestFeatureFailurePenalty(t *testing.T) {
-	fresh := Feature{}.Decide(Input{Prompt: "did the checks pass", Candidates: []Candidate{fTool}})
-	failed := Feature{}.Decide(Input{Prompt: "did the checks pass", Candidates: []Candidate{fTool}, Failures: []string{FailureKey(TypeTool, "ci-checks")}})
+	const prompt = "the ci checks of the branch"
+	fresh := Feature{}.Decide(Input{Prompt: prompt, Candidates: []Candidate{fTool}})
+	require.Equal(t, CallTool, fresh.Action)
+	failed := Feature{}.Decide(Input{Prompt: prompt, Candidates: []Candidate{fTool}, Failures: []string{FailureKey(TypeTool, "ci-checks")}})
 	before, after := scoreOf(t, fresh, TypeTool, "ci-checks"), scoreOf(t, failed, TypeTool, "ci-checks")
 	assert.InDelta(t, FailurePenalty, before.Score-after.Score, 1e-9, "the seed's −0.5")
 	assert.Contains(t, after.Reasons, "failure_penalty")
 	assert.Equal(t, DirectAnswer, failed.Action)
 
-	other := Feature{}.Decide(Input{Prompt: "did the checks pass", Candidates: []Candidate{fTool}, Failures: []string{FailureKey(TypeTool, "k8s-pods")}})
+	other := Feature{}.Decide(Input{Prompt: prompt, Candidates: []Candidate{fTool}, Failures: []string{FailureKey(TypeTool, "k8s-pods")}})
 	assert.Equal(t, before.Score, scoreOf(t, other, TypeTool, "ci-checks").Score, "only the failed candidate pays")
 }
 

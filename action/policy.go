@@ -72,6 +72,9 @@ type Policy struct {
 	Built    time.Time       `json:"built"`
 	Outcomes int             `json:"outcomes"` // outcomes counted
 	Cells    map[string]Cell `json:"cells"`    // key: category "/" action
+	// Skills are each skill's own outcomes, from the feedback log: a
+	// recommendation the session followed, or one it corrected.
+	Skills map[string]Cell `json:"skills,omitempty"`
 	// Enabled makes the hook use the policy; a built policy starts off.
 	Enabled bool `json:"enabled"`
 	// Explore is the exploration rate in [0, MaxExplore]; 0 is off.
@@ -80,13 +83,27 @@ type Policy struct {
 
 func cellKey(category, action string) string { return category + "/" + action }
 
+// SkillPriorWeight is how many outcomes the category's rate counts for
+// when a skill's own outcomes refine it: a skill with a handful of its
+// own confirmations moves off its category's rate, one with a single
+// outcome barely does.
+const SkillPriorWeight = 4.0
+
 // SuccessRate returns the posterior mean success of an action for a
-// category: the prior's mean for a nil policy or an unseen cell.
-func (p *Policy) SuccessRate(category, action, _ string) float64 {
+// category: the prior's mean for a nil policy or an unseen cell. For a
+// skill with outcomes of its own in the feedback log, the category's rate
+// is the prior (worth SkillPriorWeight outcomes) that they refine.
+func (p *Policy) SuccessRate(category, action, ref string) float64 {
 	if p == nil {
 		return PriorAlpha / (PriorAlpha + PriorBeta)
 	}
-	return p.Cells[cellKey(category, action)].Mean()
+	mean := p.Cells[cellKey(category, action)].Mean()
+	if action == LoadSkill {
+		if c, ok := p.Skills[bare(ref)]; ok {
+			return (SkillPriorWeight*mean + c.Successes) / (SkillPriorWeight + c.Successes + c.Failures)
+		}
+	}
+	return mean
 }
 
 // TableVersion is the version a decision made with the policy logs ("" for
@@ -105,18 +122,38 @@ type Outcome struct {
 	Success  bool
 }
 
-// BuildPolicy counts outcomes into a policy (disabled, no exploration).
-func BuildPolicy(outcomes []Outcome, now time.Time) *Policy {
+// SkillOutcome is one verdict of the feedback log on a routed skill: the
+// session used it (a success) or the user corrected it (a failure),
+// weighted as the log weighs it (an implicit correction counts half).
+type SkillOutcome struct {
+	Skill   string
+	Success bool
+	Weight  float64
+}
+
+// BuildPolicy counts outcomes into a policy (disabled, no exploration):
+// the logged decisions' steps into (category, action) cells, the feedback
+// log's verdicts into each skill's own.
+func BuildPolicy(outcomes []Outcome, skills []SkillOutcome, now time.Time) *Policy {
 	p := &Policy{Built: now.UTC(), Cells: map[string]Cell{}}
-	for _, o := range outcomes {
-		k := cellKey(o.Category, o.Action)
-		c := p.Cells[k]
-		if o.Success {
-			c.Successes++
+	count := func(m map[string]Cell, k string, success bool, w float64) {
+		c := m[k]
+		if success {
+			c.Successes += w
 		} else {
-			c.Failures++
+			c.Failures += w
 		}
-		p.Cells[k] = c
+		m[k] = c
+	}
+	for _, o := range outcomes {
+		count(p.Cells, cellKey(o.Category, o.Action), o.Success, 1)
+		p.Outcomes++
+	}
+	for _, o := range skills {
+		if p.Skills == nil {
+			p.Skills = map[string]Cell{}
+		}
+		count(p.Skills, bare(o.Skill), o.Success, o.Weight)
 		p.Outcomes++
 	}
 	p.Version = p.fingerprint()
@@ -125,15 +162,17 @@ func BuildPolicy(outcomes []Outcome, now time.Time) *Policy {
 
 // fingerprint hashes the cells in key order.
 func (p *Policy) fingerprint() string {
-	keys := make([]string, 0, len(p.Cells))
-	for k := range p.Cells {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	h := sha256.New()
-	for _, k := range keys {
-		c := p.Cells[k]
-		fmt.Fprintf(h, "%s %g %g\n", k, c.Successes, c.Failures)
+	for _, m := range []map[string]Cell{p.Cells, p.Skills} {
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(h, "%s %g %g\n", k, m[k].Successes, m[k].Failures)
+		}
+		h.Write([]byte{0})
 	}
 	return "policy-" + hex.EncodeToString(h.Sum(nil))[:12]
 }

@@ -22,20 +22,38 @@ func TestPolicyPosteriors(t *testing.T) {
 	}
 	outs = append(outs, Outcome{Category: "deploy", Action: LoadSkill, Success: false},
 		Outcome{Category: "debug", Action: CallTool, Success: false}, Outcome{Category: "debug", Action: CallTool, Success: false})
-	p := BuildPolicy(outs, time.Unix(0, 0))
+	p := BuildPolicy(outs, nil, time.Unix(0, 0))
 	assert.Equal(t, 11, p.Outcomes)
 	assert.InDelta(t, (2.0+8)/(4+9), p.SuccessRate("deploy", LoadSkill, ""), 1e-12, "Beta(2+8, 2+1) mean")
 	assert.InDelta(t, 2.0/6, p.SuccessRate("debug", CallTool, ""), 1e-12, "Beta(2, 2+2) mean")
 	assert.Equal(t, 0.5, p.SuccessRate("docs", LoadSkill, ""), "an unseen cell keeps the prior")
 	assert.False(t, p.Enabled, "a built policy starts off")
 	assert.Zero(t, p.Explore, "exploration is off by default")
-	assert.Equal(t, p.Version, BuildPolicy(outs, time.Unix(99, 0)).Version, "the version fingerprints the cells, not the time")
-	assert.NotEqual(t, p.Version, BuildPolicy(outs[:5], time.Unix(0, 0)).Version)
+	assert.Equal(t, p.Version, BuildPolicy(outs, nil, time.Unix(99, 0)).Version, "the version fingerprints the cells, not the time")
+	assert.NotEqual(t, p.Version, BuildPolicy(outs[:5], nil, time.Unix(0, 0)).Version)
+}
+
+func TestPolicySkillRates(t *testing.T) {
+	cat := []Outcome{{Category: "deploy", Action: LoadSkill, Success: true}, {Category: "deploy", Action: LoadSkill, Success: true}}
+	var fb []SkillOutcome
+	for i := 0; i < 6; i++ {
+		fb = append(fb, SkillOutcome{Skill: "acme:orchestrator", Success: false, Weight: 0.5})
+	}
+	fb = append(fb, SkillOutcome{Skill: "devops-expert", Success: true, Weight: 1})
+	p := BuildPolicy(cat, fb, time.Unix(0, 0))
+	category := p.SuccessRate("deploy", LoadSkill, "tester-expert")
+	assert.InDelta(t, 4.0/6, category, 1e-12, "a skill with no verdicts of its own: its category's rate")
+	assert.InDelta(t, (SkillPriorWeight*category+0)/(SkillPriorWeight+3), p.SuccessRate("deploy", LoadSkill, "orchestrator"), 1e-12,
+		"six implicit corrections at half weight pull a skill down, from its category's rate")
+	assert.Greater(t, p.SuccessRate("deploy", LoadSkill, "devops-expert"), category)
+	assert.Equal(t, p.Cells[cellKey("deploy", InjectMemory)].Mean(), p.SuccessRate("deploy", InjectMemory, "orchestrator"),
+		"a skill's verdicts say nothing about facts")
+	assert.NotEqual(t, p.Version, BuildPolicy(cat, nil, time.Unix(0, 0)).Version, "the version covers the skills' cells")
 }
 
 func TestPolicySaveLoad(t *testing.T) {
 	dir := t.TempDir()
-	p := BuildPolicy([]Outcome{{Category: "deploy", Action: LoadSkill, Success: true}}, time.Unix(0, 0))
+	p := BuildPolicy([]Outcome{{Category: "deploy", Action: LoadSkill, Success: true}}, nil, time.Unix(0, 0))
 	path := filepath.Join(dir, PolicyFile)
 	require.NoError(t, p.Save(path))
 	got, err := LoadEnabledPolicy(dir)
@@ -62,7 +80,7 @@ func TestPolicySaveLoad(t *testing.T) {
 }
 
 func TestLayerUsesPolicySuccessRates(t *testing.T) {
-	l := &Layer{Policy: BuildPolicy([]Outcome{{Category: "deploy", Action: InjectMemory, Success: false}}, time.Unix(0, 0))}
+	l := &Layer{Policy: BuildPolicy([]Outcome{{Category: "deploy", Action: InjectMemory, Success: false}}, nil, time.Unix(0, 0))}
 	in := l.Input("deploy it", routed("devops-expert", 0.8), Context{})
 	require.NotEmpty(t, in.Candidates)
 	assert.Equal(t, "deploy", in.Category)
@@ -71,7 +89,7 @@ func TestLayerUsesPolicySuccessRates(t *testing.T) {
 
 func TestExploration(t *testing.T) {
 	near := fTool
-	near.Confidence = 0.45 // under the tool bar, inside the exploration band
+	near.Confidence = 0.68 // under the tool bar, inside the exploration band
 	in := Input{Prompt: "the report", Candidates: []Candidate{fSkill, near}}
 
 	off := Feature{}.Decide(in)

@@ -195,7 +195,7 @@ func TestReplay(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		bad = append(bad, Outcome{Category: "deploy", Action: LoadSkill, Success: false})
 	}
-	p := BuildPolicy(bad, t0)
+	p := BuildPolicy(bad, nil, t0)
 	withPolicy := Replay(ts, Feature{}, p)
 	assert.Equal(t, p.Version, withPolicy.Policy)
 	assert.Contains(t, withPolicy.Changed, Change{Category: "deploy", From: LoadSkill, To: DirectAnswer, Count: 1},

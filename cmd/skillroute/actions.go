@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skillroute/skillroute/action"
+	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/recall"
 )
 
@@ -185,9 +186,10 @@ func (a *app) runMemories(args []string, stdout, stderr io.Writer) error {
 }
 
 func (a *app) runReplay(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("replay", "replay [--router rule|feature] [--policy] [--since T] [--json]", stderr)
+	fs := newFlags("replay", "replay [--router rule|feature] [--policy] [--compare] [--since T] [--json]", stderr)
 	routerName := fs.String("router", "feature", "router to re-run: feature or rule")
 	withPolicy := fs.Bool("policy", false, "give the feature router the learned success rates of policy.json (enabled or not)")
+	compare := fs.Bool("compare", false, "re-run the rule router, the feature router and, when there is one, the feature router with the learned policy, side by side")
 	since := fs.String("since", "", "only decisions from this time on (RFC 3339, a date 2006-01-02, or a duration back from now: 72h)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	if err := parse(fs, args); err != nil {
@@ -213,13 +215,19 @@ func (a *app) runReplay(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}
 	var p *action.Policy
-	if *withPolicy {
-		if p, err = action.LoadPolicy(filepath.Join(a.stateDir, action.PolicyFile)); err != nil {
-			if errors.Is(err, iofs.ErrNotExist) {
-				return fmt.Errorf("no policy to replay with: run `skillroute policy` first")
-			}
+	if *withPolicy || *compare {
+		p, err = action.LoadPolicy(filepath.Join(a.stateDir, action.PolicyFile))
+		switch {
+		case errors.Is(err, iofs.ErrNotExist) && *compare:
+			p = nil // nothing learned yet: compare the two routers
+		case errors.Is(err, iofs.ErrNotExist):
+			return fmt.Errorf("no policy to replay with: run `skillroute policy` first")
+		case err != nil:
 			return err
 		}
+	}
+	if *compare {
+		return writeComparison(stdout, ts, p, *asJSON)
 	}
 	rep := action.Replay(ts, r, p)
 	if *asJSON {
@@ -250,6 +258,34 @@ func (a *app) runReplay(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "  %-8s injection rate %.1f%%, adoption %.1f%% of %d skill and tool steps, success after adoption %.1f%%, tokens injected p50 %d p95 %d\n",
 			m.name, 100*m.m.InjectionRate, 100*m.m.Adoption, m.m.Recommended, 100*m.m.SuccessAfterAdoption, m.m.TokensP50, m.m.TokensP95)
 	}
+	return nil
+}
+
+// writeComparison replays the log with each router, and with the policy.
+func writeComparison(w io.Writer, ts []action.Trajectory, p *action.Policy, asJSON bool) error {
+	reps := []action.ReplayReport{action.Replay(ts, action.Rule{}, nil), action.Replay(ts, action.Feature{}, nil)}
+	if p != nil {
+		reps = append(reps, action.Replay(ts, action.Feature{}, p))
+	}
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(reps)
+	}
+	fmt.Fprintf(w, "replayed %d logged decisions\n", len(ts))
+	fmt.Fprintf(w, "  %-32s %9s %9s %9s %9s %11s\n", "router", "agreement", "injection", "adoption", "success", "tokens p50/95")
+	row := func(name, agree string, m action.Metrics) {
+		fmt.Fprintf(w, "  %-32s %9s %8.1f%% %8.1f%% %8.1f%% %6d/%d\n", name, agree, 100*m.InjectionRate, 100*m.Adoption, 100*m.SuccessAfterAdoption, m.TokensP50, m.TokensP95)
+	}
+	row("as logged", "", reps[0].Logged)
+	for _, r := range reps {
+		name := r.Router
+		if r.Policy != "" {
+			name += " + " + r.Policy
+		}
+		row(name, fmt.Sprintf("%.1f%%", 100*r.Agreement), r.Replayed)
+	}
+	fmt.Fprintf(w, "  (a replayed router's adoption and success count only the steps it shares with the logged decisions, whose outcome was seen)\n")
 	return nil
 }
 
@@ -297,7 +333,14 @@ func (a *app) runPolicy(args []string, stdout, stderr io.Writer) error {
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}
-	p := action.BuildPolicy(action.PolicyOutcomes(ts), time.Now())
+	records, fwarnings, err := (&learn.Log{Dir: a.stateDir}).Read()
+	if err != nil {
+		return err
+	}
+	for _, w := range fwarnings {
+		fmt.Fprintf(stderr, "warning: %v\n", w)
+	}
+	p := action.BuildPolicy(action.PolicyOutcomes(ts), skillOutcomes(records), time.Now())
 	if old != nil {
 		p.Enabled, p.Explore = old.Enabled, old.Explore
 	}
@@ -326,5 +369,26 @@ func (a *app) runPolicy(args []string, stdout, stderr io.Writer) error {
 		c := p.Cells[k]
 		fmt.Fprintf(stdout, "  %-32s success rate %.2f  (%g succeeded, %g failed)\n", k, c.Mean(), c.Successes, c.Failures)
 	}
+	if len(p.Skills) > 0 {
+		fmt.Fprintf(stdout, "  skills with outcomes of their own in the feedback log: %d\n", len(p.Skills))
+	}
 	return nil
+}
+
+// skillOutcomes reads the feedback log's verdicts on routed skills: a
+// confirmation is a success, a correction of the routed skill a failure
+// (an implicit one at learn.ImplicitFactor, as the learner weighs it).
+func skillOutcomes(records []learn.Record) []action.SkillOutcome {
+	var out []action.SkillOutcome
+	for _, r := range records {
+		if r.Routed == "" {
+			continue // the router abstained: no skill to credit
+		}
+		w := 1.0
+		if r.Kind == learn.KindImplicit && r.IsCorrection() {
+			w = learn.ImplicitFactor
+		}
+		out = append(out, action.SkillOutcome{Skill: r.Routed, Success: !r.IsCorrection(), Weight: w})
+	}
+	return out
 }

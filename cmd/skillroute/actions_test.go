@@ -165,7 +165,7 @@ func TestNewUserClarifyingSuggestion(t *testing.T) {
 		assert.Equal(t, action.Clarify, r.Action, prompt)
 		assert.NotEmpty(t, r.Question)
 		injected := hookPrompt(t, a, "s", prompt)
-		assert.Contains(t, injected, "ask the user")
+		assert.Regexp(t, `(ask|confirm with) the user`, injected)
 		assert.NotContains(t, injected, "\n", "one line")
 		assert.NotContains(t, injected, "restart-service", "a tool above the risk gate is never suggested")
 	}
@@ -294,17 +294,23 @@ func TestReplayAndPolicy(t *testing.T) {
 
 	code, out, errs = runApp(t, a, "policy")
 	require.Equal(t, 0, code, errs)
-	assert.Contains(t, out, "from 2 outcomes of 4 logged decisions")
+	assert.Contains(t, out, "from 3 outcomes of 4 logged decisions", "the tool's and the skill's steps, and the feedback log's confirmation")
 	assert.Contains(t, out, "off (compare first")
 	p, err := action.LoadPolicy(filepath.Join(a.stateDir, action.PolicyFile))
 	require.NoError(t, err)
 	assert.False(t, p.Enabled)
-	assert.Equal(t, 2, p.Outcomes)
+	assert.Equal(t, 3, p.Outcomes)
+	assert.Equal(t, action.Cell{Successes: 1}, p.Skills["performance-expert"], "the skill's own verdict, from the feedback log")
 
 	code, out, errs = runApp(t, a, "replay", "--policy", "--json")
 	require.Equal(t, 0, code, errs)
 	require.NoError(t, json.Unmarshal([]byte(out), &rep))
 	assert.Equal(t, p.Version, rep.Policy, "compared in replay before it is enabled")
+	code, out, errs = runApp(t, a, "replay", "--compare")
+	require.Equal(t, 0, code, errs)
+	for _, row := range []string{"as logged", "rule ", "feature ", "feature + " + p.Version} {
+		assert.Contains(t, out, row, "with both routers and the policy")
+	}
 
 	code, _, _ = runApp(t, a, "policy", "--enable", "--explore", "0.05")
 	require.Equal(t, 0, code)
