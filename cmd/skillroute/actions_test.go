@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillroute/skillroute/action"
 	"github.com/stretchr/testify/assert"
@@ -31,14 +33,21 @@ func routeJSON(t *testing.T, a *app, args ...string) routeOut {
 	return r
 }
 
+// runHook handles one event as the hook command does, with a deadline
+// that -race on a busy machine can meet (the real one is 200 ms).
+func runHook(t *testing.T, a *app, ev map[string]any) string {
+	t.Helper()
+	data, err := json.Marshal(ev)
+	require.NoError(t, err)
+	var out bytes.Buffer
+	a.hookRuntime(10*time.Second).Run(bytes.NewReader(data), &out)
+	return out.String()
+}
+
 // hookPrompt runs the hook on a prompt and returns what it injects.
 func hookPrompt(t *testing.T, a *app, session, prompt string) string {
 	t.Helper()
-	ev, err := json.Marshal(map[string]any{"session_id": session, "hook_event_name": "UserPromptSubmit", "cwd": a.cwd, "prompt": prompt})
-	require.NoError(t, err)
-	a.stdin = strings.NewReader(string(ev))
-	code, out, _ := runApp(t, a, "hook")
-	require.Equal(t, 0, code)
+	out := runHook(t, a, map[string]any{"session_id": session, "hook_event_name": "UserPromptSubmit", "cwd": a.cwd, "prompt": prompt})
 	if strings.TrimSpace(out) == "" {
 		return ""
 	}
@@ -248,13 +257,7 @@ func TestEvalActionLabels(t *testing.T) {
 func TestReplayAndPolicy(t *testing.T) {
 	a := withSkills(t)
 	writeTools(t, a)
-	hook := func(ev map[string]any) {
-		data, err := json.Marshal(ev)
-		require.NoError(t, err)
-		a.stdin = strings.NewReader(string(data))
-		code, _, _ := runApp(t, a, "hook")
-		require.Equal(t, 0, code)
-	}
+	hook := func(ev map[string]any) { runHook(t, a, ev) }
 	prompts := []string{"what's running on port 8080", "React 页面加载慢，Lighthouse 只有 40 分", "Just delete the old ones.", "ok, thanks"}
 	for i, p := range prompts {
 		session := fmt.Sprintf("s%d", i)
