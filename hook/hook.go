@@ -9,6 +9,12 @@
 // was actually used, which feeds the session context and the workflow
 // statistics. SessionStart resets or resumes the session's state.
 //
+// With the action layer (actions.go) the hook injects what it decides
+// instead of the skill line alone: the skill, remembered facts, a tool
+// hint, a question to ask first, or nothing; it logs every decision as a
+// trajectory, and attaches to it the turn's tool calls (PostToolUse and
+// PostToolUseFailure of the Skill tool and of MCP tools, typed commands).
+//
 // The hook must never get in the user's way: whatever happens (malformed
 // input, an unknown event, a broken or locked state file, a slow disk) it
 // exits 0, prints nothing it is not sure of, and gives up at Deadline. Exit
