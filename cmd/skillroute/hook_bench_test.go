@@ -48,10 +48,11 @@ func BenchmarkHookProcess(b *testing.B) {
 	benchProcess(b, hookHome(b), benchEvent, "performance-expert")
 }
 
-// benchProcess builds the binary, compiles its caches as `install` does
-// (the cache stamp names the binary: the test's own compile does not
-// count, and a first hook call on a busy machine may not finish the
-// compile inside its deadline), then times one hook process per event.
+// benchProcess builds the binary, fills its caches as `install` does (the
+// cache stamp names the binary: the test's own compile does not count,
+// and a first hook call on a busy machine may not finish compiling inside
+// its deadline; `route` has none and fills the index, rules and action
+// layer caches the hook reads), then times one hook process per event.
 func benchProcess(b *testing.B, a *app, event, want string) {
 	bin := filepath.Join(b.TempDir(), "skillroute")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
@@ -59,10 +60,10 @@ func benchProcess(b *testing.B, a *app, event, want string) {
 	}
 	env := append(os.Environ(), "HOME="+a.places.Home, "SKILLROUTE_HOME="+a.stateDir,
 		"CLAUDE_PLUGIN_DATA=", "CLAUDE_PROJECT_DIR=", "CLAUDE_PLUGIN_ROOT=")
-	compile := exec.Command(bin, "compile", "--catalog", "installed")
-	compile.Env = env
-	if out, err := compile.CombinedOutput(); err != nil {
-		b.Fatalf("compile: %v\n%s", err, out)
+	warm := exec.Command(bin, "route", "--catalog", "installed", "warm the caches")
+	warm.Env = env
+	if out, err := warm.CombinedOutput(); err != nil {
+		b.Fatalf("route: %v\n%s", err, out)
 	}
 	runOnce := func() string {
 		cmd := exec.Command(bin, "hook")
