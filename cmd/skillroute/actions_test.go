@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -64,10 +65,39 @@ func hookPrompt(t *testing.T, a *app, session, prompt string) string {
 // so that the hook has a catalog.
 func withSkills(t *testing.T) *app {
 	t.Helper()
-	a := isolate(t)
-	a.cwd = t.TempDir()
+	a := withBuiltin(t)
 	code, _, errs := runApp(t, a, "skills", "install")
 	require.Equal(t, 0, code, errs)
+	return a
+}
+
+var (
+	builtinOnce  sync.Once
+	builtinCache string
+)
+
+// withBuiltin is a fresh machine whose cache already holds the built-in
+// catalog's compiled index and rules (their stamp names no home, so one
+// compile serves every test: under -race a compile takes seconds).
+func withBuiltin(t *testing.T) *app {
+	t.Helper()
+	builtinOnce.Do(func() {
+		a := isolate(t)
+		if code, _, errs := runApp(t, a, "route", "--catalog", "builtin", "warm"); code != 0 {
+			t.Fatal(errs)
+		}
+		builtinCache = a.cacheDir()
+	})
+	a := isolate(t)
+	a.cwd = t.TempDir()
+	files, err := filepath.Glob(filepath.Join(builtinCache, "*.bin"))
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(a.cacheDir(), 0o755))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(a.cacheDir(), filepath.Base(f)), data, 0o644))
+	}
 	return a
 }
 
@@ -114,7 +144,7 @@ func TestNewUserRemembersAndForgets(t *testing.T) {
 }
 
 func TestRememberProjectScope(t *testing.T) {
-	a := isolate(t)
+	a := withBuiltin(t)
 	a.cwd = filepath.Join(t.TempDir(), "app")
 	require.NoError(t, os.MkdirAll(a.cwd, 0o755))
 	code, out, errs := runApp(t, a, "remember", "--scope", "project", "staging Postgres is pg-staging port 6432")
@@ -181,7 +211,7 @@ func TestNewUserClarifyingSuggestion(t *testing.T) {
 }
 
 func TestRouteJSONKeepsTheSkill(t *testing.T) {
-	a := isolate(t)
+	a := withBuiltin(t)
 	r := routeJSON(t, a, "React 页面加载慢，Lighthouse 只有 40 分")
 	assert.Equal(t, "performance-expert", r.Skill)
 	assert.Equal(t, action.LoadSkill, r.Action)
@@ -224,7 +254,7 @@ func TestEvalActionLabels(t *testing.T) {
 		`{"query": "Just delete the old ones.", "action": "clarify", "expected": "none"}`,
 		`{"query": "React 页面加载慢，Lighthouse 只有 40 分", "action": "load_skill", "expected": "performance-expert"}`,
 	}, "\n")+"\n")
-	a := isolate(t)
+	a := withBuiltin(t)
 	code, out, errs := runApp(t, a, "eval", "--catalog", "builtin", "--memories", mems, "--tools", tools, "--json", "-v", cases)
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, "confusion (rows: labelled, columns: decided)")
