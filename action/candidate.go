@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/category"
 	"github.com/skillroute/skillroute/recall"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/tokenize"
@@ -92,7 +92,7 @@ type Input struct {
 	// ID is the decision's id: what an exploring router draws from.
 	ID     string `json:"id,omitempty"`
 	Prompt string `json:"prompt"`
-	// Category is the prompt's task category (learn.Classify), the key of
+	// Category is the prompt's task category (category.Classify), the key of
 	// the policy's success rates.
 	Category string `json:"category"`
 	// Skill is the router's recommendation ("" when it abstained); Closing
@@ -196,7 +196,7 @@ type Context struct {
 // Input gathers the candidates for a routed prompt.
 func (l *Layer) Input(prompt string, d router.Decision, ctx Context) Input {
 	text := tokenize.NewText(prompt)
-	in := Input{ID: ctx.ID, Prompt: text.Raw, Category: learn.Classify(text.Raw), Skill: d.Skill, Closing: d.Closing,
+	in := Input{ID: ctx.ID, Prompt: text.Raw, Category: category.ClassifyText(text), Skill: d.Skill, Closing: d.Closing,
 		Failures: slices.Clone(ctx.Failures)}
 	if d.Skill != "" && len(d.Candidates) > 0 {
 		c := d.Candidates[0]

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,7 +11,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 )
 
 // The learned policy is the seed's next step after the rule baseline,
@@ -187,27 +186,24 @@ func (p *Policy) Keys() []string {
 	return keys
 }
 
+// policyCodec frames policy.json (store.Codec): indented, as people read
+// and compare it; synced, as it is written by a command, not per prompt.
+var policyCodec = store.Codec{Kind: "policy", Version: 1, Indent: true}
+
 // Save writes the policy atomically.
 func (p *Policy) Save(path string) error {
 	if p.Explore < 0 || p.Explore > MaxExplore {
 		return fmt.Errorf("exploration rate %g is outside [0, %g]", p.Explore, MaxExplore)
 	}
-	data, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
-		return err
-	}
-	return state.WriteAtomic(path, append(data, '\n'))
+	return policyCodec.Write(path, p)
 }
 
-// LoadPolicy reads a policy; a missing file is fs.ErrNotExist.
+// LoadPolicy reads a policy; a missing file is fs.ErrNotExist, a damaged
+// one or one of a newer format an error naming the file.
 func LoadPolicy(path string) (*Policy, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
 	var p Policy
-	if err := json.Unmarshal(data, &p); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+	if err := policyCodec.Read(path, &p); err != nil {
+		return nil, err
 	}
 	if p.Explore < 0 || p.Explore > MaxExplore {
 		return nil, fmt.Errorf("%s: exploration rate %g is outside [0, %g]", path, p.Explore, MaxExplore)

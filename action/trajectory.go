@@ -5,16 +5,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 )
 
 // A trajectory is one decision and what followed it in its turn: the
@@ -31,13 +29,25 @@ import (
 // prompt to reward it), and to each step of a composite on its own.
 
 // TrajectoryFile is the trajectory log's name in the state folder; it is
-// rotated to TrajectoryFile+".1" at MaxTrajectoryBytes.
+// rotated (store.Log) to trajectories-1.jsonl at MaxTrajectoryBytes.
 const TrajectoryFile = "trajectories.jsonl"
 
 // MaxTrajectoryBytes is the size at which the log is rotated: a decision
 // line is one to three kilobytes, so 4 MiB holds a few thousand turns,
 // weeks of work, and the rotated file as many again.
 const MaxTrajectoryBytes = 4 << 20
+
+// readLockWait bounds how long ReadTrajectories waits for the hooks'
+// appends to let go of the log: they take microseconds, so a longer wait
+// means a stuck process.
+const readLockWait = 10 * time.Second
+
+// trajectoryLog is the trajectory log in dir: rotated past
+// MaxTrajectoryBytes, one rotated file kept, appends unsynced (the hook
+// writes it on every prompt, like decisions.jsonl).
+func trajectoryLog(dir string) *store.Log {
+	return &store.Log{Path: filepath.Join(dir, TrajectoryFile), MaxBytes: MaxTrajectoryBytes, Keep: 1}
+}
 
 // Kinds of trajectory lines.
 const (
@@ -95,11 +105,7 @@ func appendLine(ctx context.Context, dir string, v any) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(dir, TrajectoryFile)
-	if info, err := os.Stat(path); err == nil && info.Size() > MaxTrajectoryBytes {
-		_ = os.Rename(path, path+".1") // another hook may have rotated it first
-	}
-	return state.AppendLine(ctx, path, line)
+	return trajectoryLog(dir).Append(ctx, line)
 }
 
 // ReadTrajectories reads the decisions logged in dir at or after since
@@ -108,16 +114,10 @@ func appendLine(ctx context.Context, dir string, v any) error {
 func ReadTrajectories(dir string, since time.Time) (out []Trajectory, warnings []error, err error) {
 	byID := map[string]int{}
 	var events []ToolEvent
-	for _, name := range []string{TrajectoryFile + ".1", TrajectoryFile} {
-		path := filepath.Join(dir, name)
-		f, err := os.Open(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, warnings, err
-		}
-		ws, err := readLines(path, f, func(kind string, line []byte) error {
+	ctx, cancel := context.WithTimeout(context.Background(), readLockWait)
+	defer cancel()
+	err = trajectoryLog(dir).Read(ctx, func(path string, r io.Reader) error {
+		ws, err := readLines(path, r, func(kind string, line []byte) error {
 			switch kind {
 			case KindDecision:
 				var t Trajectory
@@ -140,11 +140,14 @@ func ReadTrajectories(dir string, since time.Time) (out []Trajectory, warnings [
 			}
 			return nil
 		})
-		f.Close()
 		warnings = append(warnings, ws...)
 		if err != nil {
-			return nil, warnings, err
+			return fmt.Errorf("%s: %w", path, err)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, warnings, err
 	}
 	for _, e := range events {
 		if i, ok := byID[e.Decision]; ok {

@@ -77,10 +77,11 @@ func TestTrajectoryRotation(t *testing.T) {
 	path := filepath.Join(dir, TrajectoryFile)
 	in := Input{Prompt: "set up the pipeline", Candidates: []Candidate{fSkill}}
 	logged(t, dir, "old", "s", t0, in, Feature{})
-	// Grow the file past the limit, then log: the old file moves to .1.
+	// Grow the file past the limit, then log: the old file moves to
+	// trajectories-1.jsonl (store.Log's numbered rotation).
 	require.NoError(t, os.Truncate(path, MaxTrajectoryBytes+1))
 	logged(t, dir, "new", "s", t0.Add(time.Minute), in, Feature{})
-	_, err := os.Stat(path + ".1")
+	_, err := os.Stat(filepath.Join(dir, "trajectories-1.jsonl"))
 	require.NoError(t, err)
 	ts, _, err := ReadTrajectories(dir, time.Time{})
 	require.NoError(t, err)

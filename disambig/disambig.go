@@ -22,13 +22,15 @@
 // When fired rules disagree, the most specific (the longest matched text)
 // has the last word, over its penalties and over what weaker rules boosted.
 //
-// Rules are read from our YAML or from bookworm's disambiguation-rules.json,
-// whose mutual_exclusion entries are honoured.
+// Rules are read from our YAML (Parse), or built from RuleSpecs by an
+// adapter for another router's file (package bookworm reads the bookworm
+// router's disambiguation-rules.json) with Build, whose lenient option
+// drops the rules that cannot work here. A rule may declare a mutual
+// exclusion with another (mutual_exclusion: {with, on_keyword}): of the
+// two, only one applies.
 package disambig
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
@@ -66,7 +68,7 @@ type Rule struct {
 	Examples []string
 	Line     int // line in the rules file, 0 if unknown
 
-	// Bookworm's mutual exclusion: when the rule With also fires and
+	// Mutual exclusion: when the rule ExclusiveWith also fires and
 	// OnKeyword matches the prompt, only one of the two applies.
 	ExclusiveWith string
 	OnKeyword     string
@@ -178,7 +180,7 @@ func (r *Rule) matchLength(prompt string, seen literalMemo) int {
 type Set struct {
 	Source  string
 	Rules   []Rule
-	Lenient bool // read from a bookworm file: unusable rules were dropped
+	Lenient bool // built with BuildOptions.Lenient: unusable rules were dropped
 
 	prepare  sync.Once
 	literals []string // every filter literal of every branch, numbered
@@ -228,47 +230,51 @@ func (p Problem) Error() string {
 	return fmt.Sprintf("%s: rule %s: %s", loc, p.RuleID, p.Reason)
 }
 
-type ruleEntry struct {
-	ID              string   `yaml:"id" json:"id"`
-	Note            string   `yaml:"note" json:"note"`
-	Trigger         string   `yaml:"trigger" json:"trigger"`
-	Boost           string   `yaml:"boost" json:"boost"`
-	Penalty         []string `yaml:"penalty" json:"penalty"`
-	Weight          float64  `yaml:"weight" json:"weight"`
-	Examples        []string `yaml:"examples" json:"examples"`
-	MutualExclusion *struct {
-		With      string `yaml:"with" json:"with"`
-		OnKeyword string `yaml:"on_keyword" json:"on_keyword"`
-	} `yaml:"mutual_exclusion" json:"mutual_exclusion"`
-	line int
+// RuleSpec is a rule as a file writes it, before Build checks it.
+type RuleSpec struct {
+	ID       string // "" numbers the rule by its position (#1, #2, …)
+	Note     string
+	Trigger  string // a regular expression (RE2), matched case-insensitively
+	Boost    string
+	Penalty  []string
+	Weight   float64
+	Examples []string
+	// Mutual exclusion: when the rule ExclusiveWith also fires and
+	// OnKeyword (a regular expression; "" for always) matches the prompt,
+	// only one of the two applies (Set.Fired).
+	ExclusiveWith string
+	OnKeyword     string
+	Line          int // where the rule starts in its file; 0 if the format has no lines
 }
 
-// Parse reads a rules file. known reports whether a skill exists.
-//
-// Every problem in our YAML format is an error. A bookworm file (leading
-// '{') was written for a larger catalog and for JavaScript's regular
-// expressions, so its rules that name skills absent here or use
-// look-around are dropped and returned as problems to warn about; unknown
-// names in a penalty list are dropped from the list.
-func Parse(file string, data []byte, known func(string) bool) (*Set, []Problem, error) {
-	bookworm := bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
-	entries, err := decode(data, bookworm)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", file, err)
-	}
-	set := &Set{Source: file}
+// BuildOptions say how Build treats a rule it cannot use.
+type BuildOptions struct {
+	// Lenient is for a file written for another router: for a larger
+	// catalog and for another regular-expression dialect (JavaScript's
+	// look-around, which RE2 lacks). Its unusable rules (a boost naming
+	// an unknown skill, a trigger that does not compile, …) are dropped,
+	// unknown names in a penalty list are left out of the list, and each
+	// is returned as a Problem to warn about. Without it every problem is
+	// an error: our own files are written for this router.
+	Lenient bool
+}
+
+// Build checks rule specs read from file against the catalog (known
+// reports whether a skill exists) and returns them as a Set, in order.
+// Strict (the zero BuildOptions), any problem fails the whole file, the
+// error listing them all; lenient, it returns the rules it could use and
+// the problems to warn about.
+func Build(file string, specs []RuleSpec, known func(string) bool, opt BuildOptions) (*Set, []Problem, error) {
+	set := &Set{Source: file, Lenient: opt.Lenient}
 	var problems []Problem
-	if bookworm {
-		set.Lenient = true
-	}
 	ids := map[string]int{}
-	for i, e := range entries {
+	for i, e := range specs {
 		if e.ID == "" {
 			e.ID = fmt.Sprintf("#%d", i+1)
 		}
-		r, probs := build(file, e, known, bookworm)
+		r, probs := build(file, e, known, opt.Lenient)
 		if prev, dup := ids[e.ID]; dup {
-			probs = append(probs, Problem{file, e.line, e.ID, fmt.Sprintf("duplicate id (first at rule %d)", prev+1)})
+			probs = append(probs, Problem{file, e.Line, e.ID, fmt.Sprintf("duplicate id (first at rule %d)", prev+1)})
 		}
 		ids[e.ID] = i
 		problems = append(problems, probs...)
@@ -276,10 +282,38 @@ func Parse(file string, data []byte, known func(string) bool) (*Set, []Problem, 
 			set.Rules = append(set.Rules, *r)
 		}
 	}
-	if !bookworm && len(problems) > 0 {
+	if !opt.Lenient && len(problems) > 0 {
 		return nil, nil, joinProblems(problems)
 	}
 	return set, problems, nil
+}
+
+// ruleEntry is one rule of our rules file.
+type ruleEntry struct {
+	ID              string   `yaml:"id"`
+	Note            string   `yaml:"note"`
+	Trigger         string   `yaml:"trigger"`
+	Boost           string   `yaml:"boost"`
+	Penalty         []string `yaml:"penalty"`
+	Weight          float64  `yaml:"weight"`
+	Examples        []string `yaml:"examples"`
+	MutualExclusion *struct {
+		With      string `yaml:"with"`
+		OnKeyword string `yaml:"on_keyword"`
+	} `yaml:"mutual_exclusion"`
+}
+
+// Parse reads our rules file (YAML; see rules/disambiguation.yaml) and
+// checks it with Build, strictly: every problem is an error naming the
+// file, line and rule. known reports whether a skill exists. It returns
+// problems as Build does, none when strict, so that a loader can call it
+// or another format's adapter (package bookworm) alike.
+func Parse(file string, data []byte, known func(string) bool) (*Set, []Problem, error) {
+	specs, err := decode(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", file, err)
+	}
+	return Build(file, specs, known, BuildOptions{})
 }
 
 func joinProblems(ps []Problem) error {
@@ -290,36 +324,34 @@ func joinProblems(ps []Problem) error {
 	return fmt.Errorf("%s", strings.Join(msgs, "\n"))
 }
 
-func decode(data []byte, bookworm bool) ([]ruleEntry, error) {
-	if bookworm {
-		var f struct {
-			Rules []ruleEntry `json:"rules"`
-		}
-		err := json.Unmarshal(data, &f)
-		return f.Rules, err
-	}
+func decode(data []byte) ([]RuleSpec, error) {
 	var doc struct {
 		Rules []yaml.Node `yaml:"rules"`
 	}
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
-	out := make([]ruleEntry, len(doc.Rules))
+	out := make([]RuleSpec, len(doc.Rules))
 	for i := range doc.Rules {
-		if err := doc.Rules[i].Decode(&out[i]); err != nil {
+		var e ruleEntry
+		if err := doc.Rules[i].Decode(&e); err != nil {
 			return nil, fmt.Errorf("line %d: %v", doc.Rules[i].Line, err)
 		}
-		out[i].line = doc.Rules[i].Line
+		out[i] = RuleSpec{ID: e.ID, Note: e.Note, Trigger: e.Trigger, Boost: e.Boost, Penalty: e.Penalty,
+			Weight: e.Weight, Examples: e.Examples, Line: doc.Rules[i].Line}
+		if me := e.MutualExclusion; me != nil {
+			out[i].ExclusiveWith, out[i].OnKeyword = me.With, me.OnKeyword
+		}
 	}
 	return out, nil
 }
 
-func build(file string, e ruleEntry, known func(string) bool, bookworm bool) (*Rule, []Problem) {
+func build(file string, e RuleSpec, known func(string) bool, lenient bool) (*Rule, []Problem) {
 	var probs []Problem
 	bad := func(format string, args ...any) {
-		probs = append(probs, Problem{file, e.line, e.ID, fmt.Sprintf(format, args...)})
+		probs = append(probs, Problem{file, e.Line, e.ID, fmt.Sprintf(format, args...)})
 	}
-	r := &Rule{ID: e.ID, Note: e.Note, Boost: e.Boost, Weight: e.Weight, Examples: e.Examples, Line: e.line, re: &lazyRegexps{}}
+	r := &Rule{ID: e.ID, Note: e.Note, Boost: e.Boost, Weight: e.Weight, Examples: e.Examples, Line: e.Line, re: &lazyRegexps{}}
 	fatal := false
 	if strings.TrimSpace(e.Trigger) == "" {
 		bad("no trigger")
@@ -357,16 +389,16 @@ func build(file string, e ruleEntry, known func(string) bool, bookworm bool) (*R
 			r.Penalty = append(r.Penalty, p)
 		}
 	}
-	if bookworm && len(r.Penalty) == 0 && r.Boost == "" {
-		fatal = true
+	if lenient && len(r.Penalty) == 0 && r.Boost == "" {
+		fatal = true // every name it penalised was left out: nothing remains
 	}
-	if me := e.MutualExclusion; me != nil && me.With != "" {
-		r.ExclusiveWith = me.With
-		if me.OnKeyword != "" {
-			if _, err := regexp.Compile("(?i)" + me.OnKeyword); err != nil {
+	if e.ExclusiveWith != "" {
+		r.ExclusiveWith = e.ExclusiveWith
+		if e.OnKeyword != "" {
+			if _, err := regexp.Compile("(?i)" + e.OnKeyword); err != nil {
 				bad("mutual_exclusion on_keyword does not compile: %v", err)
 			} else {
-				r.OnKeyword = me.OnKeyword
+				r.OnKeyword = e.OnKeyword
 			}
 		}
 	}

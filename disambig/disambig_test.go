@@ -273,26 +273,27 @@ func TestParseYAMLErrors(t *testing.T) {
 	}
 }
 
-// TestParseBookworm protects reading bookworm's disambiguation-rules.json:
-// rules written for a larger catalog or for JavaScript regular expressions
-// are dropped and reported, not fatal.
-func TestParseBookworm(t *testing.T) {
-	data := `{
-  "_meta": {"version": "v2.2"},
-  "rules": [
-    {"id": "R01", "trigger": "bug|报错", "boost": "debugger-expert", "penalty": ["tester-expert", "graphql-architect"], "weight": 0.35},
-    {"id": "R02", "trigger": "(?!foo)bar", "boost": "debugger-expert", "weight": 0.3},
-    {"id": "R03", "trigger": "(?<!vue)路由分析", "boost": "debugger-expert", "weight": 0.3},
-    {"id": "R04", "trigger": "mcp", "boost": "mcp-probe", "weight": 0.3},
-    {"id": "R05", "trigger": "x", "penalty": ["ghost"], "weight": 0.3}
-  ]
-}`
-	set, problems, err := disambig.Parse("bw.json", []byte(data), known)
+// TestBuildLenient protects reading rules written for another router
+// (package bookworm): those written for a larger catalog or for
+// JavaScript regular expressions are dropped and reported, not fatal,
+// while the same specs built strictly fail, listing every problem.
+func TestBuildLenient(t *testing.T) {
+	specs := []disambig.RuleSpec{
+		{ID: "R01", Trigger: "bug|报错", Boost: "debugger-expert", Penalty: []string{"tester-expert", "graphql-architect"}, Weight: 0.35},
+		{ID: "R02", Trigger: "(?!foo)bar", Boost: "debugger-expert", Weight: 0.3},
+		{ID: "R03", Trigger: "(?<!vue)路由分析", Boost: "debugger-expert", Weight: 0.3},
+		{ID: "R04", Trigger: "mcp", Boost: "mcp-probe", Weight: 0.3},
+		{ID: "R05", Trigger: "x", Penalty: []string{"ghost"}, Weight: 0.3},
+		{Trigger: "leak", Boost: "debugger-expert", Weight: 0.3, ExclusiveWith: "R01", OnKeyword: "(?=leak)"},
+	}
+	set, problems, err := disambig.Build("bw.json", specs, known, disambig.BuildOptions{Lenient: true})
 	require.NoError(t, err)
-	require.Len(t, set.Rules, 1)
+	assert.True(t, set.Lenient)
 	assert.Equal(t, "bw.json", set.Source)
-	assert.Equal(t, "R01", set.Rules[0].ID)
+	require.Equal(t, []string{"R01", "#6"}, ids(ruleRefs(set)))
 	assert.Equal(t, []string{"tester-expert"}, set.Rules[0].Penalty)
+	assert.Equal(t, "R01", set.Rules[1].ExclusiveWith)
+	assert.Empty(t, set.Rules[1].OnKeyword, "an exclusion keyword that does not compile is left out")
 
 	reasons := map[string]string{}
 	for _, p := range problems {
@@ -305,25 +306,41 @@ func TestParseBookworm(t *testing.T) {
 	assert.Contains(t, reasons["R03"], "trigger does not compile")
 	assert.Contains(t, reasons["R04"], `boost names unknown skill "mcp-probe"`)
 	assert.Contains(t, reasons["R05"], `penalty names unknown skill "ghost"`)
-	assert.Len(t, reasons, 5)
+	assert.Contains(t, reasons["#6"], "mutual_exclusion on_keyword does not compile")
+	assert.Len(t, reasons, 6)
 
-	// Malformed JSON is an error naming the file.
-	_, _, err = disambig.Parse("bw.json", []byte(`{"rules": [`), known)
+	set, problems, err = disambig.Build("mine.yaml", specs, known, disambig.BuildOptions{})
 	require.Error(t, err)
-	assert.True(t, strings.HasPrefix(err.Error(), "bw.json: "))
+	assert.Nil(t, set)
+	assert.Nil(t, problems)
+	for _, want := range []string{"rule R01: penalty names unknown skill", "rule R02: trigger", "rule R03: trigger", "rule R04: boost", "rule R05: penalty", "rule #6: mutual_exclusion"} {
+		assert.Contains(t, err.Error(), "mine.yaml: "+want)
+	}
 }
 
-// TestMutualExclusion protects bookworm's mutual_exclusion: of two
-// exclusive rules that fire on the keyword, the declaring one wins.
+func ruleRefs(set *disambig.Set) []*disambig.Rule {
+	out := make([]*disambig.Rule, len(set.Rules))
+	for i := range set.Rules {
+		out[i] = &set.Rules[i]
+	}
+	return out
+}
+
+// TestMutualExclusion protects mutual_exclusion: of two exclusive rules
+// that fire on the keyword, the declaring one wins.
 func TestMutualExclusion(t *testing.T) {
-	data := `{"rules": [
-    {"id": "R05", "trigger": "leak|性能", "boost": "performance-expert", "weight": 0.3},
-    {"id": "R01", "trigger": "bug|leak", "boost": "debugger-expert", "weight": 0.35,
-     "mutual_exclusion": {"with": "R05", "on_keyword": "内存泄漏|memory\\s*leak|leak", "resolution": "R01 first"}}
-  ]}`
-	set, problems, err := disambig.Parse("bw.json", []byte(data), known)
-	require.NoError(t, err)
-	require.Empty(t, problems)
+	set := parse(t, `
+rules:
+  - id: R05
+    trigger: leak|性能
+    boost: performance-expert
+    weight: 0.3
+  - id: R01
+    trigger: bug|leak
+    boost: debugger-expert
+    weight: 0.35
+    mutual_exclusion: {with: R05, on_keyword: 'memory\s*leak|内存泄漏|leak'}
+`)
 	require.Len(t, set.Rules, 2)
 	assert.Equal(t, "R05", set.Rules[1].ExclusiveWith)
 

@@ -37,7 +37,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 )
 
 // MemoriesFile is the memories' file name in the state folder.
@@ -166,7 +166,7 @@ func Remember(ctx context.Context, path string, m Memory) (stored Memory, added 
 	if m.Scope == ScopeUser {
 		m.Project = ""
 	}
-	err = state.Locked(ctx, path, func() error {
+	err = store.Lock(ctx, path, func() error {
 		mems, err := ReadMemories(path)
 		if err != nil {
 			return err
@@ -192,7 +192,7 @@ func Remember(ctx context.Context, path string, m Memory) (stored Memory, added 
 // id is an error that lists the ids there are.
 func Forget(ctx context.Context, path, id string) (Memory, error) {
 	var gone Memory
-	err := state.Locked(ctx, path, func() error {
+	err := store.Lock(ctx, path, func() error {
 		mems, err := ReadMemories(path)
 		if err != nil {
 			return err
@@ -251,5 +251,5 @@ func writeMemories(path string, mems []Memory) error {
 		buf.Write(line)
 		buf.WriteByte('\n')
 	}
-	return state.WriteAtomic(path, buf.Bytes())
+	return store.WriteFile(path, buf.Bytes())
 }

@@ -94,7 +94,7 @@ func open(path, cacheDir, kind string, read func() ([]Doc, error)) (*Index, erro
 	if err != nil {
 		return nil, err
 	}
-	if cacheDir != "" && os.MkdirAll(cacheDir, 0o755) == nil {
+	if cacheDir != "" && os.MkdirAll(cacheDir, 0o700) == nil { // private, as store makes state folders
 		if x.ix.Save(cached) == nil {
 			prune(cacheDir)
 		}
@@ -145,6 +145,8 @@ func prune(dir string) {
 	sort.Slice(list, func(i, j int) bool { return list[i].mod > list[j].mod })
 	for _, a := range list[min(cacheKeep, len(list)):] {
 		os.Remove(a.path)
+		// and its verification sidecar (store.LoadCache's .NAME.verified)
+		os.Remove(filepath.Join(dir, "."+filepath.Base(a.path)+".verified"))
 	}
 }
 

@@ -164,6 +164,8 @@ func TestOpenFromCache(t *testing.T) {
 	}
 	files, _ := filepath.Glob(filepath.Join(cache, "recall-*.bin"))
 	assert.LessOrEqual(t, len(files), cacheKeep, "old compiled files are pruned")
+	sidecars, _ := filepath.Glob(filepath.Join(cache, ".recall-*.verified"))
+	assert.LessOrEqual(t, len(sidecars), cacheKeep, "with their verification sidecars")
 
 	for _, f := range files {
 		require.NoError(t, os.WriteFile(f, []byte("junk"), 0o644))

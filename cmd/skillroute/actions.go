@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillroute/skillroute/action"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/recall"
 )
 
@@ -333,7 +334,7 @@ func (a *app) runPolicy(args []string, stdout, stderr io.Writer) error {
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}
-	records, fwarnings, err := (&learn.Log{Dir: a.stateDir}).Read()
+	records, fwarnings, err := (&feedback.Log{Dir: a.stateDir}).Read()
 	if err != nil {
 		return err
 	}
@@ -378,14 +379,14 @@ func (a *app) runPolicy(args []string, stdout, stderr io.Writer) error {
 // skillOutcomes reads the feedback log's verdicts on routed skills: a
 // confirmation is a success, a correction of the routed skill a failure
 // (an implicit one at learn.ImplicitFactor, as the learner weighs it).
-func skillOutcomes(records []learn.Record) []action.SkillOutcome {
+func skillOutcomes(records []feedback.Record) []action.SkillOutcome {
 	var out []action.SkillOutcome
 	for _, r := range records {
 		if r.Routed == "" {
 			continue // the router abstained: no skill to credit
 		}
 		w := 1.0
-		if r.Kind == learn.KindImplicit && r.IsCorrection() {
+		if r.Kind == feedback.KindImplicit && r.IsCorrection() {
 			w = learn.ImplicitFactor
 		}
 		out = append(out, action.SkillOutcome{Skill: r.Routed, Success: !r.IsCorrection(), Weight: w})

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/skillroute/skillroute/bookworm"
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
@@ -38,7 +39,11 @@ func (a *app) runRules(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	set, problems, err := disambig.Parse(file, raw, func(s string) bool { return ix.Resolve(s) >= 0 })
+	parse := disambig.Parse
+	if bookworm.Is(file, raw) {
+		parse = bookworm.Rules
+	}
+	set, problems, err := parse(file, raw, func(s string) bool { return ix.Resolve(s) >= 0 })
 	if err != nil {
 		return fmt.Errorf("invalid rules:\n%v", err)
 	}
