@@ -140,7 +140,7 @@ func TestPluginFiles(t *testing.T) {
 		} `json:"hooks"`
 	}
 	require.NoError(t, json.Unmarshal(data, &hooks))
-	require.Len(t, hooks.Hooks, 4)
+	require.Len(t, hooks.Hooks, 5) // hook.Registrations: PostToolUseFailure too, for the action layer
 	for event, groups := range hooks.Hooks {
 		for _, g := range groups {
 			for _, h := range g.Hooks {

@@ -21,16 +21,23 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillroute/skillroute/action"
 	"github.com/skillroute/skillroute/router"
 )
 
 // None is the label of a prompt that should get no skill.
 const None = "none"
 
-// Case is one labelled prompt.
+// Case is one labelled prompt. The action labels are optional (see
+// actions.go): the action the action layer should take, and the memory,
+// tool or composite steps it should use.
 type Case struct {
-	Query    string `json:"query"`
-	Expected string `json:"expected"`
+	Query    string        `json:"query"`
+	Expected string        `json:"expected"`
+	Action   string        `json:"action,omitempty"`
+	Steps    []action.Step `json:"steps,omitempty"`
+	Memory   string        `json:"memory,omitempty"`
+	Tool     string        `json:"tool,omitempty"`
 }
 
 // Session is a multi-turn case: the turns are routed in order, in a
@@ -86,7 +93,14 @@ func Read(path string) (*File, error) {
 			if *probe.Query == "" || *probe.Expected == "" {
 				return nil, fmt.Errorf("%s:%d: query and expected may not be empty (an abstention is \"none\")", path, line)
 			}
-			out.Cases = append(out.Cases, Case{*probe.Query, *probe.Expected})
+			var c Case
+			if err := json.Unmarshal([]byte(text), &c); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+			}
+			if err := c.checkAction(); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+			}
+			out.Cases = append(out.Cases, c)
 		default:
 			return nil, fmt.Errorf("%s:%d: a line needs \"query\" and \"expected\", or \"turns\"", path, line)
 		}

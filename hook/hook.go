@@ -9,6 +9,12 @@
 // was actually used, which feeds the session context and the workflow
 // statistics. SessionStart resets or resumes the session's state.
 //
+// With the action layer (actions.go) the hook injects what it decides
+// instead of the skill line alone: the skill, remembered facts, a tool
+// hint, a question to ask first, or nothing; it logs every decision as a
+// trajectory, and attaches to it the turn's tool calls (PostToolUse and
+// PostToolUseFailure of the Skill tool and of MCP tools, typed commands).
+//
 // The hook must never get in the user's way: whatever happens (malformed
 // input, an unknown event, a broken or locked state file, a slow disk) it
 // exits 0, prints nothing it is not sure of, and gives up at Deadline. Exit
@@ -27,6 +33,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skillroute/skillroute/action"
 	"github.com/skillroute/skillroute/router"
 )
 
@@ -50,6 +57,7 @@ type Event struct {
 	Source        string          `json:"source"`
 	ToolName      string          `json:"tool_name"`
 	ToolInput     json.RawMessage `json:"tool_input"`
+	ToolResponse  json.RawMessage `json:"tool_response"`
 	ExpansionType string          `json:"expansion_type"`
 	CommandName   string          `json:"command_name"`
 	CommandArgs   string          `json:"command_args"`
@@ -73,7 +81,12 @@ type Handler struct {
 	// Open returns the router; called only for prompts, so the other
 	// events never load the index.
 	Open func() (*router.Router, error)
-	Now  func() time.Time
+	// Actions, when set, opens the action layer for a working folder
+	// (its memories, tools and policy): the hook then injects what the
+	// layer decides and logs its decisions (actions.go). Nil: the skill
+	// line alone.
+	Actions func(cwd string) (*action.Layer, error)
+	Now     func() time.Time
 	// Home is the user's home folder: project detection stops before it
 	// (sctx.DetectProject). Empty sets no limit.
 	Home string
@@ -108,12 +121,16 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 	switch ev.HookEventName {
 	case "UserPromptSubmit":
 		return h.prompt(ctx, ev)
-	case "PostToolUse":
-		if ev.ToolName != "Skill" {
-			return Result{Reason: "PostToolUse of " + ev.ToolName}
+	case "PostToolUse", "PostToolUseFailure":
+		h.toolEvent(ctx, ev)
+		if ev.ToolName != "Skill" || ev.HookEventName == "PostToolUseFailure" {
+			return Result{Reason: ev.HookEventName + " of " + ev.ToolName}
 		}
 		return h.used(ctx, ev, skillOf(ev.ToolInput), nil)
 	case "UserPromptExpansion":
+		if ev.ExpansionType == "" || ev.ExpansionType == "slash_command" {
+			h.toolEvent(ctx, ev) // a typed command is one of the turn's tool calls
+		}
 		return h.expansion(ctx, ev)
 	case "SessionStart":
 		return h.start(ctx, ev)
@@ -162,19 +179,18 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	}
 	rec := Decision{ID: decisionID(ev, now), Session: ev.SessionID, PromptHash: hash(text), Time: now.UTC(), Query: text}
 	res := Result{}
+	var traj *action.Trajectory
 	routeIn := func(f *SessionFile) {
 		d := r.Route(text, h.session(f, ev.Cwd, now))
 		res.Decision = &d
 		rec.Skill, rec.Confidence = d.Skill, d.Confidence
-		switch {
-		case d.Closing:
-			res.Reason = "closing turn: no skill needed"
-		case d.Skill == "":
-			res.Reason = fmt.Sprintf("abstained (confidence %.2f)", d.Confidence)
-		case h.gone(r, d.Skill):
+		var injected string
+		if d.Skill != "" && !d.Closing && h.gone(r, d.Skill) {
 			res.Reason = fmt.Sprintf("%s was removed since the index was compiled; recompiling", d.Skill)
-		default:
-			injected := describe(d)
+		} else {
+			injected, res.Reason, traj = h.inject(ev, text, d, rec.ID, now)
+		}
+		if injected != "" {
 			res.Output = contextOutput(injected)
 			rec.Cost = (len(injected) + 3) / 4 // tokens, at about four bytes each
 		}
@@ -188,6 +204,9 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 		routeIn(f)
 	}
 	_ = h.Store.RecordDecision(ctx, rec)
+	if traj != nil {
+		_ = action.LogDecision(ctx, h.Store.Dir, *traj)
+	}
 	return res
 }
 

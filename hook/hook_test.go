@@ -215,7 +215,7 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 	text := string(data)
 	assert.Contains(t, text, `'/opt/my tools/skillroute' hook`)
 	assert.Contains(t, text, "/usr/local/bin/lint.sh")
-	assert.Contains(t, text, `"matcher": "Skill"`)
+	assert.Contains(t, text, `"matcher": "Skill|mcp__.*"`)
 	assert.Contains(t, text, `"timeout": 5`)
 	backups, _ := filepath.Glob(path + ".skillroute-backup-*")
 	assert.Len(t, backups, 1)

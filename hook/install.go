@@ -22,12 +22,21 @@ type Registration struct {
 // Registrations are the events the router listens to. The timeout (s) is
 // far above the hook's own 200 ms deadline and far below Claude Code's
 // default 30 s for prompts, so a stuck disk can never hold a prompt long.
+// Tool calls are heard for the Skill tool (which skill the session used)
+// and for MCP tools, the tools a user declares to the action layer (their
+// outcomes attach to the turn's logged decision); not for every Read and
+// Edit.
 var Registrations = []Registration{
 	{Event: "UserPromptSubmit"},
-	{Event: "PostToolUse", Matcher: "Skill"},
+	{Event: "PostToolUse", Matcher: ToolMatcher},
+	{Event: "PostToolUseFailure", Matcher: ToolMatcher},
 	{Event: "UserPromptExpansion"},
 	{Event: "SessionStart"},
 }
+
+// ToolMatcher selects the tool calls the hook hears: the Skill tool and
+// MCP tools ("mcp__server__tool").
+const ToolMatcher = "Skill|mcp__.*"
 
 // HookTimeout is the timeout, in seconds, written for each hook entry.
 const HookTimeout = 5

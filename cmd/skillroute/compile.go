@@ -74,6 +74,9 @@ func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
 			status.State, status.Skills = "current", len(ix.Skills)
 		}
 		a.writeStatus(cfg.CacheDir, status)
+		if err == nil {
+			a.warmActions(stderr) // the hook's memories and tools, compiled off its clock too
+		}
 		return err
 	}
 	ix, compiled, err := a.compile(cfg, *out)
@@ -83,6 +86,7 @@ func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
 	where := *out
 	if where == "" {
 		where = cfg.CacheDir
+		a.warmActions(stderr)
 	}
 	verb := "compiled"
 	if !compiled {

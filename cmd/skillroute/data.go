@@ -30,6 +30,9 @@ type app struct {
 	session string
 	// stdin is what `hook` reads its event from.
 	stdin io.Reader
+	// cwd is the working folder: project memories apply inside their
+	// project, and `remember --scope project` stores one for it.
+	cwd string
 	// listingBudget is $SLASH_COMMAND_TOOL_CHAR_BUDGET, Claude Code's
 	// override of its skill-listing budget, for doctor.
 	listingBudget string
@@ -42,7 +45,9 @@ type app struct {
 func appFromEnv() *app {
 	home, _ := os.UserHomeDir()
 	bin, _ := os.Executable()
+	cwd, _ := os.Getwd()
 	return &app{
+		cwd:           cwd,
 		stateDir:      store.DefaultDir(os.Getenv, home),
 		places:        skills.Places{Home: home, ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"), PluginRoot: os.Getenv("CLAUDE_PLUGIN_ROOT")},
 		binary:        bin,

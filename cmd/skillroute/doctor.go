@@ -146,6 +146,17 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 	if w, err := learn.LoadWeights(filepath.Join(dir, learn.WeightsFile)); err == nil {
 		note("learned weights", fmt.Sprintf("from %d records, %s", w.Records, w.Learned.Format(time.DateTime)))
 	}
+	// The action layer: a broken memories or tools file leaves the hook
+	// with the skill line alone, so it fails the check.
+	if l, err := a.actionLayer(actionFlags{}); err != nil {
+		check(false, "action layer", err.Error())
+	} else {
+		policy := "no learned policy in use"
+		if l.Policy != nil {
+			policy = "learned policy " + l.Policy.Version + " in use"
+		}
+		note("action layer", fmt.Sprintf("%d memories, %d declared tools, %s", len(l.Memories()), len(l.Tools()), policy))
+	}
 	if lines := lastLines(filepath.Join(dir, "hook.log"), 3); len(lines) > 0 {
 		note("hook.log (last)", strings.Join(lines, "\n"+strings.Repeat(" ", 28)))
 	}

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/skillroute/skillroute/action"
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
@@ -18,7 +19,7 @@ import (
 // nil (exit 0): a hook must never block or break the user's prompt.
 func (a *app) runHook(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-		fmt.Fprintf(stderr, "Usage: skillroute hook < EVENT.json\n\nReads one Claude Code hook event (UserPromptSubmit, PostToolUse of Skill,\nUserPromptExpansion, SessionStart) on stdin; prints additionalContext JSON\nwhen a skill is recommended, else nothing. Always exits 0.\n")
+		fmt.Fprintf(stderr, "Usage: skillroute hook < EVENT.json\n\nReads one Claude Code hook event (UserPromptSubmit, PostToolUse of Skill,\nUserPromptExpansion, SessionStart; PostToolUse and PostToolUseFailure of\nMCP tools attach to the turn's logged decision) on stdin; prints\nadditionalContext JSON when the action layer injects something (a skill,\nremembered facts, a tool hint, a question to ask), else nothing. Always\nexits 0.\n")
 		return nil
 	}
 	// One event, a few megabytes at most, then exit: collecting garbage
@@ -54,13 +55,17 @@ func (a *app) hookRuntime(deadline time.Duration) *hook.Runtime {
 		Handler: &hook.Handler{
 			Store:     &hook.Store{Dir: a.stateDir},
 			Open:      func() (*router.Router, error) { return loader.Open(cfg) },
+			Actions:   func(string) (*action.Layer, error) { return a.actionLayer(actionFlags{}) },
 			Home:      a.places.Home,
 			Changed:   func(r *router.Router, names ...string) []string { return loader.Changed(r.Index, names...) },
 			Recompile: background,
 		},
 		Deadline: deadline,
 		Warnings: &warnings,
-		Compiled: func() bool { return !compiling.Load() },
+		// The action layer's memories and tools are compiled on the
+		// prompt's clock when their cache is missing: the background
+		// compile warms them too (runCompile).
+		Compiled: func() bool { return !compiling.Load() && a.actionCached() },
 		Compile:  background,
 		Reset:    func() { os.RemoveAll(cfg.CacheDir) },
 	}

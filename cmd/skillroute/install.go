@@ -65,7 +65,7 @@ func (a *app) runInstall(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "hooks in %s:\n", settings)
 	}
 	for _, c := range changes {
-		fmt.Fprintf(stdout, "  %-20s %s\n", c.Event, action(c.Action, *dryRun))
+		fmt.Fprintf(stdout, "  %-20s %s\n", c.Event, changeWords(c.Action, *dryRun))
 	}
 	if plugin := pluginEnabledIn(settingsFiles(a.places)); len(plugin) > 0 {
 		fmt.Fprintf(stderr, "warning: the skillroute plugin is also enabled (%s): every prompt would run both and get two lines; disable the plugin or run `skillroute uninstall`\n",
@@ -140,7 +140,7 @@ func (a *app) runUninstall(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "hooks in %s:\n", settings)
 	}
 	for _, c := range changes {
-		fmt.Fprintf(stdout, "  %-20s %s\n", c.Event, action(c.Action, *dryRun))
+		fmt.Fprintf(stdout, "  %-20s %s\n", c.Event, changeWords(c.Action, *dryRun))
 	}
 	if *dryRun {
 		fmt.Fprintf(stdout, "installed skills would be left in place\n")
@@ -150,9 +150,9 @@ func (a *app) runUninstall(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// action words a change for the user: as done, or, in a dry run, as what
+// changeWords words a change for the user: as done, or, in a dry run, as what
 // would be done.
-func action(done string, dryRun bool) string {
+func changeWords(done string, dryRun bool) string {
 	if !dryRun {
 		return done
 	}

@@ -2,9 +2,9 @@
 //
 // Usage:
 //
-//	skillroute route [--json] [--explain] [--catalog P] [--rules P] [--synonyms P] TEXT...
+//	skillroute route [--json] [--explain] [--catalog P] [--rules P] [--synonyms P] [--memories F] [--tools F] [--router R] TEXT...
 //	skillroute compile [--catalog P] [--synonyms P] [-o FILE]
-//	skillroute eval [--catalog P] [--rules P] [--synonyms P] [--derive-keywords] [--json] [-v] FILE.jsonl
+//	skillroute eval [--catalog P] [--rules P] [--synonyms P] [--derive-keywords] [--memories F] [--tools F] [--router R] [--json] [-v] FILE.jsonl
 //	skillroute rules lint [--catalog P] [--synonyms P] FILE
 //	skillroute skills list [--catalog P]
 //	skillroute skills install [--dir DIR] [--force] [NAME...]
@@ -15,6 +15,10 @@
 //	skillroute learn [--dry-run] [--json] | skillroute learn --rollback [N]
 //	skillroute calibrate --preset P [--min-samples N] [--tolerance T]
 //	skillroute doctor
+//	skillroute remember [--scope user|project] TEXT...
+//	skillroute memories [list] | skillroute memories forget ID
+//	skillroute replay [--router rule|feature] [--policy] [--since T] [--json]
+//	skillroute policy [--enable|--disable] [--explore RATE] [--json]
 //
 // Run `skillroute COMMAND --help` for each command's flags.
 package main
@@ -50,6 +54,10 @@ func init() {
 		{"learn", "learn weights from the feedback log, adopting them only if held-out accuracy holds", (*app).runLearn},
 		{"calibrate", "build the calibration table from logged outcomes", (*app).runCalibrate},
 		{"doctor", "check the installation, the state folder and routing", (*app).runDoctor},
+		{"remember", "remember a fact for prompts it fits: skillroute remember TEXT", (*app).runRemember},
+		{"memories", "list remembered facts, or forget one: skillroute memories forget ID", (*app).runMemories},
+		{"replay", "re-run an action router over the logged decisions and compare", (*app).runReplay},
+		{"policy", "learn success rates from logged outcomes; enable or disable them", (*app).runPolicy},
 	}
 }
 

@@ -304,9 +304,16 @@ func TestDoctor(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	code, out, errOut = runApp(t, a, "doctor")
 	require.Equal(t, 0, code, out+errOut)
-	assert.Contains(t, out, "4 of 4 events")
+	assert.Contains(t, out, "5 of 5 events")
 	assert.Contains(t, out, "50 skills")
 	assert.Contains(t, out, "routes to performance-expert")
+	assert.Contains(t, out, "0 memories, 0 declared tools")
+
+	require.NoError(t, os.WriteFile(filepath.Join(a.stateDir, "tools.yaml"), []byte("- name: x\n"), 0o644))
+	code, out, _ = runApp(t, a, "doctor")
+	assert.Equal(t, 1, code, "a broken tools file fails the check")
+	assert.Contains(t, out, "tools.yaml:1: tool x has no description")
+	require.NoError(t, os.Remove(filepath.Join(a.stateDir, "tools.yaml")))
 
 	// Installing again, under another binary name, replaces the entries.
 	code, out, _ = runApp(t, a, "install", "--binary", bin, "--no-skills")
