@@ -31,10 +31,15 @@
 // Split assigns each record to training or test by a hash of its content
 // (70/30), so the split is the same in every process and on every run, and
 // a record learned from is never the one that judges the learning. Trial
-// learns on the training share and adopts the new weights only if routing
-// the test share is at least as accurate as before (and something was held
-// out at all). Update is the whole policy `skillroute learn` applies:
-// trial, then, when adopted, weights learned from the whole log replace the
+// learns on the training share and routes the test share with and
+// without the new weights. They are adopted on evidence only: a held-out
+// gain, or a hold at MinHoldAccuracy or more, judged on at least
+// MinHeldOut records; with fewer there is nothing to judge, and learn says
+// so (Outcome.Reason) rather than adopting weights that "held" at 0 %. A
+// user's few corrections act meanwhile through the prompt memory (package
+// memory), which only touches prompts near the corrected ones. Update is
+// the whole policy `skillroute learn` applies: trial, then, when adopted,
+// weights learned from the whole log replace the
 // current ones. Before weights are replaced the old ones go to snapshots/
 // (the last MaxSnapshots are kept, numbered) and Rollback restores any of
 // them. Weights and snapshots are JSON files in a versioned header

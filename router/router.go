@@ -15,6 +15,7 @@
 //	fuse       BM25 and the signals, linearly
 //	rules      the disambiguation rules
 //	prior      the calibration table, a prior among the candidates
+//	learned    what the user taught: the prompt memory's verdict, over the rules and the table
 //	decide     confidence, level, the recommended skill and its evidence
 //
 // A new stage is one function over *route and one line in the pipeline
@@ -48,6 +49,7 @@ import (
 	"github.com/skillroute/skillroute/explain"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn/calibrate"
+	"github.com/skillroute/skillroute/learn/memory"
 )
 
 // Level is a coarse reading of confidence.
@@ -101,6 +103,11 @@ type Decision struct {
 	Rules      []string    `json:"rules,omitempty"`   // ids of the rules that fired
 	Closing    bool        `json:"closing,omitempty"` // a thanks-and-done turn: no skill by design
 	Prior      string      `json:"prior,omitempty"`   // what the calibration table did, when it acted
+	Memory     string      `json:"memory,omitempty"`  // what the prompt memory did, when it acted
+	// Terms is the prompt's vector as the prompt memory keeps it (term
+	// hashes, no text), for a later verdict on this route to be
+	// remembered.
+	Terms memory.Vector `json:"-"`
 }
 
 // Router routes prompts over one compiled index and rule set.
@@ -112,6 +119,9 @@ type Router struct {
 	// Table is the calibration table, a prior among the candidates (nil:
 	// none).
 	Table *calibrate.Table
+	// Memory is the prompt memory of corrected and confirmed prompts
+	// (nil: none).
+	Memory *memory.Memory
 	// Projects are the skills each project type favours (nil: the
 	// project signal is off).
 	Projects sctx.ProjectFavours
@@ -207,6 +217,9 @@ func (d *Decision) Explain() string {
 	}
 	if d.Prior != "" {
 		fmt.Fprintf(&b, "calibration: %s\n", d.Prior)
+	}
+	if d.Memory != "" {
+		fmt.Fprintf(&b, "%s\n", d.Memory)
 	}
 	for i, c := range d.Candidates {
 		fmt.Fprintf(&b, "#%d %s score %.4f confidence %.2f\n", i+1, c.Skill, c.Score, c.Confidence)

@@ -27,6 +27,7 @@ type route struct {
 	fired     []*disambig.Rule // rules
 	prior     string           // prior: what the table did, for --explain
 	silence   bool             // prior: the table has seen no skill help here
+	taught    string           // learned: the skill the prompt memory put first
 
 	decision Decision
 	done     bool // a stage decided: the rest do not run
@@ -49,6 +50,7 @@ var pipeline = []stage{
 	{"fuse", fuseSignals},
 	{"rules", applyRules},
 	{"prior", applyPrior},
+	{"learned", applyLearned},
 	{"decide", decide},
 }
 
@@ -160,6 +162,9 @@ func decide(_ *Router, st *route) {
 		}
 		d.Candidates = append(d.Candidates, Candidate{Skill: c.Skill, Score: round(c.Score), Confidence: round(Confidence(c.Score, rival)),
 			Explain: c.Explain, Evidence: evidence(c.Skill, st.results, st.signals, st.fired)})
+		if c.Skill == st.taught {
+			d.Candidates[i].Evidence = append(d.Candidates[i].Evidence, "your earlier correction")
+		}
 	}
 	if len(d.Candidates) == 0 {
 		return
