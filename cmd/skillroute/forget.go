@@ -178,8 +178,11 @@ func (a *app) runForget(args []string, stdout, stderr io.Writer) error {
 				}
 			}
 		}
+		// A correction is what the user said (every `correct`, one naming
+		// the skill the prompt already went to too) or what a session
+		// showed against the route; confirmations the hook inferred stay.
 		removed, err := a.takeBack(func(r feedback.Record) bool {
-			return r.IsCorrection() && (skill == "" || r.Corrected == skill || r.Routed == skill)
+			return (r.IsCorrection() || r.Kind == feedback.KindExplicit) && (skill == "" || r.Corrected == skill || r.Routed == skill)
 		}, &data, stdout, stderr)
 		if err != nil {
 			return err
@@ -259,14 +262,15 @@ func stateFile(name string) bool {
 // its own, or the plugin's build of the binary, which is not data about
 // the user) are left where they are.
 func forgetAll(dir string, stdout io.Writer) error {
-	if err := store.CheckDir(dir); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(stdout, "nothing to remove: %s does not exist.\n", dir)
-			return nil
-		}
-		return err
+	err := store.CheckDir(dir)
+	var entries []os.DirEntry
+	if err == nil {
+		entries, err = os.ReadDir(dir)
 	}
-	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintf(stdout, "nothing to remove: %s does not exist.\n", dir)
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -27,8 +27,8 @@
 // when, and whether the user said so (explicit) or the session showed it
 // (implicit). For a new prompt, every remembered prompt whose cosine
 // reaches Threshold votes: each event by its weight (the learner's decay,
-// half-life five days; implicit ones at half weight, a confirmation at a
-// quarter) × its closeness, (cosine / SameAt)² capped at 1, for the skill
+// half-life five days; implicit ones at half weight, an implicit
+// confirmation at a quarter) × its closeness, (cosine / SameAt)² capped at 1, for the skill
 // it was corrected to and against the skill it had been routed to. A
 // skill's evidence is its votes less the positive votes of every other
 // skill, so later corrections that disagree shrink what earlier ones

@@ -238,7 +238,7 @@ func decode(data []byte) (*Memory, error) {
 	m.corr = take(nEvents, 4)
 	m.routed = take(nEvents, 4)
 	m.kind = take(nEvents, 1)
-	if rest == nil || nNames < 1 {
+	if rest == nil || nNames < 1 || nNames > len(rest)/4 { // each name takes 4 bytes at least
 		return nil, ErrDamaged
 	}
 	m.names = make([]string, nNames)

@@ -53,15 +53,17 @@ type Event struct {
 // IsCorrection reports whether the event says the route was wrong.
 func (e Event) IsCorrection() bool { return e.Corrected != e.Routed }
 
-// weight is the event's vote as of now: the learner's decay (relative to
-// one fresh explicit correction), a quarter for a confirmation's half of
-// an implicit record.
+// weight is the event's vote as of now: the learner's decay, relative to
+// one fresh explicit record (implicit ones count ImplicitFactor), and an
+// implicit confirmation ConfirmFactor of that (a quarter): the session
+// going on with the routed skill says less than a complaint. An explicit
+// confirmation (`correct` naming the skill the prompt already goes to)
+// is the user's word like any correction, and counts whole.
 func (e Event) weight(now time.Time) float64 {
-	kind := feedback.KindImplicit
 	if e.Explicit {
-		kind = feedback.KindExplicit
+		return learn.Decay(now.Sub(e.TS), feedback.KindExplicit) / learn.Rate
 	}
-	w := learn.Decay(now.Sub(e.TS), kind) / learn.Rate
+	w := learn.Decay(now.Sub(e.TS), feedback.KindImplicit) / learn.Rate
 	if !e.IsCorrection() {
 		w *= learn.ConfirmFactor
 	}
