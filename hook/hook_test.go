@@ -433,7 +433,7 @@ func TestVerdictsAreRemembered(t *testing.T) {
 	require.Equal(t, "git-operation-master", prompt("a", "git rebase 之后冲突了，怎么解决").Skill)
 	use("a", "git-operation-master")
 
-	m, err := memory.Load(filepath.Join(dir, memory.File))
+	m, err := memory.LoadDir(dir)
 	require.NoError(t, err)
 	set := m.Set()
 	require.Len(t, set.Entries, 2)

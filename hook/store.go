@@ -27,7 +27,7 @@ const SessionTTL = 7 * 24 * time.Hour
 //	workflow.json      n-gram statistics of skill sequences
 //	decisions.jsonl    every routed prompt, one JSON line each
 //	hook.log           why the hook stayed silent, when it did
-//	memory.bin         the prompt memory (package memory), a verdict added at each skill use
+//	memory.bin         the prompt memory (package memory); memory.journal, its verdicts since
 //
 // Every file goes through package store: the JSON files in its versioned
 // header (sessionCodec, workflowCodec), the logs as store.Logs.
@@ -197,14 +197,8 @@ func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.T
 		// Remembered at once, so that the next prompt like it already
 		// goes where the session went (only with the prompt's terms,
 		// which session files of older versions lack).
-		if len(terms) > 0 {
-			err := memory.Update(ctx, s.Dir, now, func(m *memory.Set, _ bool) error {
-				m.Add(terms, memory.EventOf(*verdict))
-				return nil
-			})
-			if err != nil {
-				return err
-			}
+		if err := memory.Append(ctx, s.Dir, terms, memory.EventOf(*verdict), now); err != nil {
+			return err
 		}
 	}
 	path := filepath.Join(s.Dir, WorkflowFile)

@@ -113,10 +113,11 @@ func Open(cfg Config) (*router.Router, error) {
 			fmt.Fprintf(cfg.Warn, "warning: learned weights ignored: %v\n", err)
 		}
 		// The prompt memory is mapped, not read: ten thousand remembered
-		// prompts cost the hook microseconds to open.
-		if m, err := memory.Load(filepath.Join(cfg.StateDir, memory.File)); err == nil {
-			r.Memory = m
-		} else if !errors.Is(err, fs.ErrNotExist) && cfg.Warn != nil {
+		// prompts cost the hook microseconds to open (and its journal of
+		// recent verdicts, a few kilobytes, is read).
+		m, err := memory.LoadDir(cfg.StateDir)
+		r.Memory = m
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && cfg.Warn != nil {
 			fmt.Fprintf(cfg.Warn, "warning: prompt memory ignored until the next correction or `skillroute learn` rebuilds it: %v\n", err)
 		}
 		if t, err := calibrate.LoadTable(filepath.Join(cfg.StateDir, CalibrationFile)); err == nil {

@@ -224,7 +224,7 @@ func TestCorrectUndo(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, records, 1)
 	assert.Equal(t, other, records[0].Query)
-	m, err := memory.Load(filepath.Join(a.stateDir, memory.File))
+	m, err := memory.LoadDir(a.stateDir)
 	require.NoError(t, err)
 	assert.Equal(t, 1, m.Events())
 }

@@ -41,7 +41,7 @@ func remember(ctx context.Context, dir string, r *router.Router, rec feedback.Re
 	return memory.Update(ctx, dir, time.Now(), func(s *memory.Set, fresh bool) error {
 		if fresh {
 			if records, _, err := (&feedback.Log{Dir: dir}).Read(); err == nil {
-				*s = *memory.Build(records, r.Index, nil, time.Now())
+				*s = *memory.Build(records, r.Index, s, time.Now())
 			}
 		}
 		s.Add(terms, memory.EventOf(rec))
@@ -88,7 +88,7 @@ func (a *app) takeBack(drop func(feedback.Record) bool, data *dataFlags, stdout,
 			if err != nil {
 				return err
 			}
-			*s = *memory.Build(records, ix, nil, now)
+			*s = *memory.Build(records, ix, s, now)
 		}
 		s.Remove(func(ev memory.Event) bool { return ids[ev.ID] })
 		return nil
@@ -219,7 +219,7 @@ var stateFolders = []string{"sessions", "cache", "snapshots"}
 // found by stateFile.
 var stateFiles = []string{
 	"decisions.jsonl", "feedback.jsonl", "hook.log", // logs
-	"workflow.json", learn.WeightsFile, loader.CalibrationFile, memory.File,
+	"workflow.json", learn.WeightsFile, loader.CalibrationFile, memory.File, memory.JournalFile,
 }
 
 // stateFile reports whether a name in the state folder is one of

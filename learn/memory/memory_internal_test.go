@@ -1,7 +1,10 @@
 package memory
 
 import (
+	"errors"
+	"io/fs"
 	"math"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -218,4 +221,61 @@ func FuzzDecode(f *testing.F) {
 		m.Recall(vec(1, 2, 3, 4))
 		m.Set()
 	})
+}
+
+// The hook's verdicts go to the journal, read with the file; the next
+// rewrite folds them in and empties it, and an append that finds the
+// journal full does that itself. A torn line costs its own event only.
+func TestJournal(t *testing.T) {
+	dir := t.TempDir()
+	ctx := t.Context()
+	_, err := LoadDir(dir)
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	assert.False(t, Exists(dir))
+
+	require.NoError(t, Append(ctx, dir, vec(1, 1, 1, 1), correction(1, 0, "a", "b"), now))
+	require.NoError(t, Append(ctx, dir, nil, correction(9, 0, "a", "b"), now), "nothing to remember")
+	assert.True(t, Exists(dir))
+	m, err := LoadDir(dir)
+	require.NoError(t, err)
+	m.Now = now
+	assert.Equal(t, 1, m.Len())
+	assert.Equal(t, "b", m.Recall(vec(1, 1, 1, 1)).Skill, "recalled from the journal alone")
+
+	require.NoError(t, Update(ctx, dir, now, func(s *Set, fresh bool) error {
+		assert.True(t, fresh, "no file yet")
+		require.Len(t, s.Entries, 1, "the journal is folded in before the change")
+		s.Add(vec(0, 0, 0, 0, 1), correction(2, 0, "a", "c"))
+		return nil
+	}))
+	_, err = os.Stat(filepath.Join(dir, JournalFile))
+	assert.ErrorIs(t, err, fs.ErrNotExist, "emptied")
+
+	// A journal on top of the file: both recalled, votes adding up.
+	require.NoError(t, Append(ctx, dir, vec(1, 1, 1, 1), correction(3, 0, "b", "d"), now))
+	f, err := os.OpenFile(filepath.Join(dir, JournalFile), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString("v1\t1f\t12") // a writer killed mid-line
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	require.NoError(t, Append(ctx, dir, vec(0, 0, 0, 0, 1), correction(4, 0, "c", "e"), now))
+	m, err = LoadDir(dir)
+	require.NoError(t, err)
+	m.Now = now
+	assert.Equal(t, 4, m.Events())
+	assert.Equal(t, "d", m.Recall(vec(1, 1, 1, 1)).Skill, "the later correction, from the journal, wins")
+	assert.Equal(t, "e", m.Recall(vec(0, 0, 0, 0, 1)).Skill)
+
+	// Past MaxJournal an append folds the journal into the file.
+	for i := 0; ; i++ {
+		require.NoError(t, Append(ctx, dir, vec(1, float64(i+2)), correction(uint64(100+i), 0, "a", "b"), now))
+		if _, err := os.Stat(filepath.Join(dir, JournalFile)); errors.Is(err, fs.ErrNotExist) {
+			assert.Greater(t, i, 20, "not before it is full")
+			break
+		}
+		require.Less(t, i, 1000)
+	}
+	s, err := Read(filepath.Join(dir, File))
+	require.NoError(t, err)
+	assert.Greater(t, s.Events(), 20)
 }

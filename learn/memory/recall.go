@@ -75,6 +75,9 @@ func (m *Memory) Recall(v Vector) Verdict {
 	if m.Len() == 0 || len(v) == 0 {
 		return Verdict{}
 	}
+	// Votes of the remembered prompts in the file, found through the term
+	// table, then of those in the journal, compared one by one (they are
+	// few).
 	le := binary.LittleEndian
 	nTerms := len(m.terms) / 8
 	nPosts := len(m.post) / 4
@@ -107,20 +110,12 @@ func (m *Memory) Recall(v Vector) Verdict {
 	}
 	votes := map[string]float64{}
 	var out Verdict
-	for _, e := range touched {
-		cos := dot[e]
-		if cos < Threshold || int(shared[e]) < min(minShared, int(m.u32(m.length, int(e)))) {
-			continue
-		}
+	// vote counts the events of a remembered prompt near enough.
+	vote := func(cos float64, events func(yield func(Event) bool)) {
 		closeness := math.Pow(min(1, cos/SameAt), 2)
-		from, to := m.eventsOf(int(e))
-		if from == to {
-			continue
-		}
 		out.Near++
 		out.Best = max(out.Best, min(1, cos))
-		for i := from; i < to; i++ {
-			ev := m.event(i)
+		for ev := range events {
 			w := ev.weight(m.Now) * closeness
 			votes[ev.Corrected] += w
 			if ev.IsCorrection() {
@@ -133,6 +128,27 @@ func (m *Memory) Recall(v Vector) Verdict {
 				out.Last = ev.TS
 			}
 		}
+	}
+	for _, e := range touched {
+		cos := dot[e]
+		if cos < Threshold || int(shared[e]) < min(minShared, int(m.u32(m.length, int(e)))) {
+			continue
+		}
+		from, to := m.eventsOf(int(e))
+		if from == to {
+			continue
+		}
+		vote(cos, func(yield func(Event) bool) {
+			for i := from; i < to && yield(m.event(i)); i++ {
+			}
+		})
+	}
+	for _, e := range m.journal {
+		cos, n := cosineShared(v, e.Vector)
+		if cos < Threshold || n < min(minShared, len(e.Vector)) {
+			continue
+		}
+		vote(cos, slices.Values(e.Events))
 	}
 	names := slices.Sorted(maps.Keys(votes)) // sums in a fixed order
 	positive := 0.0
@@ -153,4 +169,25 @@ func (m *Memory) Recall(v Vector) Verdict {
 		return Verdict{}
 	}
 	return out
+}
+
+// cosineShared returns the cosine of two unit vectors and how many terms
+// they share.
+func cosineShared(a, b Vector) (float64, int) {
+	var dot float64
+	n := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i].Hash < b[j].Hash:
+			i++
+		case a[i].Hash > b[j].Hash:
+			j++
+		default:
+			dot += float64(a[i].Weight) * float64(b[j].Weight)
+			n++
+			i++
+			j++
+		}
+	}
+	return dot, n
 }

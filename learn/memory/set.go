@@ -242,13 +242,16 @@ func Build(records []feedback.Record, ix *index.Index, prev *Set, now time.Time)
 // milliseconds, and the hook, which writes too, has 200 ms in all.
 const lockWait = 5 * time.Second
 
-// Update reads the memory of the state folder dir (an empty one when the
-// file is missing, or when it is damaged or of another version: it is
-// derived data, and fill may rebuild it), lets change edit it, prunes it
-// and writes it back, under the file's lock so that concurrent writers
-// take turns. A change that returns an error writes nothing. fresh says
-// whether the file was missing or unreadable, so that the caller can
-// rebuild it from the feedback log first.
+// Update reads the memory of the state folder dir, with the journal's
+// events folded in (an empty memory when the file is missing, damaged or
+// of another version: it is derived data, and change may rebuild it),
+// lets change edit it, prunes it, writes it back and empties the journal,
+// holding the locks of both throughout so that concurrent writers take
+// turns and no event appended meanwhile is lost. A change that returns an
+// error writes nothing. fresh says whether the file was missing or
+// unreadable, so that the caller can rebuild it from the feedback log
+// (with the set as it stands as Build's prev: it holds the journal's
+// events).
 func Update(ctx context.Context, dir string, now time.Time, change func(s *Set, fresh bool) error) error {
 	path := filepath.Join(dir, File)
 	if _, ok := ctx.Deadline(); !ok {
@@ -257,16 +260,31 @@ func Update(ctx context.Context, dir string, now time.Time, change func(s *Set, 
 		defer cancel()
 	}
 	err := store.Lock(ctx, path, func() error {
-		s, err := Read(path)
-		fresh := err != nil
-		if fresh {
-			s = &Set{}
-		}
-		if err := change(s, fresh); err != nil {
-			return err
-		}
-		s.Prune(now)
-		return s.Save(path)
+		return store.Lock(ctx, journalPath(dir), func() error {
+			s, err := Read(path)
+			fresh := err != nil
+			if fresh {
+				s = &Set{}
+			}
+			journal, err := readJournal(journalPath(dir))
+			if err != nil {
+				return err
+			}
+			for _, e := range journal {
+				s.Add(e.Vector, e.Events[0])
+			}
+			if err := change(s, fresh); err != nil {
+				return err
+			}
+			s.Prune(now)
+			if err := s.Save(path); err != nil {
+				return err
+			}
+			if err := os.Remove(journalPath(dir)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			return nil
+		})
 	})
 	if err != nil {
 		return fmt.Errorf("memory: %w", err)
@@ -284,8 +302,13 @@ func Read(path string) (*Set, error) {
 	return m.Set(), nil
 }
 
-// Exists reports whether the state folder dir has a memory file.
+// Exists reports whether the state folder dir has a memory: its file or
+// a journal.
 func Exists(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, File))
-	return !errors.Is(err, fs.ErrNotExist)
+	for _, name := range []string{File, JournalFile} {
+		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+	}
+	return false
 }
