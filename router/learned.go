@@ -2,9 +2,12 @@ package router
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
+	"github.com/skillroute/skillroute/bm25"
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/explain"
 	"github.com/skillroute/skillroute/learn/memory"
@@ -29,13 +32,16 @@ const (
 	PinFloor = 2 * ScoreScale
 )
 
-// applyLearned applies the prompt memory: the vector of the prompt's
-// terms (kept in the decision, so that a later verdict on this route can
-// be remembered) is recalled against the remembered prompts, and their
-// verdict moves the taught skill up (see pinned), or silences the route
-// when the users said no skill was right. Without a memory it only keeps
-// the vector: routing is unchanged.
+// applyLearned applies what the user taught, after the rules and the
+// calibration table: first the learner's weights (applyWeights), then the
+// prompt memory. The vector of the prompt's terms (kept in the decision,
+// so that a later verdict on this route can be remembered) is recalled
+// against the remembered prompts, and their verdict moves the taught
+// skill up (see pinned), or silences the route when the users said no
+// skill was right. With neither weights nor a memory it only keeps the
+// vector: routing is unchanged.
 func applyLearned(r *Router, st *route) {
+	applyWeights(r, st)
 	st.decision.Terms = memory.Vectorize(r.Index, st.query)
 	if r.Memory.Len() == 0 {
 		return
@@ -90,16 +96,100 @@ func applyLearned(r *Router, st *route) {
 		}
 		c.Explain = explain.Wrap(c.Score, msg, c.Explain)
 	}
-	sort.SliceStable(st.cands, func(a, b int) bool {
-		if st.cands[a].Score != st.cands[b].Score {
-			return st.cands[a].Score > st.cands[b].Score
-		}
-		return st.cands[a].Skill < st.cands[b].Skill
-	})
+	sortCandidates(st.cands)
 	st.decision.Memory = fmt.Sprintf("%s (evidence %.2f)", what, v.Evidence)
 	if st.cands[0].Skill == skill && before != skill {
 		st.decision.Memory += fmt.Sprintf("; it decided over %s", before)
 	}
+}
+
+// addedTerms is what learned weights may hold besides bm25.Adjuster:
+// keywords a skill did not have (learn.Weights.Added).
+type addedTerms interface {
+	AddedTerms(skill string) map[string]float64
+	HasAdded() bool
+}
+
+// applyWeights adds to each candidate what the learner's weights change
+// in its BM25 score (scored with and without them by the score stage),
+// and what its learned keywords score, after the rules rather than
+// before: a rule's boost and rank verdict judge the prompt as the catalog
+// has it, and the user's corrections come on top. Without weights it does
+// nothing.
+func applyWeights(r *Router, st *route) {
+	if st.base == nil {
+		return
+	}
+	gain := map[string]float64{}
+	for _, res := range st.results {
+		gain[res.Name] += res.Score
+	}
+	for _, res := range st.base {
+		gain[res.Name] -= res.Score
+	}
+	added := map[string]float64{}
+	if a, ok := r.Weights.(addedTerms); ok && a.HasAdded() {
+		for _, sk := range r.Index.Skills {
+			terms := a.AddedTerms(sk.Name)
+			if len(terms) == 0 {
+				continue
+			}
+			norm := bm25.K1 * (1 - bm25.B + bm25.B*sk.Length/r.Index.AvgLength)
+			for _, t := range st.query.Terms {
+				if d := terms[t.Text]; d > 0 && t.From == "" {
+					tf := d * memory.IDF(r.Index, t.Text)
+					added[sk.Name] += t.Weight * tf * (bm25.K1 + 1) / (tf + norm)
+				}
+			}
+		}
+	}
+	share := st.share()
+	pos := map[string]int{}
+	for i, c := range st.cands {
+		pos[c.Skill] = i
+	}
+	for name, a := range added {
+		gain[name] += a
+	}
+	changed := false
+	for _, name := range slices.Sorted(maps.Keys(gain)) {
+		change := gain[name] * share
+		if change == 0 {
+			continue
+		}
+		changed = true
+		i, ok := pos[name]
+		if !ok {
+			// Found by its learned keywords alone: it enters with them.
+			st.cands = append(st.cands, disambig.Candidate{Skill: name, Score: max(0, change)})
+			if r.Explain {
+				st.cands[len(st.cands)-1].Explain = &explain.Node{Value: max(0, change), Message: "learned keywords only (words of prompts corrected to it)"}
+			}
+			continue
+		}
+		c := &st.cands[i]
+		c.Score = max(0, c.Score+change)
+		if r.Explain {
+			msg := fmt.Sprintf("learned weights, after the rules: %+.4f", change)
+			if added[name] != 0 {
+				msg += fmt.Sprintf(" (learned keywords %+.4f)", added[name]*share)
+			}
+			c.Explain = explain.Wrap(c.Score, msg, c.Explain)
+		}
+	}
+	if changed {
+		sortCandidates(st.cands)
+	}
+}
+
+// sortCandidates orders candidates by score, then name.
+func sortCandidates(cands []disambig.Candidate) {
+	sort.SliceStable(cands, func(a, b int) bool {
+		if cands[a].Score != cands[b].Score {
+			return cands[a].Score > cands[b].Score
+		}
+		return cands[a].Skill < cands[b].Skill
+	})
 }
 
 // pinned is the score that puts candidate i first: PinMargin above the

@@ -19,7 +19,8 @@ type route struct {
 	scored tokenize.Text // tokenize: the text BM25 reads (cues stripped in a continuation)
 	query  tokenize.Query
 
-	results   []bm25.Result // score
+	results   []bm25.Result // score: with the learner's weights
+	base      []bm25.Result // score: without them, what fuse and the rules see (nil: no weights)
 	continues bool          // followup: the session's skill carries this turn
 	weak      bool          // followup: the prompt alone would abstain
 	signals   Signals       // signals
@@ -87,9 +88,19 @@ func tokenizePrompt(r *Router, st *route) {
 	st.query = r.Index.Tokenizer().TokenizeText(st.scored)
 }
 
-// score runs BM25 with the learner's weights.
+// score runs BM25 with the learner's weights and, when there are any,
+// without them too: the rules judge the prompt as the catalog has it,
+// and the learned stage adds what the weights change after them.
 func score(r *Router, st *route) {
-	st.results = bm25.ScoreWith(r.Index, st.query, r.Weights)
+	st.scoreQuery(r, st.query)
+}
+
+func (st *route) scoreQuery(r *Router, q tokenize.Query) {
+	st.results = bm25.ScoreWith(r.Index, q, r.Weights)
+	st.base = nil
+	if r.Weights != nil {
+		st.base = bm25.Score(r.Index, q)
+	}
 }
 
 // settleTurn decides a cue-word turn on the prompt's own evidence. A cue
@@ -113,7 +124,7 @@ func settleTurn(r *Router, st *route) {
 	if st.turn == sctx.Continuation && !st.continues && st.scored.Lower != st.text.Lower {
 		// Scored twice, but only a short cue-word prompt (at most eight
 		// words) that turned out to be a clear request of its own.
-		st.results = bm25.ScoreWith(r.Index, r.Index.Tokenizer().TokenizeText(st.text), r.Weights)
+		st.scoreQuery(r, r.Index.Tokenizer().TokenizeText(st.text))
 	}
 }
 

@@ -2,13 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillroute/skillroute/eval"
+	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/learn/memory"
 	"github.com/skillroute/skillroute/loader"
@@ -318,5 +321,39 @@ func TestStateFileNames(t *testing.T) {
 		"notes.txt": false, ".bashrc": false, "weights.json.bak": false, ".tmp": false, "feedback.txt": false,
 	} {
 		assert.Equal(t, ours, stateFile(name), name)
+	}
+}
+
+// Twenty corrections of one prompt away from a skill (weights learned
+// from them, as if adopted) move that prompt, and cost the skill none of
+// its other dev.jsonl prompts: the skill's own delta, which applies
+// everywhere, is bounded (learn.MaxSkillDelta), and the term deltas only
+// touch the words of that prompt.
+func TestCorrectionsStayLocal(t *testing.T) {
+	f, r := devRouter(t)
+	now := time.Now()
+	for _, c := range []struct{ from, to, query string }{
+		{"frontend-expert", "vue-expert", "用 React 写一个带搜索过滤的下拉选择组件，选项从接口异步加载"},
+		{"api-integration-specialist", "backend-builder", webhook},
+		{"performance-expert", "frontend-expert", "React 页面加载慢，首屏要 4 秒"},
+	} {
+		t.Run(c.from, func(t *testing.T) {
+			var recs []feedback.Record
+			for i := range 20 {
+				recs = append(recs, feedback.Record{TS: now.Add(-time.Duration(i) * time.Minute), Session: fmt.Sprint(i), Query: c.query,
+					Routed: c.from, Corrected: c.to, Kind: feedback.KindExplicit})
+			}
+			w := learn.Learn(recs, r.Index, now)
+			assert.InDelta(t, -learn.MaxSkillDelta, w.SkillDelta(c.from), 1e-9)
+			learned := *r
+			learned.Weights = w
+			assert.Equal(t, c.to, learned.Route(c.query, router.Session{}).Skill, "the corrected prompt moves, over any rule")
+			for _, dc := range f.Cases {
+				if dc.Expected != c.from || dc.Query == c.query || r.Route(dc.Query, router.Session{}).Skill != c.from {
+					continue
+				}
+				assert.Equal(t, c.from, learned.Route(dc.Query, router.Session{}).Skill, dc.Query)
+			}
+		})
 	}
 }

@@ -48,17 +48,23 @@ func Vectorize(ix *index.Index, q tokenize.Query) Vector {
 		return nil
 	}
 	v := make(Vector, 0, len(q.Terms))
-	n := len(ix.Skills)
 	for _, t := range q.Terms {
 		if t.From != "" {
 			continue // a synonym's expansion
 		}
-		w := t.Weight * index.IDF(n, docFreq(ix, t.Text))
+		w := t.Weight * IDF(ix, t.Text)
 		if w > 0 {
 			v = append(v, Term{Hash: Hash(t.Text), Weight: float32(w)})
 		}
 	}
 	return normalise(v)
+}
+
+// IDF returns a term's rarity among the catalog's skills, every field
+// counted (index.IDF of the skills that have it): the weight a vector
+// gives it, and that the router gives a learned keyword.
+func IDF(ix *index.Index, term string) float64 {
+	return index.IDF(len(ix.Skills), docFreq(ix, term))
 }
 
 // docFreq returns how many skills have a term in any field: postings of a
