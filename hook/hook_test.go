@@ -452,4 +452,8 @@ func TestVerdictsAreRemembered(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join(dir, "sessions", "b.json"))
 	require.NoError(t, err)
 	assert.NotContains(t, string(raw[strings.Index(string(raw), `"terms"`):]), "Jest", "terms are hashes")
+	journal, err := os.ReadFile(filepath.Join(dir, memory.JournalFile))
+	require.NoError(t, err)
+	assert.NotContains(t, string(journal), "Jest", "the memory keeps no prompt text")
+	assert.NotContains(t, string(journal), "axios")
 }

@@ -18,13 +18,22 @@
 //
 // and moves the index terms the query actually matched: +w for each term of
 // the skill the user wanted, −w for each term of the skill that was wrongly
-// routed, and the same ±w on the skills themselves. A confirmation adds w/2
+// routed (the scorer scales the term in every field of the skill, so a
+// skill found through its description gains as one found through a
+// keyword does), and the same ±w on the skills themselves. A correction
+// also adds the prompt's distinctive words that the wanted skill lacks
+// (used by fewer than AddDistinctive of the skills, such as a product
+// name) to it as learned keywords, +w each. A confirmation adds w/2
 // to the routed skill: it reinforces, but only half as much as a correction
 // moves, because "the user did not complain" is weaker evidence than "the
-// user said so". Every delta is clamped to ±MaxDelta, so that no amount of
-// feedback can bury a skill or let one keyword own the catalog, and only
-// skills present in the index are learned (a whitelist: a typo or a removed
-// skill never enters the weights).
+// user said so". Every term delta is clamped to ±MaxDelta, so that no
+// amount of feedback lets one keyword own the catalog, and a skill's own
+// delta, which scales its score on every prompt, to ±MaxSkillDelta, so
+// that corrections of one prompt never make a skill lose everywhere; only
+// skills present in the index are learned (a whitelist: a typo or a
+// removed skill never enters the weights). The router applies the
+// weights after the disambiguation rules: the user's corrections come on
+// top of the project's guesses, not under them.
 //
 // # Held-out check and adoption
 //
@@ -39,8 +48,8 @@
 // user's few corrections act meanwhile through the prompt memory (package
 // memory), which only touches prompts near the corrected ones. Update is
 // the whole policy `skillroute learn` applies: trial, then, when adopted,
-// weights learned from the whole log replace the
-// current ones. Before weights are replaced the old ones go to snapshots/
+// weights learned from the whole log replace the current ones. Before
+// weights are replaced the old ones go to snapshots/
 // (the last MaxSnapshots are kept, numbered) and Rollback restores any of
 // them. Weights and snapshots are JSON files in a versioned header
 // (store.Codec); a damaged or newer file is an error naming it.

@@ -47,8 +47,8 @@ const (
 	// AddDistinctive is the document frequency share under which a word
 	// of a corrected prompt that the corrected skill does not have counts
 	// as distinctive, and is added to it as a learned keyword: used by
-	// fewer than a tenth of the skills ("webhook", "Paddle"), not a word
-	// every other skill's text has ("update", "page").
+	// fewer than a tenth of the skills (a product name: "Paddle"), not a
+	// word many skills' texts have ("update", "page").
 	AddDistinctive = 0.1
 )
 

@@ -9,13 +9,13 @@
 //	normalise  cap and lower-case the prompt once; every later stage reads that
 //	turn       a new request, a continuation ("继续", "go on") or a closing ("thanks")
 //	tokenize   the prompt's terms (a continuation's cue words stripped)
-//	score      BM25 over the compiled index, with the learner's weights
+//	score      BM25 over the compiled index, with the learner's weights and (when there are any) without
 //	followup   settle the turn on the prompt's own evidence: close, carry on, or route afresh
 //	signals    the session's evidence: context window, project type, workflow
-//	fuse       BM25 and the signals, linearly
+//	fuse       BM25 (without the learner's weights) and the signals, linearly
 //	rules      the disambiguation rules
 //	prior      the calibration table, a prior among the candidates
-//	learned    what the user taught: the prompt memory's verdict, over the rules and the table
+//	learned    what the user taught, over the rules and the table: the weights' change, then the prompt memory
 //	decide     confidence, level, the recommended skill and its evidence
 //
 // A new stage is one function over *route and one line in the pipeline
@@ -114,7 +114,10 @@ type Decision struct {
 type Router struct {
 	Index *index.Index
 	Rules *disambig.Set
-	// Weights are the learner's adjustments (nil: none).
+	// Weights are the learner's adjustments (nil: none): BM25 scores
+	// with them, and the learned stage adds what they change, and what
+	// their learned keywords score (learn.Weights.AddedTerms), after the
+	// rules.
 	Weights bm25.Adjuster
 	// Table is the calibration table, a prior among the candidates (nil:
 	// none).

@@ -68,6 +68,14 @@ func TestOneCorrectionBeatsARule(t *testing.T) {
 	assert.Contains(t, text, "prompt memory: 1 remembered prompt near this one (cosine 1.00; 1 correction")
 	i, j := strings.Index(text, "prompt memory: 1 remembered"), strings.Index(text, "rule api-integration penalises backend-builder")
 	assert.Less(t, i, j, "the memory's node wraps the rule's")
+
+	// The memory holds term hashes, never the prompt's text, whatever
+	// log_prompts says (issue 12).
+	raw, err := os.ReadFile(filepath.Join(a.stateDir, memory.File))
+	require.NoError(t, err)
+	for _, word := range []string{"Stripe", "stripe", "webhook", "payment", "paid"} {
+		assert.NotContains(t, string(raw), word)
+	}
 }
 
 // A close paraphrase (one word changed) needs two corrections; the same
