@@ -365,3 +365,26 @@ func TestCorrectionsStayLocal(t *testing.T) {
 		})
 	}
 }
+
+// `correct none` says no skill should have been recommended: the prompt
+// is then answered with silence.
+func TestCorrectToNone(t *testing.T) {
+	a := isolate(t)
+	const weather = "what's the weather like in Berlin tomorrow?"
+	before := routeJSON(t, a, weather, "--catalog", "builtin")
+	require.NotEmpty(t, before.Skill, "routed to a skill by one stray word")
+	out := correct(t, a, "none", weather, "--catalog", "builtin")
+	assert.Contains(t, out, "should go to no skill (it went to "+before.Skill+")")
+	after := routeJSON(t, a, weather, "--catalog", "builtin")
+	assert.Empty(t, after.Skill)
+	assert.Contains(t, after.Memory, "taught no skill")
+	records, _, err := (&feedback.Log{Dir: a.stateDir}).Read()
+	require.NoError(t, err)
+	require.Len(t, records, 1)
+	assert.Equal(t, "", records[0].Corrected)
+	assert.Equal(t, before.Skill, records[0].Routed)
+
+	code, _, errOut := runApp(t, a, "correct", "nobody", "--query", weather, "--catalog", "builtin")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, `(or "none": no skill should have been recommended)`)
+}
