@@ -190,23 +190,24 @@ func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.T
 	if err != nil {
 		return err
 	}
+	var memErr error
 	if verdict != nil {
 		if err := (&feedback.Log{Dir: s.Dir}).Append(ctx, *verdict); err != nil {
 			return err
 		}
 		// Remembered at once, so that the next prompt like it already
 		// goes where the session went (only with the prompt's terms,
-		// which session files of older versions lack).
-		if err := memory.Append(ctx, s.Dir, terms, memory.EventOf(*verdict), now); err != nil {
-			return err
-		}
+		// which session files of older versions lack). A memory that
+		// cannot take it costs nothing else: `skillroute learn` rebuilds
+		// it from the feedback log.
+		memErr = memory.Append(ctx, s.Dir, terms, memory.EventOf(*verdict), now)
 	}
 	path := filepath.Join(s.Dir, WorkflowFile)
-	return store.Lock(ctx, path, func() error {
+	return errors.Join(memErr, store.Lock(ctx, path, func() error {
 		wf, _ := s.Workflow() // a corrupt file is replaced
 		wf.Observe(prev, skill)
 		return workflowCodec.Write(path, wf)
-	})
+	}))
 }
 
 // CloseRoute ends the wait for a verdict on the session's routed prompt

@@ -123,8 +123,14 @@ func (w *Weights) AddedTerms(skill string) map[string]float64 {
 	return w.Added[skill]
 }
 
-// HasAdded reports whether any skill has learned keywords.
-func (w *Weights) HasAdded() bool { return w != nil && len(w.Added) > 0 }
+// Additions returns every skill's learned keywords (skill -> term ->
+// delta; nil for none), for the router to score after the rules.
+func (w *Weights) Additions() map[string]map[string]float64 {
+	if w == nil {
+		return nil
+	}
+	return w.Added
+}
 
 // Decay returns the weight of a record of the given kind and age:
 // Rate × 0.5^(age / HalfLife) × (1 explicit, ImplicitFactor otherwise;

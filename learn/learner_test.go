@@ -347,6 +347,6 @@ func TestLearnAddsNewWords(t *testing.T) {
 	assert.NotContains(t, added, tokenize.Normalize("latency"), "matched already: its delta is a keyword delta")
 	assert.NotContains(t, added, "stripe", "negated")
 	assert.Nil(t, w.AddedTerms("cache-expert"), "a confirmation adds nothing")
-	assert.True(t, w.HasAdded())
-	assert.False(t, (&learn.Weights{}).HasAdded())
+	assert.Len(t, w.Additions(), 1)
+	assert.Nil(t, (*learn.Weights)(nil).Additions())
 }

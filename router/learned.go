@@ -103,11 +103,11 @@ func applyLearned(r *Router, st *route) {
 	}
 }
 
-// addedTerms is what learned weights may hold besides bm25.Adjuster:
-// keywords a skill did not have (learn.Weights.Added).
-type addedTerms interface {
-	AddedTerms(skill string) map[string]float64
-	HasAdded() bool
+// additions is what learned weights may hold besides bm25.Adjuster:
+// keywords a skill did not have (learn.Weights.Additions), skill -> term
+// -> delta.
+type additions interface {
+	Additions() map[string]map[string]float64
 }
 
 // applyWeights adds to each candidate what the learner's weights change
@@ -128,18 +128,20 @@ func applyWeights(r *Router, st *route) {
 		gain[res.Name] -= res.Score
 	}
 	added := map[string]float64{}
-	if a, ok := r.Weights.(addedTerms); ok && a.HasAdded() {
-		for _, sk := range r.Index.Skills {
-			terms := a.AddedTerms(sk.Name)
-			if len(terms) == 0 {
-				continue
-			}
-			norm := bm25.K1 * (1 - bm25.B + bm25.B*sk.Length/r.Index.AvgLength)
+	if a, ok := r.Weights.(additions); ok {
+		// A learned keyword scores as a keyword of tf delta × IDF would,
+		// in a skill of average length.
+		for skill, terms := range a.Additions() {
 			for _, t := range st.query.Terms {
 				if d := terms[t.Text]; d > 0 && t.From == "" {
 					tf := d * memory.IDF(r.Index, t.Text)
-					added[sk.Name] += t.Weight * tf * (bm25.K1 + 1) / (tf + norm)
+					added[skill] += t.Weight * tf * (bm25.K1 + 1) / (tf + bm25.K1)
 				}
+			}
+		}
+		for skill := range added {
+			if r.Index.Resolve(skill) < 0 {
+				delete(added, skill) // learned for a skill since removed
 			}
 		}
 	}
