@@ -325,6 +325,7 @@ func TestStateFileNames(t *testing.T) {
 		"feedback.jsonl": true, "feedback-20260101T000000Z.jsonl": true, "hook.log": true, "hook-1.log": true, "hook.log.1": true,
 		"weights.json": true, "weights.json.lock": true, "calibration.json": true, "workflow.json": true,
 		"memory.bin": true, "memory.bin.lock": true, ".memory.bin.verified": true, ".feedback-3.jsonl.8812.tmp": true,
+		"memory.journal": true, "memory.journal.lock": true,
 		"bin": false, "bin.lock": false, "built-from": false, "build.log": false, "told-twice": false,
 		"notes.txt": false, ".bashrc": false, "weights.json.bak": false, ".tmp": false, "feedback.txt": false,
 	} {

@@ -100,8 +100,21 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "recorded: %q goes to %s, as it should (confirmed). `skillroute correct --undo` takes this back.\n", rec.Query, skillOrNone(rec.Routed))
 		return nil
 	}
-	fmt.Fprintf(stdout, "recorded: %q should go to %s (it went to %s). From now on it does; `skillroute correct --undo` takes this back.\n",
-		rec.Query, skillOrNone(rec.Corrected), skillOrNone(rec.Routed))
+	// Say what the next route of the prompt will do, with the memory as
+	// it now is: a closing turn ("thanks") is never routed, and a
+	// correction that disagrees with earlier ones may not tip it yet.
+	now := "From now on it does"
+	if m, err := memory.LoadDir(a.stateDir); err == nil && rec.Query != "" {
+		r.Memory = m
+		switch d := r.Route(rec.Query, router.Session{}); {
+		case d.Closing:
+			now = "It closes an exchange (thanks, done), which is never routed"
+		case d.Skill != rec.Corrected:
+			now = fmt.Sprintf("It still goes to %s for now: the prompt memory weighs this correction against what it knew", skillOrNone(d.Skill))
+		}
+	}
+	fmt.Fprintf(stdout, "recorded: %q should go to %s (it went to %s). %s; `skillroute correct --undo` takes this back.\n",
+		rec.Query, skillOrNone(rec.Corrected), skillOrNone(rec.Routed), now)
 	return nil
 }
 
