@@ -10,6 +10,7 @@ import (
 	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/learn/memory"
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/tokenize"
 	"github.com/stretchr/testify/assert"
@@ -95,4 +96,44 @@ func TestMemoryStageIsInert(t *testing.T) {
 	assert.Equal(t, "backend-builder", r.Route(webhook, router.Session{}).Skill)
 	other := "React 页面加载慢，首屏要 4 秒"
 	assert.Equal(t, base.Route(other, router.Session{}), r.Route(other, router.Session{}))
+}
+
+// BenchmarkRouteLearned routes the dev prompts with learned weights (from
+// a correction of every fifth prompt, to the skill two places down the
+// catalog) and a memory of those corrections: the cost of scoring with
+// and without the weights, and of the learned stage, against
+// BenchmarkRoute.
+func BenchmarkRouteLearned(b *testing.B) {
+	qs := prompts(b, "../../shared/eval/dev.jsonl")
+	base, err := loader.Open(loader.Config{Catalog: loader.Builtin})
+	if err != nil {
+		b.Skipf("cannot open router: %v", err)
+	}
+	names := base.Index.SkillNames()
+	now := time.Now()
+	var recs []feedback.Record
+	s := &memory.Set{}
+	tok := base.Index.Tokenizer()
+	for i := 0; i < len(qs); i += 5 {
+		d := base.Route(qs[i], router.Session{})
+		rec := feedback.Record{TS: now.Add(-time.Duration(i) * time.Minute), Session: "b", Query: qs[i], Routed: d.Skill,
+			Corrected: names[(i+2)%len(names)], Kind: feedback.KindExplicit}
+		recs = append(recs, rec)
+		s.Add(memory.Vectorize(base.Index, tok.Tokenize(qs[i])), memory.EventOf(rec))
+	}
+	path := filepath.Join(b.TempDir(), memory.File)
+	if err := s.Save(path); err != nil {
+		b.Fatal(err)
+	}
+	m, err := memory.Load(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := *base
+	r.Weights = learn.Learn(recs, base.Index, now)
+	r.Memory = m
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		r.Route(qs[i%len(qs)], router.Session{})
+	}
 }

@@ -276,9 +276,11 @@ func TestForgetAll(t *testing.T) {
 	code, _, errOut := runApp(t, a, "skills", "install")
 	require.Equal(t, 0, code, errOut)
 	correct(t, a, "backend-builder", webhook, "--catalog", "builtin") // feedback, memory
-	a.stdin = strings.NewReader(`{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"React 页面加载慢，首屏要 4 秒"}`)
-	code, _, errOut = runApp(t, a, "hook") // session, decisions, caches
-	require.Equal(t, 0, code, errOut)
+	// The hook's runtime, not the command, which turns the garbage
+	// collector off for the rest of the process: session, decisions, caches.
+	var hookOut strings.Builder
+	a.hookRuntime(time.Minute).Run(strings.NewReader(`{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"React 页面加载慢，首屏要 4 秒"}`), &hookOut)
+	require.NotEmpty(t, hookOut.String())
 	code, _, errOut = runApp(t, a, "learn") // memory rebuilt
 	require.Equal(t, 0, code, errOut)
 	code, _, errOut = runApp(t, a, "calibrate", "--preset", "balanced")
