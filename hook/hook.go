@@ -195,7 +195,7 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 			rec.Cost = (len(injected) + 3) / 4 // tokens, at about four bytes each
 		}
 		f.Updated = rec.Time
-		f.Last = &LastDecision{ID: rec.ID, Query: d.Query, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost}
+		f.Last = &LastDecision{ID: rec.ID, Query: d.Query, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost, Terms: d.Terms}
 	}
 	if err := h.Store.update(ctx, ev.SessionID, routeIn); err != nil && res.Decision == nil {
 		// The session is locked past the deadline or cannot be written:

@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn/feedback"
+	"github.com/skillroute/skillroute/learn/memory"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 	"github.com/stretchr/testify/assert"
@@ -406,4 +407,53 @@ func TestCommandArgsFromPrompt(t *testing.T) {
 	records, _, err := (&feedback.Log{Dir: h.Store.Dir}).Read()
 	require.NoError(t, err)
 	assert.Empty(t, records, "a new task")
+}
+
+// A verdict the session gives (it used another skill right after the
+// route) is remembered at once, by the prompt's terms alone: the next
+// prompt like it already goes where the session went.
+func TestVerdictsAreRemembered(t *testing.T) {
+	dir := t.TempDir()
+	cache := t.TempDir()
+	h := &hook.Handler{Store: &hook.Store{Dir: dir}, Open: func() (*router.Router, error) {
+		return loader.Open(loader.Config{Catalog: loader.Builtin, StateDir: dir, CacheDir: cache})
+	}}
+	ctx := context.Background()
+	prompt := func(id, text string) *router.Decision {
+		res := h.Handle(ctx, event(t, map[string]any{"session_id": id, "hook_event_name": "UserPromptSubmit", "prompt": text}))
+		require.NotNil(t, res.Decision, res.Reason)
+		return res.Decision
+	}
+	use := func(id, skill string) {
+		h.Handle(ctx, []byte(fmt.Sprintf(`{"hook_event_name":"PostToolUse","session_id":%q,"tool_name":"Skill","tool_input":{"skill":%q}}`, id, skill)))
+	}
+	const jest = "帮我写单元测试，用 Jest mock 掉 axios"
+	require.Equal(t, "tester-expert", prompt("a", jest).Skill)
+	use("a", "debugger-expert")
+	require.Equal(t, "git-operation-master", prompt("a", "git rebase 之后冲突了，怎么解决").Skill)
+	use("a", "git-operation-master")
+
+	m, err := memory.LoadDir(dir)
+	require.NoError(t, err)
+	set := m.Set()
+	require.Len(t, set.Entries, 2)
+	got := []memory.Event{set.Entries[0].Events[0], set.Entries[1].Events[0]}
+	assert.Equal(t, "debugger-expert", got[0].Corrected)
+	assert.Equal(t, "tester-expert", got[0].Routed)
+	assert.False(t, got[0].Explicit)
+	assert.False(t, got[1].IsCorrection(), "the route the session followed is confirmed")
+
+	again := prompt("b", jest)
+	assert.Equal(t, "debugger-expert", again.Skill)
+	assert.Contains(t, again.Memory, "1 correction")
+	session, err := h.Store.SessionFile("b")
+	require.NoError(t, err)
+	assert.NotEmpty(t, session.Last.Terms, "kept for the verdict on this route")
+	raw, err := os.ReadFile(filepath.Join(dir, "sessions", "b.json"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(raw[strings.Index(string(raw), `"terms"`):]), "Jest", "terms are hashes")
+	journal, err := os.ReadFile(filepath.Join(dir, memory.JournalFile))
+	require.NoError(t, err)
+	assert.NotContains(t, string(journal), "Jest", "the memory keeps no prompt text")
+	assert.NotContains(t, string(journal), "axios")
 }

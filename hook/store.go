@@ -13,6 +13,7 @@ import (
 
 	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/learn/feedback"
+	"github.com/skillroute/skillroute/learn/memory"
 	"github.com/skillroute/skillroute/store"
 )
 
@@ -26,6 +27,7 @@ const SessionTTL = 7 * 24 * time.Hour
 //	workflow.json      n-gram statistics of skill sequences
 //	decisions.jsonl    every routed prompt, one JSON line each
 //	hook.log           why the hook stayed silent, when it did
+//	memory.bin         the prompt memory (package memory); memory.journal, its verdicts since
 //
 // Every file goes through package store: the JSON files in its versioned
 // header (sessionCodec, workflowCodec), the logs as store.Logs.
@@ -59,6 +61,9 @@ type LastDecision struct {
 	Time       time.Time `json:"time"`
 	Cost       int       `json:"cost,omitempty"`     // tokens injected
 	Answered   bool      `json:"answered,omitempty"` // feedback already recorded for it
+	// Terms is the prompt's vector (term hashes, no text), for the prompt
+	// memory to remember a verdict on the route.
+	Terms memory.Vector `json:"terms,omitempty"`
 }
 
 // FeedbackWindow is how long after a routed prompt a skill use counts as
@@ -164,6 +169,7 @@ func (s *Store) RecordDecision(ctx context.Context, d Decision) error {
 func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.Time, same func(a, b string) bool, about func(query string) bool) error {
 	var prev []string
 	var verdict *feedback.Record
+	var terms memory.Vector
 	err := s.update(ctx, session, func(f *SessionFile) {
 		prev = append(prev, f.Recent...)
 		f.Use(skill, now)
@@ -178,22 +184,30 @@ func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.T
 			}
 			verdict = &feedback.Record{TS: now, Session: session, Decision: l.ID, Query: l.Query, Routed: l.Skill,
 				Corrected: corrected, Kind: feedback.KindImplicit, Confidence: l.Confidence, Cost: l.Cost}
+			terms = l.Terms
 		}
 	})
 	if err != nil {
 		return err
 	}
+	var memErr error
 	if verdict != nil {
 		if err := (&feedback.Log{Dir: s.Dir}).Append(ctx, *verdict); err != nil {
 			return err
 		}
+		// Remembered at once, so that the next prompt like it already
+		// goes where the session went (only with the prompt's terms,
+		// which session files of older versions lack). A memory that
+		// cannot take it costs nothing else: `skillroute learn` rebuilds
+		// it from the feedback log.
+		memErr = memory.Append(ctx, s.Dir, terms, memory.EventOf(*verdict), now)
 	}
 	path := filepath.Join(s.Dir, WorkflowFile)
-	return store.Lock(ctx, path, func() error {
+	return errors.Join(memErr, store.Lock(ctx, path, func() error {
 		wf, _ := s.Workflow() // a corrupt file is replaced
 		wf.Observe(prev, skill)
 		return workflowCodec.Write(path, wf)
-	})
+	}))
 }
 
 // CloseRoute ends the wait for a verdict on the session's routed prompt

@@ -18,24 +18,38 @@
 //
 // and moves the index terms the query actually matched: +w for each term of
 // the skill the user wanted, −w for each term of the skill that was wrongly
-// routed, and the same ±w on the skills themselves. A confirmation adds w/2
+// routed (the scorer scales the term in every field of the skill, so a
+// skill found through its description gains as one found through a
+// keyword does), and the same ±w on the skills themselves. A correction
+// also adds the prompt's distinctive words that the wanted skill lacks
+// (used by fewer than AddDistinctive of the skills, such as a product
+// name) to it as learned keywords, +w each. A confirmation adds w/2
 // to the routed skill: it reinforces, but only half as much as a correction
 // moves, because "the user did not complain" is weaker evidence than "the
-// user said so". Every delta is clamped to ±MaxDelta, so that no amount of
-// feedback can bury a skill or let one keyword own the catalog, and only
-// skills present in the index are learned (a whitelist: a typo or a removed
-// skill never enters the weights).
+// user said so". Every term delta is clamped to ±MaxDelta, so that no
+// amount of feedback lets one keyword own the catalog, and a skill's own
+// delta, which scales its score on every prompt, to ±MaxSkillDelta, so
+// that corrections of one prompt never make a skill lose everywhere; only
+// skills present in the index are learned (a whitelist: a typo or a
+// removed skill never enters the weights). The router applies the
+// weights after the disambiguation rules: the user's corrections come on
+// top of the project's guesses, not under them.
 //
 // # Held-out check and adoption
 //
 // Split assigns each record to training or test by a hash of its content
 // (70/30), so the split is the same in every process and on every run, and
 // a record learned from is never the one that judges the learning. Trial
-// learns on the training share and adopts the new weights only if routing
-// the test share is at least as accurate as before (and something was held
-// out at all). Update is the whole policy `skillroute learn` applies:
-// trial, then, when adopted, weights learned from the whole log replace the
-// current ones. Before weights are replaced the old ones go to snapshots/
+// learns on the training share and routes the test share with and
+// without the new weights. They are adopted on evidence only: a held-out
+// gain, or a hold at MinHoldAccuracy or more, judged on at least
+// MinHeldOut records; with fewer there is nothing to judge, and learn says
+// so (Outcome.Reason) rather than adopting weights that "held" at 0 %. A
+// user's few corrections act meanwhile through the prompt memory (package
+// memory), which only touches prompts near the corrected ones. Update is
+// the whole policy `skillroute learn` applies: trial, then, when adopted,
+// weights learned from the whole log replace the current ones. Before
+// weights are replaced the old ones go to snapshots/
 // (the last MaxSnapshots are kept, numbered) and Rollback restores any of
 // them. Weights and snapshots are JSON files in a versioned header
 // (store.Codec); a damaged or newer file is an error naming it.

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"fmt"
 	"hash/fnv"
 	"path/filepath"
 	"time"
@@ -101,9 +102,27 @@ func Accuracy(test []feedback.Record, route func(query string) string) float64 {
 	return float64(right) / float64(len(test))
 }
 
+// Adoption thresholds: what counts as evidence that new weights help.
+const (
+	// MinHeldOut is the least number of held-out records a trial judges
+	// on. With fewer, one record moves accuracy by more than ten points:
+	// the verdict would be chance (eight identical corrections hold out
+	// two or three, all the same prompt). Below it nothing is adopted, and
+	// the corrections act through the prompt memory alone, which touches
+	// only the prompts near the ones corrected and so needs no trial.
+	MinHeldOut = 10
+	// MinHoldAccuracy is the held-out accuracy at which weights that
+	// neither help nor hurt are adopted all the same (they were learned
+	// from the whole log, the held-out share included, so they fix what
+	// the training share showed). Lower, "no drop" says nothing: weights
+	// that hold at 0 % have shown nothing at all, and the router is
+	// already wrong on most of what the user corrects.
+	MinHoldAccuracy = 0.5
+)
+
 // Outcome is the result of a held-out check: how many records, how
 // accurate routing the test share was without (Before) and with (After)
-// the newly learned weights, and whether they were adopted.
+// the newly learned weights, whether they were adopted, and why.
 type Outcome struct {
 	Records int     `json:"records"`
 	Train   int     `json:"train"`
@@ -111,22 +130,45 @@ type Outcome struct {
 	Before  float64 `json:"before"`
 	After   float64 `json:"after"`
 	Adopted bool    `json:"adopted"`
+	Reason  string  `json:"reason"`
+}
+
+// judge applies the adoption policy to a trial's figures: adopt on a
+// held-out gain, or on a hold at MinHoldAccuracy or more, judged on at
+// least MinHeldOut records; never on less evidence, and so never with
+// Before and After both 0.
+func (o *Outcome) judge() {
+	pct := func(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) }
+	switch {
+	case o.Test < MinHeldOut:
+		o.Reason = fmt.Sprintf("too few records to judge: %d held out of %d, at least %d needed; weights unchanged. "+
+			"Corrections still apply, through the prompt memory, to the prompts corrected and close paraphrases of them", o.Test, o.Records, MinHeldOut)
+	case o.After > o.Before:
+		o.Adopted = true
+		o.Reason = fmt.Sprintf("held-out accuracy rises from %s to %s", pct(o.Before), pct(o.After))
+	case o.After == o.Before && o.After >= MinHoldAccuracy:
+		o.Adopted = true
+		o.Reason = fmt.Sprintf("held-out accuracy holds at %s (at least %s)", pct(o.After), pct(MinHoldAccuracy))
+	case o.After == o.Before:
+		o.Reason = fmt.Sprintf("held-out accuracy holds at %s, below %s: no evidence the weights help", pct(o.After), pct(MinHoldAccuracy))
+	default:
+		o.Reason = fmt.Sprintf("held-out accuracy would drop from %s to %s", pct(o.Before), pct(o.After))
+	}
 }
 
 // Trial learns weights from the training share of records and routes the
 // test share twice: with the current weights (may be nil) and with the new
 // ones. route builds a routing function that applies the given weights.
-// The new weights are adopted when After >= Before and the test share is
-// not empty: with nothing held out there is no evidence either way, and
-// the current weights stay. Trial only decides; saving is the caller's
-// (Replace).
+// The new weights are adopted as judge says: on a held-out gain, or a
+// hold at MinHoldAccuracy or more, with at least MinHeldOut records held
+// out. Trial only decides; saving is the caller's (Replace).
 func Trial(records []feedback.Record, ix *index.Index, now time.Time, current *Weights, route func(*Weights) func(query string) string) (*Weights, Outcome) {
 	train, test := Split(records)
 	learned := Learn(train, ix, now)
 	o := Outcome{Records: len(records), Train: len(train), Test: len(test)}
 	o.Before = Accuracy(test, route(current))
 	o.After = Accuracy(test, route(learned))
-	o.Adopted = len(test) > 0 && o.After >= o.Before
+	o.judge()
 	return learned, o
 }
 

@@ -122,22 +122,29 @@ func TestTrial(t *testing.T) {
 		adopted bool
 		before  float64
 		after   float64
+		reason  string
 	}{
-		{"learning fixes the route", recs, route, true, 0, 1},
-		{"no change is adopted", recs, func(*learn.Weights) func(string) string { return router(ix, (*learn.Weights)(nil)) }, true, 0, 0},
+		{"learning fixes the route", recs, route, true, 0, 1, "rises from 0% to 100%"},
+		{"no change at 0 % is no evidence", recs, func(*learn.Weights) func(string) string { return router(ix, (*learn.Weights)(nil)) }, false, 0, 0,
+			"holds at 0%, below 50%"},
+		{"a hold at a non-trivial accuracy is adopted", recs, func(*learn.Weights) func(string) string { return func(string) string { return "perf-expert" } },
+			true, 1, 1, "holds at 100%"},
 		{"worse is rejected", recs, func(w *learn.Weights) func(string) string {
 			if w == nil {
 				return func(string) string { return "perf-expert" }
 			}
 			return func(string) string { return "cache-expert" }
-		}, false, 1, 0},
-		{"nothing held out: not adopted", nil, route, false, 0, 0},
+		}, false, 1, 0, "would drop from 100% to 0%"},
+		{"too few held out: not adopted", recs[:8], route, false, 0, 1, "too few records to judge"},
+		{"nothing held out: not adopted", nil, route, false, 0, 0, "too few records to judge: 0 held out"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w, o := learn.Trial(tt.records, ix, t0, nil, tt.route)
 			require.NotNil(t, w)
 			assert.Equal(t, tt.adopted, o.Adopted)
+			assert.Contains(t, o.Reason, tt.reason)
+			assert.False(t, o.Adopted && o.Before == 0 && o.After == 0, "adopted on no evidence")
 			assert.Equal(t, len(tt.records), o.Records)
 			assert.Equal(t, o.Records, o.Train+o.Test)
 			assert.InDelta(t, tt.before, o.Before, 1e-12)
@@ -153,7 +160,7 @@ func TestTrial(t *testing.T) {
 func TestUpdate(t *testing.T) {
 	ix := testIndex()
 	var recs []feedback.Record
-	for i := range 12 {
+	for i := range 40 {
 		recs = append(recs, feedback.Record{TS: t0.Add(-time.Duration(i) * time.Hour), Session: fmt.Sprint("s", i),
 			Query: "redis latency", Routed: "cache-expert", Corrected: "perf-expert", Kind: feedback.KindExplicit})
 	}

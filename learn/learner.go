@@ -32,15 +32,33 @@ const (
 	// ConfirmFactor scales a confirmation against a correction of the same
 	// kind and age: the absence of a complaint says less than a complaint.
 	ConfirmFactor = 0.5
-	// MaxDelta bounds every learned delta, keyword and skill alike, so that
-	// no run of feedback lets one skill bury the others (the seed's safety
-	// constraint; the scorer adds deltas to scores near 1).
+	// MaxDelta bounds every learned delta of a skill's term, so that no run
+	// of feedback lets one keyword own the catalog or vanish from it (the
+	// seed's safety constraint; the scorer scales tf by 1 + delta).
 	MaxDelta = 0.5
+	// MaxSkillDelta bounds a skill's own delta, which scales its score on
+	// every prompt, matched or not: it may tip near ties, never a clear
+	// match. At MaxDelta, twenty corrections of one prompt away from
+	// frontend-expert halved its score everywhere and cost it one of its
+	// three other dev.jsonl prompts, and performance-expert one of its five;
+	// at 0.1 both keep them all (TestCorrectionsStayLocal). The prompt
+	// itself is the term deltas' and the prompt memory's to move.
+	MaxSkillDelta = 0.1
+	// AddDistinctive is the document frequency share under which a word
+	// of a corrected prompt that the corrected skill does not have counts
+	// as distinctive, and is added to it as a learned keyword: used by
+	// fewer than a tenth of the skills (a product name: "Paddle"), not a
+	// word many skills' texts have ("update", "page").
+	AddDistinctive = 0.1
 )
 
 // WeightsVersion changes whenever the meaning of Weights changes, so that
 // weights learned by another version are relearned, never misapplied. It
-// is the version in the weights file's header (store.Codec).
+// is the version in the weights file's header (store.Codec). Still 1
+// since term deltas scale every field (the learner always moved the
+// matched text terms too), skill deltas are clamped to MaxSkillDelta (on
+// load as well) and Added was added (absent: none): version 1 files mean
+// what they meant, applied a little more widely.
 const WeightsVersion = 1
 
 // weightsCodec frames weights files and their snapshots.
@@ -69,6 +87,11 @@ var _ bm25.Adjuster = (*Weights)(nil)
 type Weights struct {
 	Keyword map[string]map[string]float64 `json:"keyword"` // skill -> index term -> delta
 	Skill   map[string]float64            `json:"skill"`   // skill -> delta
+	// Added are learned keywords: distinctive words of prompts corrected
+	// to a skill that the skill's own text lacks, each with its weight
+	// (skill -> term -> delta, at most MaxDelta). The router scores them
+	// as keywords of tf delta × the term's IDF.
+	Added   map[string]map[string]float64 `json:"added,omitempty"`
 	Learned time.Time                     `json:"learned"` // the "now" they were learned at
 	Records int                           `json:"records"` // records used
 	Skipped int                           `json:"skipped"` // records naming skills absent from the index
@@ -89,6 +112,24 @@ func (w *Weights) SkillDelta(skill string) float64 {
 		return 0
 	}
 	return w.Skill[skill]
+}
+
+// AddedTerms returns the learned keywords of a skill (nil for none):
+// term -> delta.
+func (w *Weights) AddedTerms(skill string) map[string]float64 {
+	if w == nil {
+		return nil
+	}
+	return w.Added[skill]
+}
+
+// Additions returns every skill's learned keywords (skill -> term ->
+// delta; nil for none), for the router to score after the rules.
+func (w *Weights) Additions() map[string]map[string]float64 {
+	if w == nil {
+		return nil
+	}
+	return w.Added
 }
 
 // Decay returns the weight of a record of the given kind and age:
@@ -130,6 +171,7 @@ func Learn(records []feedback.Record, ix *index.Index, now time.Time) *Weights {
 	w := &Weights{
 		Keyword: map[string]map[string]float64{},
 		Skill:   map[string]float64{},
+		Added:   map[string]map[string]float64{},
 		Learned: now.UTC(),
 	}
 	known := make(map[string]bool, len(ix.Skills))
@@ -158,6 +200,25 @@ func Learn(records []feedback.Record, ix *index.Index, now time.Time) *Weights {
 			}
 		}
 		results := bm25.Score(ix, q)
+		add := func(skill string, by float64) {
+			matched := map[string]bool{}
+			for _, res := range results {
+				if res.Name == skill {
+					for _, m := range res.Matches {
+						matched[m.Term] = true
+					}
+				}
+			}
+			for _, t := range q.Terms {
+				if t.Negated || t.From != "" || matched[t.Text] || float64(docFreq(ix, t.Text)) >= AddDistinctive*float64(len(ix.Skills)) {
+					continue
+				}
+				if w.Added[skill] == nil {
+					w.Added[skill] = map[string]float64{}
+				}
+				w.Added[skill][t.Text] += by
+			}
+		}
 		move := func(skill string, by float64, whole bool) {
 			if skill == "" {
 				return
@@ -183,6 +244,9 @@ func Learn(records []feedback.Record, ix *index.Index, now time.Time) *Weights {
 		if r.IsCorrection() {
 			move(r.Corrected, weight, true)
 			move(r.Routed, -weight, true)
+			if r.Corrected != "" {
+				add(r.Corrected, weight)
+			}
 		} else {
 			move(r.Routed, ConfirmFactor*weight, false)
 		}
@@ -191,8 +255,9 @@ func Learn(records []feedback.Record, ix *index.Index, now time.Time) *Weights {
 	return w
 }
 
-// normalize clamps every delta to ±MaxDelta and drops zeros and values
-// that are not numbers (a hand-edited file).
+// normalize clamps every term delta to ±MaxDelta, every skill delta to
+// ±MaxSkillDelta and every added keyword to (0, MaxDelta], and drops
+// zeros and values that are not numbers (a hand-edited file).
 func (w *Weights) normalize() {
 	if w.Keyword == nil {
 		w.Keyword = map[string]map[string]float64{}
@@ -200,20 +265,15 @@ func (w *Weights) normalize() {
 	if w.Skill == nil {
 		w.Skill = map[string]float64{}
 	}
-	for skill, terms := range w.Keyword {
-		for term, d := range terms {
-			if d = clampDelta(d); d == 0 {
-				delete(terms, term)
-			} else {
-				terms[term] = d
-			}
-		}
-		if len(terms) == 0 {
-			delete(w.Keyword, skill)
+	clampTerms(w.Keyword, -MaxDelta)
+	if w.Added != nil {
+		clampTerms(w.Added, 0)
+		if len(w.Added) == 0 {
+			w.Added = nil
 		}
 	}
 	for skill, d := range w.Skill {
-		if d = clampDelta(d); d == 0 {
+		if d = clampDelta(d, -MaxSkillDelta, MaxSkillDelta); d == 0 {
 			delete(w.Skill, skill)
 		} else {
 			w.Skill[skill] = d
@@ -221,11 +281,44 @@ func (w *Weights) normalize() {
 	}
 }
 
-func clampDelta(d float64) float64 {
+// clampTerms clamps skill -> term -> delta maps to [low, MaxDelta],
+// dropping zeros and emptied skills.
+func clampTerms(m map[string]map[string]float64, low float64) {
+	for skill, terms := range m {
+		for term, d := range terms {
+			if d = clampDelta(d, low, MaxDelta); d == 0 {
+				delete(terms, term)
+			} else {
+				terms[term] = d
+			}
+		}
+		if len(terms) == 0 {
+			delete(m, skill)
+		}
+	}
+}
+
+func clampDelta(d, low, high float64) float64 {
 	if math.IsNaN(d) || math.Abs(d) < deltaFloor {
 		return 0
 	}
-	return math.Max(-MaxDelta, math.Min(MaxDelta, d))
+	return math.Max(low, math.Min(high, d))
+}
+
+// docFreq returns how many skills have a term in any field (postings of
+// a term come in one run per skill).
+func docFreq(ix *index.Index, term string) int {
+	id := ix.TermID(term)
+	if id < 0 {
+		return 0
+	}
+	df, last := 0, -1
+	ix.Postings(id, func(p index.Posting) {
+		if p.Skill != last {
+			df, last = df+1, p.Skill
+		}
+	})
+	return df
 }
 
 // Save writes the weights as JSON to path, atomically (temp file and

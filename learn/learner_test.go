@@ -134,8 +134,9 @@ func TestLearnClamp(t *testing.T) {
 			want := min(0.1*float64(n), learn.MaxDelta)
 			assert.InDelta(t, want, w.KeywordDelta("perf-expert", latency), 1e-9)
 			assert.InDelta(t, -want, w.KeywordDelta("cache-expert", tokenize.Normalize("redis")), 1e-9)
-			assert.InDelta(t, want, w.SkillDelta("perf-expert"), 1e-9)
-			assert.InDelta(t, -want, w.SkillDelta("cache-expert"), 1e-9)
+			skill := min(0.1*float64(n), learn.MaxSkillDelta)
+			assert.InDelta(t, skill, w.SkillDelta("perf-expert"), 1e-9)
+			assert.InDelta(t, -skill, w.SkillDelta("cache-expert"), 1e-9)
 			assert.Equal(t, n, w.Records)
 		})
 	}
@@ -150,7 +151,7 @@ func TestLearnClamp(t *testing.T) {
 		}
 		recs = append(recs, r)
 	}
-	assert.InDelta(t, 0.5, learn.Learn(recs, ix, t0).SkillDelta("perf-expert"), 1e-9)
+	assert.InDelta(t, 0.5, learn.Learn(recs, ix, t0).KeywordDelta("perf-expert", latency), 1e-9)
 }
 
 func TestLearnWhitelist(t *testing.T) {
@@ -214,7 +215,7 @@ func TestWeightsSaveLoad(t *testing.T) {
 			func(t *testing.T, w *learn.Weights, err error) {
 				require.NoError(t, err)
 				assert.Equal(t, map[string]float64{"x": 0.5, "y": -0.5}, w.Keyword["a"])
-				assert.Equal(t, 0.5, w.SkillDelta("a"))
+				assert.Equal(t, learn.MaxSkillDelta, w.SkillDelta("a"))
 			}},
 		{"other version", `{"version":99}`,
 			func(t *testing.T, w *learn.Weights, err error) {
@@ -327,4 +328,25 @@ func TestReplace(t *testing.T) {
 	require.NoError(t, learn.Replace(dir, &learn.Weights{Records: 3}))
 	baks, _ := filepath.Glob(filepath.Join(dir, "snapshots", "*.bak"))
 	assert.Len(t, baks, 1)
+}
+
+// A correction adds the prompt's distinctive words that the corrected
+// skill lacks as learned keywords of it (not the words it matched, not
+// negated ones, not synonyms); a confirmation adds none.
+func TestLearnAddsNewWords(t *testing.T) {
+	ix := testIndex()
+	recs := []feedback.Record{
+		{TS: t0, Query: "paddle webhook latency, 不要 stripe", Routed: "cache-expert", Corrected: "perf-expert", Kind: feedback.KindExplicit},
+		{TS: t0, Query: "paddle webhook latency, 不要 stripe", Routed: "cache-expert", Corrected: "perf-expert", Kind: feedback.KindImplicit},
+		{TS: t0, Query: "redis hotkeys", Routed: "cache-expert", Corrected: "cache-expert", Kind: feedback.KindImplicit},
+	}
+	w := learn.Learn(recs, ix, t0)
+	added := w.AddedTerms("perf-expert")
+	assert.InDelta(t, 0.15, added[tokenize.Normalize("paddle")], 1e-9, "explicit 0.1 + implicit 0.05")
+	assert.InDelta(t, 0.15, added["webhook"], 1e-9)
+	assert.NotContains(t, added, tokenize.Normalize("latency"), "matched already: its delta is a keyword delta")
+	assert.NotContains(t, added, "stripe", "negated")
+	assert.Nil(t, w.AddedTerms("cache-expert"), "a confirmation adds nothing")
+	assert.Len(t, w.Additions(), 1)
+	assert.Nil(t, (*learn.Weights)(nil).Additions())
 }

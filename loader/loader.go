@@ -34,6 +34,7 @@ import (
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/learn/calibrate"
+	"github.com/skillroute/skillroute/learn/memory"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/rules"
 	"github.com/skillroute/skillroute/skills"
@@ -67,8 +68,9 @@ type Config struct {
 	// CacheDir, when set, keeps the compiled index there and reuses it
 	// while its sources are unchanged.
 	CacheDir string
-	// StateDir, when set, is where the learner keeps weights.json and the
-	// calibration table calibration.json; those present are applied.
+	// StateDir, when set, is where the learner keeps weights.json, the
+	// calibration table calibration.json and the prompt memory
+	// memory.bin; those present are applied.
 	StateDir string
 	// OnCompile, when set, is called as a compile of the index begins:
 	// the hook's runtime learns that the slow part is the compile, with no
@@ -109,6 +111,14 @@ func Open(cfg Config) (*router.Router, error) {
 			r.Weights = w
 		} else if !errors.Is(err, fs.ErrNotExist) && cfg.Warn != nil {
 			fmt.Fprintf(cfg.Warn, "warning: learned weights ignored: %v\n", err)
+		}
+		// The prompt memory is mapped, not read: ten thousand remembered
+		// prompts cost the hook microseconds to open (and its journal of
+		// recent verdicts, a few kilobytes, is read).
+		m, err := memory.LoadDir(cfg.StateDir)
+		r.Memory = m
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && cfg.Warn != nil {
+			fmt.Fprintf(cfg.Warn, "warning: prompt memory ignored until the next correction or `skillroute learn` rebuilds it: %v\n", err)
 		}
 		if t, err := calibrate.LoadTable(filepath.Join(cfg.StateDir, CalibrationFile)); err == nil {
 			if t.Catalog == "" || t.Catalog == ix.SourceHash {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/learn/feedback"
+	"github.com/skillroute/skillroute/learn/memory"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
@@ -156,6 +158,11 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 			policy = "learned policy " + l.Policy.Version + " in use"
 		}
 		note("action layer", fmt.Sprintf("%d memories, %d declared tools, %s", len(l.Memories()), len(l.Tools()), policy))
+	}
+	if m, err := memory.LoadDir(dir); m != nil {
+		note("prompt memory", fmt.Sprintf("%d prompts, %d corrections and confirmations", m.Len(), m.Events()))
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		note("prompt memory", fmt.Sprintf("unreadable, rebuilt by the next correction or `skillroute learn`: %v", err))
 	}
 	if lines := lastLines(filepath.Join(dir, "hook.log"), 3); len(lines) > 0 {
 		note("hook.log (last)", strings.Join(lines, "\n"+strings.Repeat(" ", 28)))

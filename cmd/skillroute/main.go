@@ -11,7 +11,8 @@
 //	skillroute hook < EVENT.json
 //	skillroute install [--project] [--dry-run] [--no-skills]
 //	skillroute uninstall [--project] [--dry-run]
-//	skillroute correct SKILL [--query TEXT] [--session ID] [--state DIR]
+//	skillroute correct SKILL|none [--query TEXT] [--session ID] [--state DIR] | skillroute correct --undo
+//	skillroute forget --corrections [SKILL] | skillroute forget --all
 //	skillroute learn [--dry-run] [--json] | skillroute learn --rollback [N]
 //	skillroute calibrate --preset P [--min-samples N] [--tolerance T]
 //	skillroute doctor
@@ -50,7 +51,8 @@ func init() {
 		{"hook", "handle one Claude Code hook event (stdin JSON)", (*app).runHook},
 		{"install", "register the hook in Claude Code's settings and install the skills", (*app).runInstall},
 		{"uninstall", "remove the hook entries from Claude Code's settings", (*app).runUninstall},
-		{"correct", "record that the last routed prompt should have gone to SKILL", (*app).runCorrect},
+		{"correct", "record that the last routed prompt should have gone to SKILL (--undo takes it back)", (*app).runCorrect},
+		{"forget", "forget corrections (--corrections [SKILL]) or everything stored (--all)", (*app).runForget},
 		{"learn", "learn weights from the feedback log, adopting them only if held-out accuracy holds", (*app).runLearn},
 		{"calibrate", "build the calibration table from logged outcomes", (*app).runCalibrate},
 		{"doctor", "check the installation, the state folder and routing", (*app).runDoctor},

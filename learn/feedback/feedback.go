@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -198,4 +199,48 @@ func parseLine(line []byte, last bool) (Record, error) {
 		return rec, fmt.Errorf("not a feedback record, skipped: %w", err)
 	}
 	return rec, nil
+}
+
+// Remove deletes the records drop selects from every file of the log and
+// returns them, oldest first: what `skillroute correct --undo` and
+// `skillroute forget --corrections` take back. It holds the log's lock
+// throughout, so no append or rotation runs meanwhile, and replaces each
+// file it changes atomically (store.WriteFile): a crash leaves a file as
+// it was or without the records, never torn. Lines that do not parse are
+// kept as they are.
+func (l *Log) Remove(ctx context.Context, drop func(Record) bool) ([]Record, error) {
+	var removed []Record
+	err := store.Lock(ctx, l.Path(), func() error {
+		files, err := l.Files()
+		if err != nil {
+			return err
+		}
+		for _, name := range files {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			var kept bytes.Buffer
+			n := 0
+			for line := range bytes.Lines(data) {
+				if rec, err := parseLine(line, false); err == nil && drop(rec) {
+					removed = append(removed, rec)
+					n++
+					continue
+				}
+				kept.Write(line)
+			}
+			if n == 0 {
+				continue
+			}
+			if err := store.WriteFile(name, kept.Bytes()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return removed, fmt.Errorf("feedback: %w", err)
+	}
+	return removed, nil
 }
