@@ -15,9 +15,9 @@ import (
 func TestLoad(t *testing.T) {
 	cases := []struct {
 		name, content string // "" content with missing: no file
-		missing         bool
-		logPrompts      bool
-		errContains     string
+		missing       bool
+		logPrompts    bool
+		errContains   string
 	}{
 		{name: "no file", missing: true, logPrompts: true},
 		{name: "empty file", content: "", logPrompts: true},
