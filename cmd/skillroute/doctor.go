@@ -42,7 +42,7 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 	var found []string
 	for _, path := range files {
 		if events, cmd := hook.Installed(path); len(events) > 0 {
-			bin := strings.Trim(strings.TrimSuffix(strings.TrimSpace(cmd), " hook"), "'")
+			bin, _ := hook.CommandBinary(cmd)
 			_, err := os.Stat(bin)
 			check(len(events) == len(hook.Registrations) && err == nil, "hooks in "+path,
 				fmt.Sprintf("%d of %d events, binary %s", len(events), len(hook.Registrations), bin))
