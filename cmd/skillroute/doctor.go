@@ -11,8 +11,8 @@ import (
 
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
-	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/learn/feedback"
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/store"

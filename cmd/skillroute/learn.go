@@ -16,9 +16,9 @@ import (
 
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
-	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/learn/calibrate"
 	"github.com/skillroute/skillroute/learn/feedback"
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 )
 
