@@ -28,6 +28,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/tokenize"
 )
 
 // Deadline bounds one hook call. Claude Code waits for UserPromptSubmit
@@ -53,6 +54,56 @@ type Event struct {
 	ExpansionType string          `json:"expansion_type"`
 	CommandName   string          `json:"command_name"`
 	CommandArgs   string          `json:"command_args"`
+}
+
+// Bounds on the strings an event brings. Claude Code sends short ids and
+// names, but the hook takes whatever arrives on stdin (up to MaxEvent),
+// and everything it keeps is rewritten or read on every prompt: three
+// events with a megabyte-long skill name once grew workflow.json to 5 MB
+// and slowed every session's hook past 100 ms. Each string is bounded
+// before it reaches the state (Event.bound; TestHugeEventStrings).
+const (
+	// MaxID bounds a session or prompt id. Claude Code sends UUIDs (36
+	// characters); a longer id is replaced by "h-" and its hash, so that
+	// two different ids never become one.
+	MaxID = 128
+	// MaxName bounds a skill, command, tool, event or source name: a
+	// Claude Code skill name has at most 64 characters, a plugin's name
+	// before it as many again. A longer name is cut; as a skill or command
+	// name it is then no skill of the catalog, and ignored.
+	MaxName = 256
+	// MaxPath bounds the working folder: PATH_MAX is 4,096 bytes on Linux.
+	// A longer one is not a folder the hook can look in, and is dropped.
+	MaxPath = 4096
+)
+
+// bound applies the bounds above, and cuts the prompt and a command's
+// arguments to the tokenize.MaxInput characters routing reads.
+func (ev *Event) bound() {
+	for _, id := range []*string{&ev.SessionID, &ev.PromptID} {
+		if len(*id) > MaxID {
+			*id = "h-" + hash(*id)
+		}
+	}
+	if len(ev.Cwd) > MaxPath {
+		ev.Cwd = ""
+	}
+	for _, name := range []*string{&ev.HookEventName, &ev.Source, &ev.ToolName, &ev.ExpansionType, &ev.CommandName} {
+		*name = cut(*name, MaxName)
+	}
+	ev.Prompt = tokenize.Cap(ev.Prompt)
+	ev.CommandArgs = tokenize.Cap(ev.CommandArgs)
+}
+
+// cut cuts s to at most n bytes, never inside a character.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // Decision is one routed prompt, as recorded in decisions.jsonl.
@@ -105,6 +156,7 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 	if err := json.Unmarshal(input, &ev); err != nil {
 		return Result{Reason: "malformed event: " + err.Error()}
 	}
+	ev.bound()
 	switch ev.HookEventName {
 	case "UserPromptSubmit":
 		return h.prompt(ctx, ev)
@@ -112,7 +164,7 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 		if ev.ToolName != "Skill" {
 			return Result{Reason: "PostToolUse of " + ev.ToolName}
 		}
-		return h.used(ctx, ev, skillOf(ev.ToolInput), nil)
+		return h.toolUse(ctx, ev)
 	case "UserPromptExpansion":
 		return h.expansion(ctx, ev)
 	case "SessionStart":
@@ -124,7 +176,7 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 }
 
 // skillOf reads the skill name of a Skill tool call: "skill", or
-// "skill_name" as some versions send.
+// "skill_name" as some versions send; cut to MaxName.
 func skillOf(raw json.RawMessage) string {
 	var in struct {
 		Skill     string `json:"skill"`
@@ -132,9 +184,39 @@ func skillOf(raw json.RawMessage) string {
 	}
 	_ = json.Unmarshal(raw, &in)
 	if in.Skill != "" {
-		return in.Skill
+		return cut(in.Skill, MaxName)
 	}
-	return in.SkillName
+	return cut(in.SkillName, MaxName)
+}
+
+// toolUse handles a call of the Skill tool. Only a skill of the catalog
+// is recorded: the session window, the workflow statistics and the
+// learner know nothing else, and a name from the event is no proof that
+// a skill of that name exists. Another skill (one of Claude Code's own)
+// closes the wait for a verdict, as a typed command does.
+func (h *Handler) toolUse(ctx context.Context, ev Event) Result {
+	skill := strings.TrimSpace(skillOf(ev.ToolInput))
+	if skill == "" {
+		return Result{Reason: "no skill name"}
+	}
+	r, err := h.Open()
+	if err != nil {
+		return Result{Reason: "router: " + err.Error()}
+	}
+	id := r.Index.Resolve(skill)
+	if id < 0 {
+		return h.notUse(ctx, ev, fmt.Sprintf("%q is not a skill of the catalog: no use recorded", cut(skill, 64)))
+	}
+	return h.used(ctx, ev, r.Index.Skills[id].Name, nil)
+}
+
+// notUse closes the session's wait for a verdict on its routed prompt:
+// the user or the model has moved on to something else.
+func (h *Handler) notUse(ctx context.Context, ev Event, why string) Result {
+	if err := h.Store.CloseRoute(ctx, ev.SessionID); err != nil {
+		why += "; close route: " + err.Error()
+	}
+	return Result{Reason: why}
 }
 
 func (h *Handler) now() time.Time {

@@ -1,0 +1,76 @@
+package hook_test
+
+import (
+	"context"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skillroute/skillroute/hook"
+)
+
+// Three events with a megabyte-long skill name once grew workflow.json to
+// 5 MB and slowed every later hook. Every string an event brings is
+// bounded before it reaches the state, and a name that is no skill of the
+// catalog is not recorded at all.
+func TestHugeEventStrings(t *testing.T) {
+	h := newHandler(t)
+	ctx := context.Background()
+	huge := strings.Repeat("x", 1<<20)
+	prompt := func(session string) {
+		h.Handle(ctx, event(t, map[string]any{"session_id": session, "hook_event_name": "UserPromptSubmit",
+			"prompt": "Dockerfile 改成多阶段构建，镜像太大了"}))
+	}
+	prompt("s")
+	for range 3 { // the case
+		h.Handle(ctx, event(t, map[string]any{"session_id": "s", "hook_event_name": "PostToolUse", "tool_name": "Skill",
+			"tool_input": map[string]any{"skill": huge}}))
+	}
+	h.Handle(ctx, event(t, map[string]any{"session_id": "s", "hook_event_name": "PostToolUse", "tool_name": "Skill",
+		"tool_input": map[string]any{"skill_name": "devops-expert" + huge}}))
+	h.Handle(ctx, event(t, map[string]any{"session_id": "s", "hook_event_name": "UserPromptExpansion",
+		"expansion_type": "slash_command", "command_name": huge, "command_args": huge}))
+	h.Handle(ctx, event(t, map[string]any{"session_id": "s", "hook_event_name": "UserPromptExpansion",
+		"expansion_type": "slash_command", "command_name": "devops-expert", "command_args": huge}))
+	h.Handle(ctx, event(t, map[string]any{"session_id": huge, "prompt_id": huge, "cwd": "/" + huge,
+		"hook_event_name": "UserPromptSubmit", "prompt": "Dockerfile 改成多阶段构建，镜像太大了 " + huge}))
+	h.Handle(ctx, event(t, map[string]any{"session_id": huge, "hook_event_name": "PostToolUse", "tool_name": "Skill",
+		"tool_input": map[string]any{"skill": "devops-expert"}}))
+	h.Handle(ctx, event(t, map[string]any{"session_id": "s", "hook_event_name": huge, "tool_name": huge, "source": huge}))
+
+	total := int64(0)
+	require.NoError(t, filepath.WalkDir(h.Store.Dir, func(path string, d fs.DirEntry, err error) error {
+		require.NoError(t, err)
+		if d.IsDir() {
+			return nil
+		}
+		info, err := d.Info()
+		require.NoError(t, err)
+		assert.Less(t, info.Size(), int64(32<<10), "%s stays small", path)
+		total += info.Size()
+		return nil
+	}))
+	assert.Less(t, total, int64(64<<10), "the state folder stays small")
+
+	sess, err := h.Store.Session("s")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"devops-expert"}, sess.Recent, "only the catalog's skill is recorded")
+	wf, err := h.Store.Workflow()
+	require.NoError(t, err)
+	for from, next := range wf.Bigrams {
+		assert.LessOrEqual(t, len(from), hook.MaxName)
+		for to := range next {
+			assert.LessOrEqual(t, len(to), hook.MaxName)
+		}
+	}
+	// The session with the huge id is one session, under a bounded id.
+	latest := h.Store.Latest()
+	assert.LessOrEqual(t, len(latest), hook.MaxID)
+	other, err := h.Store.Session(huge)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"devops-expert"}, other.Recent)
+}
