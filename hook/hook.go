@@ -18,8 +18,6 @@ package hook
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -27,6 +25,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skillroute/skillroute/prefs"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/tokenize"
 )
@@ -261,7 +260,7 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 			rec.Cost = (len(injected) + 3) / 4 // tokens, at about four bytes each
 		}
 		f.Updated = rec.Time
-		f.Last = &LastDecision{ID: rec.ID, Query: d.Query, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost}
+		f.Last = &LastDecision{ID: rec.ID, Query: h.Store.keep(d.Query), QueryHash: rec.PromptHash, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost}
 	}
 	if err := h.Store.update(ctx, ev.SessionID, routeIn); err != nil && res.Decision == nil {
 		// The session is locked past the deadline or cannot be written:
@@ -387,10 +386,8 @@ func bare(name string) string {
 	return name
 }
 
-func hash(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:8])
-}
+// hash is the hash of a prompt (or an id) as every file records it.
+func hash(s string) string { return prefs.Hash(s) }
 
 func decisionID(ev Event, now time.Time) string {
 	if ev.PromptID != "" {

@@ -31,6 +31,18 @@ const SessionTTL = 7 * 24 * time.Hour
 // header (sessionCodec, workflowCodec), the logs as store.Logs.
 type Store struct {
 	Dir string
+	// HashPrompts keeps only the hash of a prompt, never its text, in the
+	// session files and the feedback log: the user's log_prompts: false
+	// (package prefs), which the command reads and passes here.
+	HashPrompts bool
+}
+
+// keep returns what of a prompt's text the files may hold.
+func (s *Store) keep(text string) string {
+	if s.HashPrompts {
+		return ""
+	}
+	return text
 }
 
 // Codecs of the hook's JSON files. Version 1 is the layout these files had
@@ -53,7 +65,8 @@ type SessionFile struct {
 // later skill use or an explicit correction can be compared with it.
 type LastDecision struct {
 	ID         string    `json:"id"`
-	Query      string    `json:"query"`
+	Query      string    `json:"query"` // "" when only hashes are kept
+	QueryHash  string    `json:"query_hash,omitempty"`
 	Skill      string    `json:"skill"`
 	Confidence float64   `json:"confidence"`
 	Time       time.Time `json:"time"`
@@ -176,7 +189,7 @@ func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.T
 			if l.Skill != "" && same(l.Skill, skill) {
 				corrected = l.Skill
 			}
-			verdict = &feedback.Record{TS: now, Session: session, Decision: l.ID, Query: l.Query, Routed: l.Skill,
+			verdict = &feedback.Record{TS: now, Session: session, Decision: l.ID, Query: s.keep(l.Query), QueryHash: l.QueryHash, Routed: l.Skill,
 				Corrected: corrected, Kind: feedback.KindImplicit, Confidence: l.Confidence, Cost: l.Cost}
 		}
 	})

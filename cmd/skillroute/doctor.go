@@ -14,6 +14,7 @@ import (
 	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/loader"
+	"github.com/skillroute/skillroute/prefs"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/store"
@@ -131,6 +132,15 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 		if info, err := os.Stat(dir); err == nil && info.Mode().Perm()&0o077 != 0 {
 			note("state folder", fmt.Sprintf("readable by other users (mode %04o) and it holds your prompts: chmod 700 %s", info.Mode().Perm(), dir))
 		}
+	}
+	switch settings, err := a.userSettings(); {
+	case err != nil:
+		check(false, "settings", err.Error())
+	case settings.LogPrompts:
+		note("settings", "prompt text is kept in the feedback log and session files; log_prompts: false in "+
+			filepath.Join(dir, prefs.File)+" keeps only hashes")
+	default:
+		note("settings", "log_prompts: false: only prompt hashes are kept")
 	}
 	if n := countLines(filepath.Join(dir, "decisions.jsonl")); n > 0 {
 		note("decisions", fmt.Sprintf("%d routed prompts logged", n))

@@ -52,10 +52,15 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 	if id < 0 {
 		return fmt.Errorf("unknown skill %q; nearest: %s", want, strings.Join(nearest(want, r.Index.SkillNames(), 3), ", "))
 	}
+	settings, err := a.userSettings()
+	if err != nil {
+		fmt.Fprintf(stderr, "warning: %v\n", err)
+	}
 	rec := feedback.Record{TS: time.Now(), Kind: feedback.KindExplicit, Corrected: r.Index.Skills[id].Name}
 	if *query != "" {
 		d := r.Route(*query, router.Session{})
-		rec.Query, rec.Routed, rec.Confidence, rec.Session = *query, d.Skill, d.Confidence, *session
+		rec.Routed, rec.Confidence, rec.Session = d.Skill, d.Confidence, *session
+		rec.Query, rec.QueryHash = settings.Prompt(*query)
 	} else {
 		store := &hook.Store{Dir: a.stateDir}
 		sid := *session
@@ -66,7 +71,11 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 		if err != nil || sid == "" || f.Last == nil {
 			return errors.New("no routed prompt to correct in this session; pass --query TEXT")
 		}
-		rec.Session, rec.Decision, rec.Query, rec.Routed, rec.Confidence = sid, f.Last.ID, f.Last.Query, f.Last.Skill, f.Last.Confidence
+		rec.Session, rec.Decision, rec.Routed, rec.Confidence = sid, f.Last.ID, f.Last.Skill, f.Last.Confidence
+		rec.Query, rec.QueryHash = f.Last.Query, f.Last.QueryHash
+		if !settings.LogPrompts {
+			rec.Query = "" // written before log_prompts: false was set
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -77,7 +86,11 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 	if was == "" {
 		was = "no skill"
 	}
-	fmt.Fprintf(stdout, "recorded: %q should go to %s (it went to %s). Run `skillroute learn` to apply.\n", rec.Query, rec.Corrected, was)
+	prompt := fmt.Sprintf("%q", rec.Query)
+	if rec.Query == "" {
+		prompt = "the prompt " + rec.QueryHash // log_prompts: false
+	}
+	fmt.Fprintf(stdout, "recorded: %s should go to %s (it went to %s). Run `skillroute learn` to apply.\n", prompt, rec.Corrected, was)
 	return nil
 }
 
