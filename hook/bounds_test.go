@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/skillroute/skillroute/hook"
+	"github.com/skillroute/skillroute/store"
 )
 
 // Three events with a megabyte-long skill name once grew workflow.json to
@@ -73,4 +75,27 @@ func TestHugeEventStrings(t *testing.T) {
 	other, err := h.Store.Session(huge)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"devops-expert"}, other.Recent)
+}
+
+// A decision the log cannot take in time (another process holds its
+// lock) is not dropped in silence: the reason goes to hook.log.
+func TestDecisionNotLoggedIsSaid(t *testing.T) {
+	h := newHandler(t)
+	path := filepath.Join(h.Store.Dir, hook.DecisionsFile)
+	held, release := make(chan struct{}), make(chan struct{})
+	go func() {
+		_ = store.Lock(context.Background(), path, func() error {
+			close(held)
+			<-release
+			return nil
+		})
+	}()
+	<-held
+	defer close(release)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	res := h.Handle(ctx, event(t, map[string]any{"session_id": "s", "hook_event_name": "UserPromptSubmit",
+		"prompt": "git rebase 之后冲突了，怎么解决"}))
+	assert.NotNil(t, res.Output, "the prompt is still routed")
+	assert.Contains(t, res.Reason, "decision not logged")
 }

@@ -268,7 +268,11 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 		f, _ := h.Store.SessionFile(ev.SessionID)
 		routeIn(f)
 	}
-	_ = h.Store.RecordDecision(ctx, rec)
+	if err := h.Store.RecordDecision(ctx, rec); err != nil {
+		// Never silent: a decision the log did not take (its lock held
+		// past the deadline, a full disk) is said in hook.log.
+		res.Reason = strings.TrimPrefix(res.Reason+"; decision not logged: "+err.Error(), "; ")
+	}
 	return res
 }
 
