@@ -3,6 +3,7 @@ package hook_test
 import (
 	"context"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,4 +99,28 @@ func TestDecisionNotLoggedIsSaid(t *testing.T) {
 		"prompt": "git rebase 之后冲突了，怎么解决"}))
 	assert.NotNil(t, res.Output, "the prompt is still routed")
 	assert.Contains(t, res.Reason, "decision not logged")
+}
+
+// The line saying why a hook was silent is written even when another
+// process holds hook.log's lock past the hook's budget for it.
+func TestLogLineWrittenWhenLockBusy(t *testing.T) {
+	s := &hook.Store{Dir: t.TempDir()}
+	path := filepath.Join(s.Dir, hook.LogFile)
+	held, release := make(chan struct{}), make(chan struct{})
+	go func() {
+		_ = store.Lock(context.Background(), path, func() error {
+			close(held)
+			<-release
+			return nil
+		})
+	}()
+	<-held
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	s.Log(ctx, time.Now(), "hook", "deadline of 200ms passed", "session", "s1")
+	cancel()
+	close(release)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"msg":"deadline of 200ms passed"`)
+	assert.Contains(t, string(data), `"session":"s1"`)
 }

@@ -300,7 +300,33 @@ func (s *Store) Expire(now time.Time) {
 const maxLog = 1 << 20
 
 // Log appends a line to hook.log; failures are ignored (it is a log).
-func (s *Store) Log(ctx context.Context, now time.Time, event, msg string) {
-	line, _ := json.Marshal(map[string]string{"time": now.UTC().Format(time.RFC3339Nano), "event": event, "msg": msg})
-	_ = s.log(LogFile).Append(ctx, line)
+// attrs are more fields, as key and value pairs; empty values are left
+// out.
+func (s *Store) Log(ctx context.Context, now time.Time, event, msg string, attrs ...string) {
+	fields := map[string]string{"time": now.UTC().Format(time.RFC3339Nano), "event": event, "msg": msg}
+	for i := 0; i+1 < len(attrs); i += 2 {
+		if attrs[i+1] != "" {
+			fields[attrs[i]] = attrs[i+1]
+		}
+	}
+	line, _ := json.Marshal(fields)
+	if err := s.log(LogFile).Append(ctx, line); errors.Is(err, store.ErrBusy) {
+		appendUnlocked(filepath.Join(s.Dir, LogFile), line)
+	}
+}
+
+// appendUnlocked appends a line to a log without its lock, in one
+// write(2) to a file opened O_APPEND: atomic on a local file system, so it
+// never interleaves with another line, and it lands in the log or, if the
+// log was just rotated, in the file it was rotated into. A log line that
+// says why a hook was silent must not be lost because, on a loaded
+// machine, another process held the lock past the hook's few
+// milliseconds (seen in internal/stress: 16 hooks on 2 busy cores).
+func appendUnlocked(path string, line []byte) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	_, _ = f.Write(append(line, '\n'))
+	f.Close()
 }
