@@ -112,6 +112,7 @@ func hostile(root, bin string, rep *report) {
 	}
 	before := listing(project)
 	sb.project = project
+	defer sb.waitBackground()
 	prompt := func(id string) string {
 		return fmt.Sprintf(`{"hook_event_name":"UserPromptSubmit","session_id":"hostile","prompt_id":%q,"cwd":%q,"prompt":"zebrafish telemetry pipeline drops samples"}`, id, project)
 	}
