@@ -2,7 +2,9 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -48,4 +50,18 @@ body
 	}
 	_, out, _ := runApp(t, a, "skills", "list", "--catalog", dir)
 	assert.Contains(t, out, `evil\u001b]0;pwned\u0007\u001b[2J`, "the source path, escaped")
+}
+
+// The binary links no networking package: SECURITY.md says the hook has
+// no network access, and this keeps it so.
+func TestNoNetworkPackages(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to list the binary's packages")
+	}
+	out, err := exec.Command(goBin, "list", "-deps", ".").Output()
+	require.NoError(t, err)
+	for _, pkg := range strings.Fields(string(out)) {
+		assert.False(t, pkg == "net" || strings.HasPrefix(pkg, "net/") || pkg == "crypto/tls", "skillroute links %s", pkg)
+	}
 }
