@@ -20,13 +20,22 @@ import (
 )
 
 // killRounds starts every kind of writer at once, kills each with
-// SIGKILL at a random point, and checks what they leave.
-func killRounds(sb *sandbox, o options, rep *report) {
+// SIGKILL at a random point, and checks what they leave. It has a sandbox
+// of its own, whose logs stay small: learn, which reads the whole feedback
+// log, then takes a fraction of a second, and a round not much more.
+func killRounds(root, bin string, o options, rep *report) {
+	sb, err := newSandbox(root, "kill", bin)
+	if err != nil {
+		rep.fail("kill -9: sandbox: %v", err)
+		return
+	}
+	defer sb.waitBackground()
 	rng := rand.New(rand.NewPCG(12, uint64(time.Now().UnixNano())))
 	killed, started, invalid, settingsBad, nextFailed := 0, 0, 0, 0, 0
 	var firstProblem string
 	// How long each writer takes when left alone: it is killed at a
-	// random point of that time (up to 1.5 times it, so that some finish).
+	// random point of three times that time (they run slower side by side,
+	// and some should finish).
 	lifetime := make([]time.Duration, 0, 8)
 	for round := -1; round < o.rounds; round++ {
 		writers := [][]string{
@@ -58,7 +67,7 @@ func killRounds(sb *sandbox, o options, rep *report) {
 				continue
 			}
 			started++
-			delay := time.Duration(rng.Int64N(int64(lifetime[i] * 3 / 2)))
+			delay := time.Duration(rng.Int64N(int64(lifetime[i] * 3)))
 			wg.Add(1)
 			go func(cmd *exec.Cmd) {
 				defer wg.Done()

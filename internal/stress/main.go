@@ -110,7 +110,7 @@ func run(o options) int {
 	defer sb.waitBackground()
 	rep.row("part", "sent", "recorded", "silent, logged", "lost", "torn", "note")
 	concurrency(sb, o, &rep)
-	killRounds(sb, o, &rep)
+	killRounds(root, bin, o, &rep)
 	hostile(root, bin, &rep)
 	corruptions(sb, o, &rep)
 
