@@ -22,8 +22,8 @@
 // It prints a table of what was sent, recorded and lost, and exits 1 if
 // any bound is broken. From the repository root:
 //
-//	go run ./internal/stress          # the long form: 500 kill rounds, a few minutes
-//	go run ./internal/stress -short   # CI's form: 25 kill rounds, under a minute
+//	go run ./internal/stress          # the long form: 500 kill rounds, about two minutes
+//	go run ./internal/stress -short   # CI's form: 25 kill rounds, about half a minute
 //
 // The machine's load matters: on a loaded machine a hook may run out of
 // its 200 ms and stay silent (logged, never lost); the table counts them.
