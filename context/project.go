@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"gopkg.in/yaml.v3"
 )
@@ -401,13 +402,20 @@ func (d *detection) result() []string {
 }
 
 // readHead returns the first MaxReadBytes of a file, or nil if it cannot
-// be read or is longer than that (a cut file would mislead).
+// be read or is longer than that (a cut file would mislead). Only a
+// regular file is read: a marker that is a FIFO (it would block the hook
+// until its deadline on every prompt in that project) or a device such as
+// /dev/zero is no marker. The open does not block, so a FIFO cannot stall
+// it before the check.
 func readHead(path string) []byte {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() || info.Size() > MaxReadBytes {
+		return nil
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxReadBytes+1))
 	if err != nil || len(data) > MaxReadBytes {
 		return nil

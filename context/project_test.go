@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -391,5 +393,23 @@ func BenchmarkParseProjectFavours(b *testing.B) {
 		if _, err := sctx.ParseProjectFavours(rules.ProjectsName, rules.Projects); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A marker that is a FIFO or a device (a cloned repository can carry
+// either) is not read: detection neither blocks on it nor reads a
+// device's endless bytes. Markers that count by their name alone
+// (go.mod, build.gradle) still count.
+func TestDetectProjectHostileMarkers(t *testing.T) {
+	root := tree(t, map[string]string{".git/": "", "go.mod": ""})
+	require.NoError(t, syscall.Mkfifo(filepath.Join(root, "package.json"), 0o644))
+	require.NoError(t, os.Symlink("/dev/zero", filepath.Join(root, "build.gradle")))
+	done := make(chan []string, 1)
+	go func() { done <- sctx.DetectProject(root, "") }()
+	select {
+	case got := <-done:
+		assert.Equal(t, []string{"go", "java-kotlin"}, got)
+	case <-time.After(5 * time.Second):
+		t.Fatal("project detection blocked on a FIFO marker")
 	}
 }

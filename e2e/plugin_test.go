@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,7 +25,7 @@ func pluginEnv(t *testing.T, withGo bool) (env []string, data, home string) {
 	root, err := filepath.Abs("..")
 	require.NoError(t, err)
 	tools := t.TempDir()
-	names := []string{"cat", "mkdir", "dirname", "grep", "rmdir", "mv"}
+	names := []string{"cat", "mkdir", "dirname", "grep", "rm", "mv", "find", "date", "chmod"}
 	if withGo {
 		names = append(names, "go")
 	}
@@ -97,6 +98,113 @@ func TestEntryBuildFails(t *testing.T) {
 	assert.Contains(t, msg, "building the router failed")
 	assert.Contains(t, msg, filepath.Join(data, "build.log"))
 	assert.Empty(t, systemMessage(t, runEntry(t, env, "SessionStart", "session-start")), "said once")
+}
+
+// fakeGo puts a stand-in for go in the entry script's PATH: it counts its
+// builds in data/go-runs and writes a binary that answers "ran hook".
+func fakeGo(t *testing.T, env []string, data string) {
+	t.Helper()
+	tools := strings.TrimPrefix(env[0], "PATH=")
+	script := "#!/bin/sh\necho build >>" + filepath.Join(data, "go-runs") + "\n" +
+		"printf '#!/bin/sh\\ncat >/dev/null\\necho ran \"$1\"\\n' >\"$3\" && chmod +x \"$3\"\n"
+	require.NoError(t, os.WriteFile(filepath.Join(tools, "go"), []byte(script), 0o755))
+}
+
+// waitBuild waits until no build holds the lock.
+func waitBuild(t *testing.T, data string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := os.Stat(filepath.Join(data, "bin.lock")); os.IsNotExist(err) {
+			return
+		}
+		require.True(t, time.Now().Before(deadline), "the background build never ended")
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// deadPID returns the pid of a process that has ended.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", "exit 0")
+	require.NoError(t, cmd.Run())
+	return cmd.Process.Pid
+}
+
+// A build killed before it finished (a reboot, the OOM killer) leaves its
+// lock behind; so does one that hangs. Neither silences the plugin for
+// good: a lock whose process is gone, or that has been held past the
+// build's time limit, is taken over by the next event, which builds
+// again and says so in hook.log. A live build's lock is respected.
+func TestEntryStaleBuildLock(t *testing.T) {
+	old := time.Now().Add(-11 * time.Minute)
+	cases := []struct {
+		name    string
+		pid     string // "" for no pid file
+		age     time.Time
+		rebuild bool
+		logged  string
+	}{
+		{"killed build", fmt.Sprint(deadPID(t)), time.Now(), true, "ended without finishing"},
+		{"launcher killed before writing the pid", "", time.Now().Add(-2 * time.Minute), true, "ended without finishing"},
+		{"stuck build, or its pid reused after a reboot", fmt.Sprint(os.Getpid()), old, true, "more than 10 minutes"},
+		{"build running", fmt.Sprint(os.Getpid()), time.Now(), false, "is being built"},
+		{"lock just made", "", time.Now(), false, "is being built"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			env, data, _ := pluginEnv(t, false)
+			fakeGo(t, env, data)
+			lock := filepath.Join(data, "bin.lock")
+			require.NoError(t, os.Mkdir(lock, 0o700))
+			if c.pid != "" {
+				require.NoError(t, os.WriteFile(filepath.Join(lock, "pid"), []byte(c.pid), 0o600))
+			}
+			require.NoError(t, os.Chtimes(lock, c.age, c.age))
+			assert.Empty(t, runEntry(t, env, "UserPromptSubmit"), "silent while there is no binary")
+			logged, _ := os.ReadFile(filepath.Join(data, "hook.log"))
+			assert.Contains(t, string(logged), c.logged)
+			if !c.rebuild {
+				_, err := os.Stat(filepath.Join(data, "go-runs"))
+				assert.True(t, os.IsNotExist(err), "a live build is not doubled")
+				return
+			}
+			waitBuild(t, data)
+			assert.Equal(t, "ran hook\n", runEntry(t, env, "UserPromptSubmit"), "built, the plugin works")
+			logged, _ = os.ReadFile(filepath.Join(data, "hook.log"))
+			assert.Contains(t, string(logged), "the router is built")
+		})
+	}
+}
+
+// A failed build is not tried again on every prompt (a broken Go would
+// cost a build each time), but it is after a while: a failure that a
+// network outage caused does not last.
+func TestEntryFailedBuildRetried(t *testing.T) {
+	env, data, _ := pluginEnv(t, false)
+	tools := strings.TrimPrefix(env[0], "PATH=")
+	require.NoError(t, os.WriteFile(filepath.Join(tools, "go"), []byte("#!/bin/sh\necho build >>"+filepath.Join(data, "go-runs")+"\necho 'go: download failed' >&2\nexit 1\n"), 0o755))
+	runs := func() int {
+		b, _ := os.ReadFile(filepath.Join(data, "go-runs"))
+		return strings.Count(string(b), "build")
+	}
+	runEntry(t, env, "UserPromptSubmit")
+	waitBuild(t, data)
+	require.Equal(t, 1, runs())
+	logged, _ := os.ReadFile(filepath.Join(data, "hook.log"))
+	assert.Contains(t, string(logged), "building the router failed (exit 1)")
+	runEntry(t, env, "UserPromptSubmit")
+	runEntry(t, env, "UserPromptSubmit")
+	assert.Equal(t, 1, runs(), "not retried at once")
+	old := time.Now().Add(-11 * time.Minute)
+	require.NoError(t, os.Chtimes(filepath.Join(data, "build.failed"), old, old))
+	fakeGo(t, env, data)
+	runEntry(t, env, "UserPromptSubmit")
+	waitBuild(t, data)
+	assert.Equal(t, 2, runs(), "retried later")
+	assert.Equal(t, "ran hook\n", runEntry(t, env, "UserPromptSubmit"))
+	_, err := os.Stat(filepath.Join(data, "build.failed"))
+	assert.True(t, os.IsNotExist(err), "a build that worked clears the failure")
 }
 
 // Installed both as the plugin and with `skillroute install`, every prompt

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -46,8 +47,18 @@ func (h *Handler) inject(ev Event, prompt string, d router.Decision, id string, 
 	failures := action.FailureKeys(action.RecentFailures(h.Store.Dir, ev.SessionID, now), names)
 	in, dec := layer.Decide(prompt, d, action.Context{ID: id, Cwd: ev.Cwd, Now: now, Failures: failures})
 	text = Injection(d, in, dec)
+	logged := in
+	if h.Store.HashPrompts {
+		// log_prompts: false keeps no prompt text here either: not the
+		// prompt, nor the words of it a candidate matched.
+		logged.Prompt = ""
+		logged.Candidates = slices.Clone(in.Candidates)
+		for i := range logged.Candidates {
+			logged.Candidates[i].Evidence = nil
+		}
+	}
 	traj = &action.Trajectory{ID: id, Session: ev.SessionID, Time: now, Router: layer.RouterName(),
-		RouterVersion: layer.RouterVersion(), TableVersion: layer.Policy.TableVersion(), Input: in, Decision: dec,
+		RouterVersion: layer.RouterVersion(), TableVersion: layer.Policy.TableVersion(), Input: logged, Decision: dec,
 		Tokens: (len(text) + 3) / 4}
 	if text == "" {
 		reason = "action " + dec.Action

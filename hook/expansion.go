@@ -2,6 +2,7 @@ package hook
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/skillroute/skillroute/router"
@@ -34,12 +35,7 @@ const SameRequestOverlap = 0.5
 // expansion handles a typed slash command.
 func (h *Handler) expansion(ctx context.Context, ev Event) Result {
 	name := strings.TrimSpace(ev.CommandName)
-	notUse := func(why string) Result {
-		if err := h.Store.CloseRoute(ctx, ev.SessionID); err != nil {
-			why += "; close route: " + err.Error()
-		}
-		return Result{Reason: why}
-	}
+	notUse := func(why string) Result { return h.notUse(ctx, ev, why) }
 	if ev.ExpansionType != "" && ev.ExpansionType != "slash_command" {
 		return notUse("expansion " + ev.ExpansionType + " " + name)
 	}
@@ -50,11 +46,12 @@ func (h *Handler) expansion(ctx context.Context, ev Event) Result {
 	if err != nil {
 		return Result{Reason: "router: " + err.Error()}
 	}
-	if r.Index.Resolve(name) < 0 {
-		return notUse("/" + name + " is not a skill of the catalog: no use recorded")
+	id := r.Index.Resolve(name)
+	if id < 0 {
+		return notUse(fmt.Sprintf("/%s is not a skill of the catalog: no use recorded", cut(name, 64)))
 	}
 	args := commandArgs(ev)
-	return h.used(ctx, ev, name, func(query string) bool { return sameRequest(r, query, args) })
+	return h.used(ctx, ev, r.Index.Skills[id].Name, func(query string) bool { return sameRequest(r, query, args) })
 }
 
 // commandArgs returns what the user typed after the command's name:

@@ -24,8 +24,6 @@ package hook
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -34,7 +32,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/action"
+	"github.com/skillroute/skillroute/prefs"
 	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/tokenize"
 )
 
 // Deadline bounds one hook call. Claude Code waits for UserPromptSubmit
@@ -61,6 +61,56 @@ type Event struct {
 	ExpansionType string          `json:"expansion_type"`
 	CommandName   string          `json:"command_name"`
 	CommandArgs   string          `json:"command_args"`
+}
+
+// Bounds on the strings an event brings. Claude Code sends short ids and
+// names, but the hook takes whatever arrives on stdin (up to MaxEvent),
+// and everything it keeps is rewritten or read on every prompt: three
+// events with a megabyte-long skill name once grew workflow.json to 5 MB
+// and slowed every session's hook past 100 ms. Each string is bounded
+// before it reaches the state (Event.bound; TestHugeEventStrings).
+const (
+	// MaxID bounds a session or prompt id. Claude Code sends UUIDs (36
+	// characters); a longer id is replaced by "h-" and its hash, so that
+	// two different ids never become one.
+	MaxID = 128
+	// MaxName bounds a skill, command, tool, event or source name: a
+	// Claude Code skill name has at most 64 characters, a plugin's name
+	// before it as many again. A longer name is cut; as a skill or command
+	// name it is then no skill of the catalog, and ignored.
+	MaxName = 256
+	// MaxPath bounds the working folder: PATH_MAX is 4,096 bytes on Linux.
+	// A longer one is not a folder the hook can look in, and is dropped.
+	MaxPath = 4096
+)
+
+// bound applies the bounds above, and cuts the prompt and a command's
+// arguments to the tokenize.MaxInput characters routing reads.
+func (ev *Event) bound() {
+	for _, id := range []*string{&ev.SessionID, &ev.PromptID} {
+		if len(*id) > MaxID {
+			*id = "h-" + hash(*id)
+		}
+	}
+	if len(ev.Cwd) > MaxPath {
+		ev.Cwd = ""
+	}
+	for _, name := range []*string{&ev.HookEventName, &ev.Source, &ev.ToolName, &ev.ExpansionType, &ev.CommandName} {
+		*name = cut(*name, MaxName)
+	}
+	ev.Prompt = tokenize.Cap(ev.Prompt)
+	ev.CommandArgs = tokenize.Cap(ev.CommandArgs)
+}
+
+// cut cuts s to at most n bytes, never inside a character.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // Decision is one routed prompt, as recorded in decisions.jsonl.
@@ -118,6 +168,7 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 	if err := json.Unmarshal(input, &ev); err != nil {
 		return Result{Reason: "malformed event: " + err.Error()}
 	}
+	ev.bound()
 	switch ev.HookEventName {
 	case "UserPromptSubmit":
 		return h.prompt(ctx, ev)
@@ -126,7 +177,7 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 		if ev.ToolName != "Skill" || ev.HookEventName == "PostToolUseFailure" {
 			return Result{Reason: ev.HookEventName + " of " + ev.ToolName}
 		}
-		return h.used(ctx, ev, skillOf(ev.ToolInput), nil)
+		return h.toolUse(ctx, ev)
 	case "UserPromptExpansion":
 		if ev.ExpansionType == "" || ev.ExpansionType == "slash_command" {
 			h.toolEvent(ctx, ev) // a typed command is one of the turn's tool calls
@@ -141,7 +192,7 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 }
 
 // skillOf reads the skill name of a Skill tool call: "skill", or
-// "skill_name" as some versions send.
+// "skill_name" as some versions send; cut to MaxName.
 func skillOf(raw json.RawMessage) string {
 	var in struct {
 		Skill     string `json:"skill"`
@@ -149,9 +200,39 @@ func skillOf(raw json.RawMessage) string {
 	}
 	_ = json.Unmarshal(raw, &in)
 	if in.Skill != "" {
-		return in.Skill
+		return cut(in.Skill, MaxName)
 	}
-	return in.SkillName
+	return cut(in.SkillName, MaxName)
+}
+
+// toolUse handles a call of the Skill tool. Only a skill of the catalog
+// is recorded: the session window, the workflow statistics and the
+// learner know nothing else, and a name from the event is no proof that
+// a skill of that name exists. Another skill (one of Claude Code's own)
+// closes the wait for a verdict, as a typed command does.
+func (h *Handler) toolUse(ctx context.Context, ev Event) Result {
+	skill := strings.TrimSpace(skillOf(ev.ToolInput))
+	if skill == "" {
+		return Result{Reason: "no skill name"}
+	}
+	r, err := h.Open()
+	if err != nil {
+		return Result{Reason: "router: " + err.Error()}
+	}
+	id := r.Index.Resolve(skill)
+	if id < 0 {
+		return h.notUse(ctx, ev, fmt.Sprintf("%q is not a skill of the catalog: no use recorded", cut(skill, 64)))
+	}
+	return h.used(ctx, ev, r.Index.Skills[id].Name, nil)
+}
+
+// notUse closes the session's wait for a verdict on its routed prompt:
+// the user or the model has moved on to something else.
+func (h *Handler) notUse(ctx context.Context, ev Event, why string) Result {
+	if err := h.Store.CloseRoute(ctx, ev.SessionID); err != nil {
+		why += "; close route: " + err.Error()
+	}
+	return Result{Reason: why}
 }
 
 func (h *Handler) now() time.Time {
@@ -195,7 +276,7 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 			rec.Cost = (len(injected) + 3) / 4 // tokens, at about four bytes each
 		}
 		f.Updated = rec.Time
-		f.Last = &LastDecision{ID: rec.ID, Query: d.Query, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost, Terms: d.Terms}
+		f.Last = &LastDecision{ID: rec.ID, Query: h.Store.keep(d.Query), QueryHash: rec.PromptHash, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost, Terms: d.Terms}
 	}
 	if err := h.Store.update(ctx, ev.SessionID, routeIn); err != nil && res.Decision == nil {
 		// The session is locked past the deadline or cannot be written:
@@ -203,7 +284,11 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 		f, _ := h.Store.SessionFile(ev.SessionID)
 		routeIn(f)
 	}
-	_ = h.Store.RecordDecision(ctx, rec)
+	if err := h.Store.RecordDecision(ctx, rec); err != nil {
+		// Never silent: a decision the log did not take (its lock held
+		// past the deadline, a full disk) is said in hook.log.
+		res.Reason = strings.TrimPrefix(res.Reason+"; decision not logged: "+err.Error(), "; ")
+	}
 	if traj != nil {
 		_ = action.LogDecision(ctx, h.Store.Dir, *traj)
 	}
@@ -324,10 +409,8 @@ func bare(name string) string {
 	return name
 }
 
-func hash(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:8])
-}
+// hash is the hash of a prompt (or an id) as every file records it.
+func hash(s string) string { return prefs.Hash(s) }
 
 func decisionID(ev Event, now time.Time) string {
 	if ev.PromptID != "" {

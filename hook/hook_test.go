@@ -130,7 +130,7 @@ func TestSkillUseFeedsContext(t *testing.T) {
 	use(`{"hook_event_name":"PostToolUse","session_id":"s1","tool_name":"Skill","tool_input":{"skill_name":"performance-expert"}}`)
 	sess, err := h.Store.Session("s1")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"skillroute:performance-expert", "performance-expert", "performance-expert"}, sess.Recent)
+	assert.Equal(t, []string{"performance-expert", "performance-expert", "performance-expert"}, sess.Recent, "kept by the catalog's name")
 
 	// A follow-up that names no field goes where the session has been.
 	res := h.Handle(ctx, event(t, map[string]any{"session_id": "s1", "hook_event_name": "UserPromptSubmit",
@@ -161,7 +161,8 @@ func TestConcurrentHooksOnOneSession(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			if i%2 == 0 {
-				h.Handle(ctx, []byte(fmt.Sprintf(`{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"Skill","tool_input":{"skill":"skill-%d"}}`, i)))
+				skill := []string{"tester-expert", "debugger-expert", "devops-expert", "reviewer-expert"}[i%4]
+				h.Handle(ctx, []byte(fmt.Sprintf(`{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"Skill","tool_input":{"skill":%q}}`, skill)))
 			} else {
 				h.Handle(ctx, []byte(`{"hook_event_name":"UserPromptSubmit","session_id":"s","prompt":"Dockerfile 改成多阶段构建，镜像太大了"}`))
 			}
@@ -305,8 +306,8 @@ func TestStoreHousekeeping(t *testing.T) {
 	h := newHandler(t)
 	ctx := context.Background()
 	now := time.Now()
-	h.Handle(ctx, []byte(`{"hook_event_name":"PostToolUse","session_id":"old","tool_name":"Skill","tool_input":{"skill":"a"}}`))
-	h.Handle(ctx, []byte(`{"hook_event_name":"PostToolUse","session_id":"live","tool_name":"Skill","tool_input":{"skill":"a"}}`))
+	h.Handle(ctx, []byte(`{"hook_event_name":"PostToolUse","session_id":"old","tool_name":"Skill","tool_input":{"skill":"tester-expert"}}`))
+	h.Handle(ctx, []byte(`{"hook_event_name":"PostToolUse","session_id":"live","tool_name":"Skill","tool_input":{"skill":"tester-expert"}}`))
 	dir := filepath.Join(h.Store.Dir, "sessions")
 	weekAgo := now.Add(-hook.SessionTTL - time.Hour)
 	require.NoError(t, os.Chtimes(filepath.Join(dir, "old.json"), weekAgo, weekAgo))

@@ -2,8 +2,10 @@ package hook
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,7 +36,8 @@ func TestInstallKeepsConcurrentEdit(t *testing.T) {
 	// A file that never stops changing is left alone, with an error.
 	beforeWrite = func(p string) {
 		edits++
-		require.NoError(t, os.WriteFile(p, []byte(`{"n": `+string(rune('0'+edits%10))+`}`), 0o644))
+		changed := strings.Replace(string(data), `"dark"`, fmt.Sprintf(`"dark-%d"`, edits), 1)
+		require.NoError(t, os.WriteFile(p, []byte(changed), 0o644))
 	}
 	_, err = Uninstall(path, false)
 	assert.ErrorContains(t, err, "keeps changing")

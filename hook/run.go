@@ -2,6 +2,7 @@ package hook
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -53,6 +55,7 @@ func (rt *Runtime) Run(stdin io.Reader, stdout io.Writer) {
 	defer cancel()
 
 	done := make(chan Result, 1)
+	var input atomic.Pointer[[]byte] // the event, once read: for the log line
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -62,12 +65,13 @@ func (rt *Runtime) Run(stdin io.Reader, stdout io.Writer) {
 				done <- Result{Reason: fmt.Sprintf("panic: %v (cache cleared)\n%s", p, debug.Stack())}
 			}
 		}()
-		input, err := io.ReadAll(io.LimitReader(stdin, MaxEvent))
+		data, err := io.ReadAll(io.LimitReader(stdin, MaxEvent))
 		if err != nil {
 			done <- Result{Reason: "read stdin: " + err.Error()}
 			return
 		}
-		done <- rt.Handler.Handle(ctx, input)
+		input.Store(&data)
+		done <- rt.Handler.Handle(ctx, data)
 	}()
 	var res Result
 	select {
@@ -90,9 +94,44 @@ func (rt *Runtime) Run(stdin io.Reader, stdout io.Writer) {
 	}
 	if res.Reason != "" {
 		logCtx, cancelLog := context.WithTimeout(context.Background(), 20*time.Millisecond)
-		rt.Handler.Store.Log(logCtx, time.Now(), "hook", fmt.Sprintf("%s (%.1f ms)", res.Reason, float64(time.Since(start).Microseconds())/1000))
+		var about logged
+		if data := input.Load(); data != nil {
+			about = aboutEvent(*data)
+		}
+		rt.Handler.Store.Log(logCtx, time.Now(), "hook", fmt.Sprintf("%s (%.1f ms)", res.Reason, float64(time.Since(start).Microseconds())/1000),
+			"hook_event", about.HookEventName, "session", about.SessionID, "prompt_id", about.PromptID, "tool_use_id", about.ToolUseID)
 		cancelLog()
 	}
+}
+
+// logged is what a hook.log line says of the event it is about, so that
+// a silent prompt can be found again: which event, which session, which
+// prompt or tool call. Never the prompt's text.
+type logged struct {
+	HookEventName string `json:"hook_event_name"`
+	SessionID     string `json:"session_id"`
+	PromptID      string `json:"prompt_id"`
+	ToolUseID     string `json:"tool_use_id"`
+}
+
+// maxLoggedEvent bounds the event aboutEvent parses again: a larger one
+// (a pasted file) would cost the log line more than it is worth.
+const maxLoggedEvent = 1 << 20
+
+// aboutEvent reads the logged fields of an event, bounded as the hook
+// bounds them (Event.bound).
+func aboutEvent(data []byte) logged {
+	var l logged
+	if len(data) > maxLoggedEvent || json.Unmarshal(data, &l) != nil {
+		return logged{}
+	}
+	ev := Event{SessionID: l.SessionID, PromptID: l.PromptID, HookEventName: l.HookEventName}
+	ev.bound()
+	l.SessionID, l.PromptID, l.HookEventName = ev.SessionID, ev.PromptID, ev.HookEventName
+	if len(l.ToolUseID) > MaxID {
+		l.ToolUseID = "h-" + hash(l.ToolUseID)
+	}
+	return l
 }
 
 // CompileLock is the lock file, in the cache folder, that a background

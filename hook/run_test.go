@@ -3,6 +3,7 @@ package hook_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -119,4 +120,35 @@ func TestChangedSkillStartsRecompile(t *testing.T) {
 
 	h.Handle(context.Background(), []byte(`{"hook_event_name":"SessionStart","session_id":"s","source":"startup"}`))
 	assert.Equal(t, 2, recompiles)
+}
+
+// A hook.log line says which event it is about (event, session, prompt or
+// tool call), so that a silent prompt can be found again, and never holds
+// the prompt's text; also when the hook gave up at its deadline.
+func TestLogLineNamesTheEvent(t *testing.T) {
+	dir := t.TempDir()
+	release := make(chan struct{})
+	defer close(release)
+	slow := &hook.Runtime{
+		Handler: &hook.Handler{Store: &hook.Store{Dir: dir}, Open: func() (*router.Router, error) {
+			<-release
+			return nil, errors.New("released")
+		}},
+		Deadline: 20 * time.Millisecond,
+	}
+	slow.Run(strings.NewReader(`{"session_id":"s1","prompt_id":"p-42","hook_event_name":"UserPromptSubmit","prompt":"secret plans for the launch"}`), &bytes.Buffer{})
+	fast := &hook.Runtime{Handler: &hook.Handler{Store: &hook.Store{Dir: dir}, Open: builtinRouter}, Deadline: 10 * time.Second}
+	fast.Run(strings.NewReader(`{"session_id":"s1","tool_use_id":"toolu_7","hook_event_name":"PostToolUse","tool_name":"Skill","tool_input":{"skill":"nope"}}`), &bytes.Buffer{})
+	lines := strings.Split(strings.TrimSpace(hookLog(t, dir)), "\n")
+	require.Len(t, lines, 2)
+	var deadline, use map[string]string
+	require.NoError(t, json.Unmarshal([]byte(lines[0]), &deadline))
+	require.NoError(t, json.Unmarshal([]byte(lines[1]), &use))
+	assert.Contains(t, deadline["msg"], "deadline")
+	assert.Equal(t, "UserPromptSubmit", deadline["hook_event"])
+	assert.Equal(t, "s1", deadline["session"])
+	assert.Equal(t, "p-42", deadline["prompt_id"])
+	assert.Equal(t, "PostToolUse", use["hook_event"])
+	assert.Equal(t, "toolu_7", use["tool_use_id"])
+	assert.NotContains(t, hookLog(t, dir), "secret")
 }

@@ -33,6 +33,18 @@ const SessionTTL = 7 * 24 * time.Hour
 // header (sessionCodec, workflowCodec), the logs as store.Logs.
 type Store struct {
 	Dir string
+	// HashPrompts keeps only the hash of a prompt, never its text, in the
+	// session files and the feedback log: the user's log_prompts: false
+	// (package prefs), which the command reads and passes here.
+	HashPrompts bool
+}
+
+// keep returns what of a prompt's text the files may hold.
+func (s *Store) keep(text string) string {
+	if s.HashPrompts {
+		return ""
+	}
+	return text
 }
 
 // Codecs of the hook's JSON files. Version 1 is the layout these files had
@@ -55,7 +67,8 @@ type SessionFile struct {
 // later skill use or an explicit correction can be compared with it.
 type LastDecision struct {
 	ID         string    `json:"id"`
-	Query      string    `json:"query"`
+	Query      string    `json:"query"` // "" when only hashes are kept
+	QueryHash  string    `json:"query_hash,omitempty"`
 	Skill      string    `json:"skill"`
 	Confidence float64   `json:"confidence"`
 	Time       time.Time `json:"time"`
@@ -182,7 +195,7 @@ func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.T
 			if l.Skill != "" && same(l.Skill, skill) {
 				corrected = l.Skill
 			}
-			verdict = &feedback.Record{TS: now, Session: session, Decision: l.ID, Query: l.Query, Routed: l.Skill,
+			verdict = &feedback.Record{TS: now, Session: session, Decision: l.ID, Query: s.keep(l.Query), QueryHash: l.QueryHash, Routed: l.Skill,
 				Corrected: corrected, Kind: feedback.KindImplicit, Confidence: l.Confidence, Cost: l.Cost}
 			terms = l.Terms
 		}
@@ -301,7 +314,33 @@ func (s *Store) Expire(now time.Time) {
 const maxLog = 1 << 20
 
 // Log appends a line to hook.log; failures are ignored (it is a log).
-func (s *Store) Log(ctx context.Context, now time.Time, event, msg string) {
-	line, _ := json.Marshal(map[string]string{"time": now.UTC().Format(time.RFC3339Nano), "event": event, "msg": msg})
-	_ = s.log(LogFile).Append(ctx, line)
+// attrs are more fields, as key and value pairs; empty values are left
+// out.
+func (s *Store) Log(ctx context.Context, now time.Time, event, msg string, attrs ...string) {
+	fields := map[string]string{"time": now.UTC().Format(time.RFC3339Nano), "event": event, "msg": msg}
+	for i := 0; i+1 < len(attrs); i += 2 {
+		if attrs[i+1] != "" {
+			fields[attrs[i]] = attrs[i+1]
+		}
+	}
+	line, _ := json.Marshal(fields)
+	if err := s.log(LogFile).Append(ctx, line); errors.Is(err, store.ErrBusy) {
+		appendUnlocked(filepath.Join(s.Dir, LogFile), line)
+	}
+}
+
+// appendUnlocked appends a line to a log without its lock, in one
+// write(2) to a file opened O_APPEND: atomic on a local file system, so it
+// never interleaves with another line, and it lands in the log or, if the
+// log was just rotated, in the file it was rotated into. A log line that
+// says why a hook was silent must not be lost because, on a loaded
+// machine, another process held the lock past the hook's few
+// milliseconds (seen in internal/stress: 16 hooks on 2 busy cores).
+func appendUnlocked(path string, line []byte) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	_, _ = f.Write(append(line, '\n'))
+	f.Close()
 }

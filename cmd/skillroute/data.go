@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/skillroute/skillroute/loader"
+	"github.com/skillroute/skillroute/prefs"
 	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/store"
 )
@@ -39,6 +40,24 @@ type app struct {
 	// lookGo finds the go command, which the plugin builds its router
 	// with (exec.LookPath, on $PATH), for doctor.
 	lookGo func() (string, error)
+	// settings are the user's settings for skillroute (prefs), read from
+	// settingsDir (the state folder) once, by userSettings.
+	settings    *prefs.Settings
+	settingsErr error
+	settingsDir string
+}
+
+// userSettings returns the user's settings for skillroute, read once from
+// settings.yaml in the state folder (again if a command moved the folder,
+// as correct --state does). A file that cannot be read keeps prompts out
+// of every file (prefs.Load) and its error is returned with the settings,
+// for the caller to report.
+func (a *app) userSettings() (prefs.Settings, error) {
+	if a.settings == nil || a.settingsDir != a.stateDir {
+		s, err := prefs.Load(a.stateDir)
+		a.settings, a.settingsErr, a.settingsDir = &s, err, a.stateDir
+	}
+	return *a.settings, a.settingsErr
 }
 
 // appFromEnv resolves the app from the process environment.

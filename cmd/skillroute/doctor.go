@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/learn/memory"
 	"github.com/skillroute/skillroute/loader"
+	"github.com/skillroute/skillroute/prefs"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/store"
@@ -44,7 +46,7 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 	var found []string
 	for _, path := range files {
 		if events, cmd := hook.Installed(path); len(events) > 0 {
-			bin := strings.Trim(strings.TrimSuffix(strings.TrimSpace(cmd), " hook"), "'")
+			bin, _ := hook.CommandBinary(cmd)
 			_, err := os.Stat(bin)
 			check(len(events) == len(hook.Registrations) && err == nil, "hooks in "+path,
 				fmt.Sprintf("%d of %d events, binary %s", len(events), len(hook.Registrations), bin))
@@ -133,6 +135,15 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 			note("state folder", fmt.Sprintf("readable by other users (mode %04o) and it holds your prompts: chmod 700 %s", info.Mode().Perm(), dir))
 		}
 	}
+	switch settings, err := a.userSettings(); {
+	case err != nil:
+		check(false, "settings", err.Error())
+	case settings.LogPrompts:
+		note("settings", "prompt text is kept in the feedback log and session files; log_prompts: false in "+
+			filepath.Join(dir, prefs.File)+" keeps only hashes")
+	default:
+		note("settings", "log_prompts: false: only prompt hashes are kept")
+	}
 	if n := countLines(filepath.Join(dir, "decisions.jsonl")); n > 0 {
 		note("decisions", fmt.Sprintf("%d routed prompts logged", n))
 	}
@@ -191,14 +202,58 @@ func (a *app) checkPlugin(home string, enabledIn []string, check func(bool, stri
 	}
 	for _, d := range dirs {
 		log := filepath.Join(d, "build.log")
-		if info, err := os.Stat(log); err == nil && info.Size() > 0 {
-			if _, err := os.Stat(filepath.Join(d, "bin.lock")); err != nil {
-				check(false, "plugin", where+", but building its router failed: see "+log)
-				return
+		if st, ok := readBuildLock(d); ok {
+			switch {
+			case st.age > pluginBuildLimit:
+				check(false, "plugin", fmt.Sprintf("%s, but its build (pid %d) has held its lock for %v, past the %v a build may take: "+
+					"the next event starts it again; see %s", where, st.pid, st.age.Round(time.Second), pluginBuildLimit, log))
+			case !st.alive && (st.pid != 0 || st.age > time.Minute):
+				note("plugin", fmt.Sprintf("%s; its last build (pid %d) ended without finishing (killed?): the next event builds again", where, st.pid))
+			default:
+				note("plugin", fmt.Sprintf("%s; its router is being built (pid %d, for %v): silent until then; see %s", where, st.pid, st.age.Round(time.Second), log))
 			}
+			return
+		}
+		_, markErr := os.Stat(filepath.Join(d, "build.failed"))
+		info, logErr := os.Stat(log)
+		if markErr == nil || logErr == nil && info.Size() > 0 {
+			detail := where + ", but building its router failed: see " + log
+			if last := lastLines(log, 1); len(last) > 0 {
+				detail += " (" + last[0] + ")"
+			}
+			check(false, "plugin", detail)
+			return
 		}
 	}
 	note("plugin", where+"; it builds its router with Go on its first event")
+}
+
+// pluginBuildLimit is how long the plugin's entry script lets a build
+// hold its lock (max_build_minutes in bin/skillroute-hook) before it takes
+// the lock over.
+const pluginBuildLimit = 10 * time.Minute
+
+// buildLock is the state of the plugin's build lock (DATA/bin.lock, a
+// folder holding the build's pid).
+type buildLock struct {
+	pid   int
+	age   time.Duration
+	alive bool
+}
+
+// readBuildLock reads the plugin's build lock in its data folder dir.
+func readBuildLock(dir string) (buildLock, bool) {
+	lock := filepath.Join(dir, "bin.lock")
+	info, err := os.Stat(lock)
+	if err != nil {
+		return buildLock{}, false
+	}
+	st := buildLock{age: time.Since(info.ModTime())}
+	if data, err := os.ReadFile(filepath.Join(lock, "pid")); err == nil {
+		st.pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+	}
+	st.alive = st.pid > 0 && processAlive(st.pid)
+	return st, true
 }
 
 func countLines(path string) int {

@@ -41,6 +41,10 @@ func (a *app) hookRuntime(deadline time.Duration) *hook.Runtime {
 	cfg := a.config(&dataFlags{catalog: loader.Installed}, nil)
 	var warnings strings.Builder
 	cfg.Warn = &warnings
+	settings, err := a.userSettings()
+	if err != nil {
+		fmt.Fprintf(&warnings, "settings: %v\n", err)
+	}
 	background := func() error { return hook.CompileInBackground(a.binary, cfg.CacheDir) }
 	var compiling atomic.Bool
 	cfg.OnCompile = func() { compiling.Store(true) }
@@ -53,7 +57,7 @@ func (a *app) hookRuntime(deadline time.Duration) *hook.Runtime {
 	}
 	return &hook.Runtime{
 		Handler: &hook.Handler{
-			Store:     &hook.Store{Dir: a.stateDir},
+			Store:     &hook.Store{Dir: a.stateDir, HashPrompts: !settings.LogPrompts},
 			Open:      func() (*router.Router, error) { return loader.Open(cfg) },
 			Actions:   func(string) (*action.Layer, error) { return a.actionLayer(actionFlags{}) },
 			Home:      a.places.Home,

@@ -66,10 +66,15 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 		}
 		rec.Corrected = r.Index.Skills[id].Name
 	}
+	settings, err := a.userSettings()
+	if err != nil {
+		fmt.Fprintf(stderr, "warning: %v\n", err)
+	}
 	var terms memory.Vector
 	if *query != "" {
 		d := r.Route(*query, router.Session{})
-		rec.Query, rec.Routed, rec.Confidence, rec.Session = tokenize.Cap(*query), d.Skill, d.Confidence, *session
+		rec.Routed, rec.Confidence, rec.Session = d.Skill, d.Confidence, *session
+		rec.Query, rec.QueryHash = settings.Prompt(tokenize.Cap(*query))
 		terms = d.Terms
 	} else {
 		store := &hook.Store{Dir: a.stateDir}
@@ -81,10 +86,14 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 		if err != nil || sid == "" || f.Last == nil {
 			return errors.New("no routed prompt to correct in this session; pass --query TEXT")
 		}
-		rec.Session, rec.Decision, rec.Query, rec.Routed, rec.Confidence = sid, f.Last.ID, f.Last.Query, f.Last.Skill, f.Last.Confidence
+		rec.Session, rec.Decision, rec.Routed, rec.Confidence = sid, f.Last.ID, f.Last.Skill, f.Last.Confidence
+		rec.Query, rec.QueryHash = f.Last.Query, f.Last.QueryHash
 		terms = f.Last.Terms
-		if len(terms) == 0 { // a session file from before the memory
+		if len(terms) == 0 && f.Last.Query != "" { // a session file from before the memory
 			terms = memory.Vectorize(r.Index, r.Index.Tokenizer().Tokenize(f.Last.Query))
+		}
+		if !settings.LogPrompts {
+			rec.Query = "" // written before log_prompts: false was set
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -96,8 +105,12 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 		// Recorded all the same: `skillroute learn` rebuilds the memory.
 		fmt.Fprintf(stderr, "warning: %v\n", err)
 	}
+	prompt := fmt.Sprintf("%q", rec.Query)
+	if rec.Query == "" {
+		prompt = "the prompt " + rec.QueryHash // log_prompts: false
+	}
 	if !rec.IsCorrection() {
-		fmt.Fprintf(stdout, "recorded: %q goes to %s, as it should (confirmed). `skillroute correct --undo` takes this back.\n", rec.Query, skillOrNone(rec.Routed))
+		fmt.Fprintf(stdout, "recorded: %s goes to %s, as it should (confirmed). `skillroute correct --undo` takes this back.\n", prompt, skillOrNone(rec.Routed))
 		return nil
 	}
 	// Say what the next route of the prompt will do, with the memory as
@@ -113,8 +126,8 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 			now = fmt.Sprintf("It still goes to %s for now: the prompt memory weighs this correction against what it knew", skillOrNone(d.Skill))
 		}
 	}
-	fmt.Fprintf(stdout, "recorded: %q should go to %s (it went to %s). %s; `skillroute correct --undo` takes this back.\n",
-		rec.Query, skillOrNone(rec.Corrected), skillOrNone(rec.Routed), now)
+	fmt.Fprintf(stdout, "recorded: %s should go to %s (it went to %s). %s; `skillroute correct --undo` takes this back.\n",
+		prompt, skillOrNone(rec.Corrected), skillOrNone(rec.Routed), now)
 	return nil
 }
 

@@ -30,6 +30,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/skillroute/skillroute/internal/termsafe"
 )
 
 // command is one subcommand.
@@ -78,6 +80,15 @@ func run(a *app, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		return 0
+	}
+	if args[0] != "hook" {
+		// Skill names, descriptions, paths and file errors are printed as
+		// read: escape what would drive the terminal (termsafe). The hook
+		// prints JSON for Claude Code alone, byte for byte.
+		out, errOut := termsafe.NewWriter(stdout), termsafe.NewWriter(stderr)
+		defer out.Flush()
+		defer errOut.Flush()
+		stdout, stderr = out, errOut
 	}
 	for _, c := range commands {
 		if c.name == args[0] {

@@ -49,8 +49,9 @@ const (
 type Record struct {
 	TS         time.Time `json:"ts"`
 	Session    string    `json:"session"`
-	Decision   string    `json:"decision"` // id of the logged decision the feedback is about
-	Query      string    `json:"query"`
+	Decision   string    `json:"decision"`             // id of the logged decision the feedback is about
+	Query      string    `json:"query"`                // "" when the user keeps only hashes (prefs: log_prompts: false)
+	QueryHash  string    `json:"query_hash,omitempty"` // prefs.Hash of the prompt
 	Routed     string    `json:"routed"`
 	Corrected  string    `json:"corrected"`
 	Kind       string    `json:"kind"` // KindExplicit or KindImplicit
