@@ -430,6 +430,23 @@ func (ix *Index) Resolve(name string) int {
 // The hook looks up a few dozen terms and exits: a binary search over the
 // table costs nothing to set up. A process that routes many prompts (eval,
 // a resident router) builds a hash map of the terms once it has done
+// DocFreq returns how many skills have a term in any field (0 for a term
+// the index lacks): postings of a term come in one run per skill, so this
+// counts the runs.
+func (ix *Index) DocFreq(term string) int {
+	id := ix.TermID(term)
+	if id < 0 {
+		return 0
+	}
+	df, last := 0, -1
+	for _, s := range ix.PostSkill[ix.Starts[id]:ix.Starts[id+1]] {
+		if int(s) != last {
+			df, last = df+1, int(s)
+		}
+	}
+	return df
+}
+
 // hashAfter lookups, which halves lookup time (BenchmarkRouteBookworm).
 func (ix *Index) TermID(term string) int {
 	if m := ix.termMap.Load(); m != nil {

@@ -412,3 +412,13 @@ func TestDerivedKeywordsMatchPrompts(t *testing.T) {
 		assert.True(t, p[index.FieldStrong].Weight > 0 || p[index.FieldExtended].Weight > 0, "%q has no keyword posting", word)
 	}
 }
+
+// DocFreq counts the skills a term reaches in any field, once each.
+func TestDocFreq(t *testing.T) {
+	ix := index.Compile(keywordCatalog(), nil, index.Options{})
+	for _, term := range []string{"redi", "cach", "kafka", "databas", "nginx"} {
+		assert.Equal(t, len(postings(t, ix, term)), ix.DocFreq(term), term)
+	}
+	assert.Equal(t, 3, ix.DocFreq("databas"), "listed by every skill")
+	assert.Zero(t, ix.DocFreq("no-such-term"))
+}

@@ -210,7 +210,7 @@ func Learn(records []feedback.Record, ix *index.Index, now time.Time) *Weights {
 				}
 			}
 			for _, t := range q.Terms {
-				if t.Negated || t.From != "" || matched[t.Text] || float64(docFreq(ix, t.Text)) >= AddDistinctive*float64(len(ix.Skills)) {
+				if t.Negated || t.From != "" || matched[t.Text] || float64(ix.DocFreq(t.Text)) >= AddDistinctive*float64(len(ix.Skills)) {
 					continue
 				}
 				if w.Added[skill] == nil {
@@ -303,22 +303,6 @@ func clampDelta(d, low, high float64) float64 {
 		return 0
 	}
 	return math.Max(low, math.Min(high, d))
-}
-
-// docFreq returns how many skills have a term in any field (postings of
-// a term come in one run per skill).
-func docFreq(ix *index.Index, term string) int {
-	id := ix.TermID(term)
-	if id < 0 {
-		return 0
-	}
-	df, last := 0, -1
-	ix.Postings(id, func(p index.Posting) {
-		if p.Skill != last {
-			df, last = df+1, p.Skill
-		}
-	})
-	return df
 }
 
 // Save writes the weights as JSON to path, atomically (temp file and

@@ -190,7 +190,7 @@ func (x *Index) Search(text tokenize.Text, k int) []Hit {
 		if tokenize.HanCount(t.Text) > 0 && x.ix.Dict.Find(t.Text) < 0 {
 			continue
 		}
-		own[t.Text] = max(own[t.Text], index.IDF(nEff, dfOf(x.ix, t.Text)))
+		own[t.Text] = max(own[t.Text], index.IDF(nEff, x.ix.DocFreq(t.Text)))
 	}
 	total := 0.0
 	for _, w := range own {
@@ -200,7 +200,7 @@ func (x *Index) Search(text tokenize.Text, k int) []Hit {
 	for _, r := range results {
 		h := Hit{Doc: r.Skill}
 		for _, m := range r.Matches {
-			df := dfOf(x.ix, m.Term)
+			df := x.ix.DocFreq(m.Term)
 			h.Score += m.Score * index.IDF(nEff, df) / index.IDF(n, df)
 		}
 		covered := map[string]bool{}
@@ -225,21 +225,6 @@ func (x *Index) Search(text tokenize.Text, k int) []Hit {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Confidence > out[j].Confidence })
 	return out
-}
-
-// dfOf is how many documents hold a term (0 for a term none holds).
-func dfOf(ix *index.Index, term string) int {
-	id := ix.TermID(term)
-	if id < 0 {
-		return 0
-	}
-	df, last := 0, -1
-	ix.Postings(id, func(p index.Posting) {
-		if p.Skill != last {
-			df, last = df+1, p.Skill
-		}
-	})
-	return df
 }
 
 // MinCollection is the smallest collection IDF is reckoned over. In a

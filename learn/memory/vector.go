@@ -64,23 +64,7 @@ func Vectorize(ix *index.Index, q tokenize.Query) Vector {
 // counted (index.IDF of the skills that have it): the weight a vector
 // gives it, and that the router gives a learned keyword.
 func IDF(ix *index.Index, term string) float64 {
-	return index.IDF(len(ix.Skills), docFreq(ix, term))
-}
-
-// docFreq returns how many skills have a term in any field: postings of a
-// term come in one run per skill, so this counts the runs.
-func docFreq(ix *index.Index, term string) int {
-	id := ix.TermID(term)
-	if id < 0 {
-		return 0
-	}
-	df, last := 0, uint32(math.MaxUint32)
-	for _, s := range ix.PostSkill[ix.Starts[id]:ix.Starts[id+1]] {
-		if s != last {
-			df, last = df+1, s
-		}
-	}
-	return df
+	return index.IDF(len(ix.Skills), ix.DocFreq(term))
 }
 
 // normalise sorts v by hash, merges equal hashes (two terms whose hashes
