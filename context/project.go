@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
+	"github.com/skillroute/skillroute/store"
 	"gopkg.in/yaml.v3"
 )
 
@@ -408,16 +407,8 @@ func (d *detection) result() []string {
 // /dev/zero is no marker. The open does not block, so a FIFO cannot stall
 // it before the check.
 func readHead(path string) []byte {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	data, err := store.ReadRegular(path, MaxReadBytes)
 	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() || info.Size() > MaxReadBytes {
-		return nil
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxReadBytes+1))
-	if err != nil || len(data) > MaxReadBytes {
 		return nil
 	}
 	return data

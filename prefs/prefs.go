@@ -36,10 +36,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
-	"syscall"
 
+	"github.com/skillroute/skillroute/store"
 	"gopkg.in/yaml.v3"
 )
 
@@ -97,27 +96,11 @@ func Parse(path string, data []byte) (Settings, error) {
 
 // readBounded reads a regular file of at most maxBytes.
 func readBounded(path string) ([]byte, error) {
-	// Not blocking: a FIFO would hold the open until someone writes.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
+	data, err := store.ReadRegular(path, maxBytes)
+	if errors.Is(err, store.ErrNotRegular) || errors.Is(err, store.ErrTooLarge) {
+		return nil, fmt.Errorf("%w (prompts are kept out of skillroute's files until it is fixed)", err)
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (prompts are kept out of skillroute's files until it is fixed)", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(data) > maxBytes {
-		return nil, fmt.Errorf("%s: more than %d bytes (prompts are kept out of skillroute's files until it is fixed)", path, maxBytes)
-	}
-	return data, nil
+	return data, err
 }
 
 // Prompt returns what may be stored of a prompt: its text (or "" when

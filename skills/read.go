@@ -1,10 +1,10 @@
 package skills
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"os"
-	"syscall"
+
+	"github.com/skillroute/skillroute/store"
 )
 
 // MaxSkillBytes bounds one SKILL.md. The longest built-in skill is under
@@ -20,27 +20,9 @@ const MaxSkillBytes = 1 << 20
 // instead of hanging or exhausting the compile. The open does not block,
 // so a FIFO cannot stall it before the check.
 func ReadFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
+	data, err := store.ReadRegular(path, MaxSkillBytes)
+	if errors.Is(err, store.ErrNotRegular) || errors.Is(err, store.ErrTooLarge) {
+		return nil, fmt.Errorf("%w; left out", err)
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%v), left out", path, info.Mode().Type())
-	}
-	if info.Size() > MaxSkillBytes {
-		return nil, fmt.Errorf("%s: %d bytes, more than the %d a skill file may have; left out", path, info.Size(), MaxSkillBytes)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxSkillBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(data) > MaxSkillBytes {
-		return nil, fmt.Errorf("%s: more than the %d bytes a skill file may have; left out", path, MaxSkillBytes)
-	}
-	return data, nil
+	return data, err
 }
