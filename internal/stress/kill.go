@@ -195,20 +195,25 @@ func checkSettings(sb *sandbox) string {
 // line and record its decision. A hook that ran out of its 200 ms on a
 // loaded machine (it says so in hook.log) is given two more tries: the
 // load is not the state's fault.
+// routedLine marks a routed hook's output. Which skill it names is not
+// the check: the workers' corrections teach the prompt memory, which may
+// move this prompt to whatever skill they corrected it to.
+const routedLine = `"additionalContext":"skillroute: the skill`
+
 func nextHookWorks(sb *sandbox, round int) string {
 	var id string
 	var r result
 	for try := range 3 {
 		id = fmt.Sprintf("after-kill-%d-%d", round, try)
 		r = sb.hook(fmt.Sprintf(`{"hook_event_name":"UserPromptSubmit","session_id":"kill-next","prompt_id":%q,"prompt":"git rebase 之后冲突了，怎么解决"}`, id))
-		if r.code != 0 || strings.Contains(r.stdout, "git-operation-master") {
+		if r.code != 0 || strings.Contains(r.stdout, routedLine) {
 			break
 		}
 		if log := sb.lines("hook.log"); len(log) == 0 || !strings.Contains(log[len(log)-1], "deadline of") {
 			break
 		}
 	}
-	if r.code != 0 || !strings.Contains(r.stdout, "git-operation-master") {
+	if r.code != 0 || !strings.Contains(r.stdout, routedLine) {
 		return fmt.Sprintf("next hook: exit %d, printed %q", r.code, r.stdout)
 	}
 	for _, l := range sb.lines("decisions.jsonl") {
