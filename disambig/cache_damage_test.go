@@ -1,7 +1,6 @@
 package disambig_test
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skillroute/skillroute/disambig"
+	"github.com/skillroute/skillroute/internal/damage"
 	"github.com/skillroute/skillroute/store"
 	"github.com/skillroute/skillroute/tokenize"
 )
@@ -63,15 +63,7 @@ func TestLoadCachedDetectsDamage(t *testing.T) {
 		}
 		os.Remove(path)
 	}
-	for i := range 2000 {
-		bad := bytes.Clone(raw)
-		pos := rng.IntN(len(bad))
-		bad[pos] ^= byte(1 + rng.IntN(255))
-		check(fmt.Sprintf("corrupt-%d-at-%d.bin", i, pos), bad)
-	}
-	for n := 0; n < len(raw); n += 1 + n/16 {
-		check(fmt.Sprintf("truncated-%d.bin", n), raw[:n])
-	}
+	damage.Each(raw, rng, 2000, 16, check)
 }
 
 // FuzzLoadCached feeds LoadCached arbitrary files, and the cache decoder

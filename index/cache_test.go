@@ -1,7 +1,6 @@
 package index_test
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/skillroute/skillroute/bm25"
 	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/internal/damage"
 	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/store"
 	"github.com/skillroute/skillroute/tokenize"
@@ -55,15 +55,7 @@ func TestLoadDetectsDamage(t *testing.T) {
 		}
 		os.Remove(path)
 	}
-	for i := range 2000 {
-		bad := bytes.Clone(raw)
-		pos := rng.IntN(len(bad))
-		bad[pos] ^= byte(1 + rng.IntN(255))
-		check(fmt.Sprintf("corrupt-%d-at-%d.bin", i, pos), bad)
-	}
-	for n := 0; n < len(raw); n += 1 + n/16 {
-		check(fmt.Sprintf("truncated-%d.bin", n), raw[:n])
-	}
+	damage.Each(raw, rng, 2000, 16, check)
 }
 
 // FuzzLoad feeds Load arbitrary files, and the index decoder arbitrary

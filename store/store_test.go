@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skillroute/skillroute/internal/damage"
 	"github.com/skillroute/skillroute/store"
 )
 
@@ -584,14 +585,6 @@ func TestCacheDetectsDamage(t *testing.T) {
 		}
 		os.Remove(path)
 	}
-	for i := range 2000 {
-		bad := bytes.Clone(raw)
-		pos := rng.IntN(len(bad))
-		bad[pos] ^= byte(1 + rng.IntN(255))
-		check(fmt.Sprintf("corrupt-%d-at-%d.bin", i, pos), bad)
-	}
-	for n := 0; n < len(raw); n += 1 + n/8 {
-		check(fmt.Sprintf("truncated-%d.bin", n), raw[:n])
-	}
+	damage.Each(raw, rng, 2000, 8, check)
 	check("extended.bin", append(bytes.Clone(raw), 0))
 }
