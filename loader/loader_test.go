@@ -112,3 +112,38 @@ func TestDamagedCacheNeverPanics(t *testing.T) {
 		}()
 	}
 }
+
+// The built-in glossary carries a Chinese prompt to a skill written in
+// English; "none" and a file of one's own replace it, and each choice
+// keys its own cached index.
+func TestGlossaryChoice(t *testing.T) {
+	dir := t.TempDir()
+	writeSkill(t, dir, "log-search", "---\nname: log-search\ndescription: search application logs for errors and warnings\n---\n")
+	writeSkill(t, dir, "invoice-helper", "---\nname: invoice-helper\ndescription: customer invoices, VAT lines and credit notes\n---\n")
+	own := filepath.Join(t.TempDir(), "glossary.yaml")
+	require.NoError(t, os.WriteFile(own, []byte("entries:\n  发票: [invoice]\n"), 0o644))
+	cache := t.TempDir()
+	reach := func(glossary, prompt string) []string {
+		r, err := loader.Open(loader.Config{Catalog: dir, Glossary: glossary, CacheDir: cache})
+		require.NoError(t, err)
+		var out []string
+		for _, c := range r.Route(prompt, router.Session{}).Candidates {
+			out = append(out, c.Skill)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"log-search"}, reach("", "翻一下日志"), "built-in: 日志 is log")
+	assert.Empty(t, reach(loader.NoGlossary, "翻一下日志"))
+	assert.Equal(t, []string{"invoice-helper"}, reach(own, "发票"))
+	assert.Empty(t, reach(own, "翻一下日志"), "a file of one's own replaces the built-in glossary")
+
+	stamps := map[string]bool{}
+	for _, g := range []string{"", loader.NoGlossary, own} {
+		s, err := loader.Stamp(loader.Config{Catalog: dir, Glossary: g})
+		require.NoError(t, err)
+		stamps[s] = true
+	}
+	assert.Len(t, stamps, 3)
+	_, err := loader.Open(loader.Config{Catalog: dir, Glossary: filepath.Join(dir, "missing.yaml")})
+	assert.ErrorContains(t, err, "glossary")
+}

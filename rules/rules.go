@@ -1,9 +1,12 @@
 // Package rules ships the default data of the router's rule stages: the
-// disambiguation rules (disambiguation.yaml, read by package disambig) and
-// the synonym groups (synonyms.yaml, read by package tokenize). Both are
-// plain files, edited and linted like any user's own
-// (`skillroute rules lint rules/disambiguation.yaml`), and embedded so the
-// binary routes with them out of the box.
+// disambiguation rules (disambiguation.yaml, read by package disambig),
+// the synonym groups (synonyms.yaml, read by package tokenize) and the
+// bilingual technical glossary (glossary.yaml, read by package tokenize).
+// The first two are plain files, edited and linted like any user's own
+// (`skillroute rules lint rules/disambiguation.yaml`); the glossary is
+// generated from CC-CEDICT (`go run ./internal/glossary/gen`) and shared
+// under CC-CEDICT's licence, CC BY-SA 4.0 (glossary.LICENSE). All are
+// embedded so the binary routes with them out of the box.
 package rules
 
 import _ "embed"
@@ -18,8 +21,14 @@ var Disambiguation []byte
 //go:embed synonyms.yaml
 var Synonyms []byte
 
+// Glossary is the bilingual technical glossary, generated from CC-CEDICT.
+//
+//go:embed glossary.yaml
+var Glossary []byte
+
 // Names under which the embedded files appear in messages.
 const (
 	DisambiguationName = "builtin:rules/disambiguation.yaml"
 	SynonymsName       = "builtin:rules/synonyms.yaml"
+	GlossaryName       = "builtin:rules/glossary.yaml"
 )
