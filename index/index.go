@@ -17,7 +17,7 @@
 //
 // A bilingual glossary (Options.Glossary, rules/glossary.yaml by default)
 // is compiled in as weaker evidence than a direct match: only the
-// translations that reach a term of this index are kept (1,862 words for
+// translations that reach a term of this index are kept (1,830 words for
 // the built-in catalog; tokenize.CompileGlossary), and the
 // tokenizer adds them to a query at tokenize.GlossaryWeight, so that a
 // Chinese prompt meets the keywords and body words of a skill written in
@@ -90,8 +90,6 @@ const maxTermGrams = 24
 // inside a longer keyword. Shorter ones ("ui", "上线" inside "上线流程")
 // match too much by accident.
 const MinPartial = 3
-
-var glossaryShare = 0.2
 
 // FormatVersion changes whenever the encoded layout changes, so that an
 // index written by another version is rebuilt, never misread.
@@ -309,7 +307,7 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 		ix.AvgLength = total / float64(n)
 	}
 	ix.buildGrams(keywordTerms)
-	ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, syn)
+	ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
 	ix.SourceHash = SourceHash(cat, syn, opt)
 	return ix
 }
@@ -325,6 +323,17 @@ func (ix *Index) reaches(term string) bool {
 		ix.Containing(term, func(int) { found = true })
 	}
 	return found
+}
+
+// listed reports whether term is a keyword of some skill.
+func (ix *Index) listed(term string) bool {
+	id := ix.Terms.Find(term)
+	if id < 0 {
+		return false
+	}
+	keyword := false
+	ix.Postings(id, func(p Posting) { keyword = keyword || p.Field.IsKeyword() })
+	return keyword
 }
 
 // buildGrams indexes keyword terms by their character trigrams, so that a

@@ -65,14 +65,27 @@ type Glossary struct {
 	Mates []uint32
 }
 
+// MaxReach is how many translations of a Chinese word an index keeps: the
+// first ones, in the dictionary's order of senses, that reach its terms.
+// A prompt word counts once per skill however many of its translations
+// meet it, so later senses mostly add postings to walk (BenchmarkRoute).
+// Two, not one: the first sense the filter admits is not always the
+// technical one (部署: dispose, deploy). On the tuning half of real-dev
+// two route as four do, and one as two.
+const MaxReach = 2
+
 // CompileGlossary keeps of f the translations that can matter to an index:
-// those whose target is an index term (keep reports one). It merges the
-// glossary with the synonyms in use: a word that a synonym group already
-// translates (a Chinese word with an English group-mate, or the reverse)
-// takes its translations from the group alone, since the curated groups
-// were written with the senses this router needs (接口 is an API, not a
-// type's interface). Returns nil when nothing is left.
-func CompileGlossary(f *GlossaryFile, keep func(term string) bool, syn *Synonyms) *Glossary {
+// those whose target is an index term (reaches reports one), MaxReach of
+// them per Chinese word. A Chinese word that the index has as a keyword
+// (listed reports one) is not translated: the catalog's authors said which
+// skills it belongs to, and its translation would mostly meet the same
+// skills again, at a cost (BenchmarkRoute). The glossary is merged with
+// the synonyms in use: a word that a synonym group already translates (a
+// Chinese word with an English group-mate, or the reverse) takes its
+// translations from the group alone, since the curated groups were written
+// with the senses this router needs (接口 is an API, not a type's
+// interface). Returns nil when nothing is left.
+func CompileGlossary(f *GlossaryFile, reaches, listed func(term string) bool, syn *Synonyms) *Glossary {
 	if f == nil {
 		return nil
 	}
@@ -84,28 +97,33 @@ func CompileGlossary(f *GlossaryFile, keep func(term string) bool, syn *Synonyms
 	}
 	for zh, ens := range f.Entries {
 		zh = strings.ToLower(zh)
-		toEnglish := !translates(syn, zh, false)
+		toEnglish := !translates(syn, zh, false) && !listed(zh)
+		used := 0
 		for _, en := range ens {
 			n := Normalize(en)
 			if n == "" {
 				continue
 			}
-			if toEnglish {
+			if toEnglish && used < MaxReach {
 				// The English a user would type: the term, and the words
 				// of a phrase ("状态管理": "state management", "state",
 				// "management"); BM25 counts one of them per skill.
-				if keep(n) {
-					add(zh, n)
-				}
+				targets := []string{n}
 				if words := strings.Fields(n); len(words) > 1 {
-					for _, w := range words {
-						if !isStopWord(w) && keep(w) {
-							add(zh, w)
-						}
+					targets = append(targets, words...)
+				}
+				reached := false
+				for _, to := range targets {
+					if !isStopWord(to) && reaches(to) {
+						add(zh, to)
+						reached = true
 					}
 				}
+				if reached {
+					used++
+				}
 			}
-			if keep(zh) && !translates(syn, n, true) {
+			if reaches(zh) && !translates(syn, n, true) {
 				add(n, zh)
 			}
 		}

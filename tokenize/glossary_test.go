@@ -22,20 +22,24 @@ entries:
   缓存: [cache]
   接口: [interface, port]
   日志: [log]
+  组件: [module, unit, component]
 `
 
 // indexTerms stands for the terms of an index: what a translation must
-// reach to be kept.
+// reach to be kept; keywords for those that are keywords of a skill.
 var indexTerms = map[string]bool{
 	"databas": true, "data": true, "connect pool": true, "connect": true, "pool": true,
 	"cach": true, "interfac": true, "log": true, "数据库": true, "日志": true, "接口": true,
+	"modul": true, "unit": true, "compon": true, "缓存": true,
 }
+
+var keywords = map[string]bool{"缓存": true, "cach": true}
 
 func compiled(t *testing.T, syn *tokenize.Synonyms) *tokenize.Glossary {
 	t.Helper()
 	f, err := tokenize.ParseGlossary("g.yaml", []byte(glossaryYAML))
 	require.NoError(t, err)
-	return tokenize.CompileGlossary(f, func(s string) bool { return indexTerms[s] }, syn)
+	return tokenize.CompileGlossary(f, func(s string) bool { return indexTerms[s] }, func(s string) bool { return keywords[s] }, syn)
 }
 
 func translations(g *tokenize.Glossary, word string) []string {
@@ -92,7 +96,11 @@ func TestCompileGlossary(t *testing.T) {
 		{"接口", []string{"interfac"}},                         // "port" is no index term
 		{"interfac", []string{"接口"}},
 		{"数据", []string{"data"}},
-		{"data", nil}, // 数据 is no index term
+		{"data", nil},                     // 数据 is no index term
+		{"组件", []string{"modul", "unit"}}, // MaxReach (2): the first senses that reach
+		{"缓存", nil},                       // a keyword of the index: the catalog says where it belongs
+		{"cach", []string{"缓存"}},
+		{"compon", nil}, // 组件 is no index term
 	} {
 		assert.Equal(t, tt.want, translations(g, tt.word), tt.word)
 	}
@@ -109,8 +117,9 @@ func TestCompileGlossary(t *testing.T) {
 	t.Run("nothing reaches", func(t *testing.T) {
 		f, err := tokenize.ParseGlossary("g.yaml", []byte(glossaryYAML))
 		require.NoError(t, err)
-		assert.Nil(t, tokenize.CompileGlossary(f, func(string) bool { return false }, nil))
-		assert.Nil(t, tokenize.CompileGlossary(nil, func(string) bool { return true }, nil))
+		never := func(string) bool { return false }
+		assert.Nil(t, tokenize.CompileGlossary(f, never, never, nil))
+		assert.Nil(t, tokenize.CompileGlossary(nil, func(string) bool { return true }, never, nil))
 		var none *tokenize.Glossary
 		assert.Zero(t, none.Len())
 		assert.Empty(t, translations(none, "数据库"))
@@ -133,7 +142,7 @@ func TestGlossaryTranslation(t *testing.T) {
 	})
 	t.Run("leftmost where words cross", func(t *testing.T) {
 		tok := tokenize.NewWithTable(table.New(nil), nil, tokenize.CompileGlossary(&tokenize.GlossaryFile{Entries: map[string][]string{
-			"数据库": {"database"}, "库存": {"inventory"}, "存储": {"storage"}}}, func(string) bool { return true }, nil))
+			"数据库": {"database"}, "库存": {"inventory"}, "存储": {"storage"}}}, func(string) bool { return true }, func(string) bool { return false }, nil))
 		got := terms(tok.Tokenize("数据库存储"))
 		assert.Contains(t, got, "databas")
 		assert.Contains(t, got, "storag")
@@ -173,7 +182,7 @@ func keys(m map[string]tokenize.Term) []string { return slices.Sorted(maps.Keys(
 func BenchmarkTokenizeGlossary(b *testing.B) {
 	f, err := tokenize.ParseGlossary(rules.GlossaryName, rules.Glossary)
 	require.NoError(b, err)
-	g := tokenize.CompileGlossary(f, func(string) bool { return true }, nil)
+	g := tokenize.CompileGlossary(f, func(string) bool { return true }, func(string) bool { return false }, nil)
 	prompts := []string{
 		"React 页面加载慢，首屏要 6 秒，帮我看看怎么优化",
 		"把这个 JavaScript 写的服务端项目整理一下：现在所有路由处理函数都堆在一个两千行的 app.js 里",

@@ -89,7 +89,7 @@ func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
 	if where == "" {
 		where = opt.CacheDir
 	}
-	fmt.Fprintf(stdout, "compiled %d skills, %d terms, %d postings, %d segmentation words -> %s (source %s)\n",
-		len(ix.Skills), ix.Terms.Len(), len(ix.PostSkill), ix.Dict.Len(), where, ix.SourceHash[:12])
+	fmt.Fprintf(stdout, "compiled %d skills, %d terms, %d postings, %d segmentation words, %d glossary words -> %s (source %s)\n",
+		len(ix.Skills), ix.Terms.Len(), len(ix.PostSkill), ix.Dict.Len(), ix.Glossary.Len(), where, ix.SourceHash[:12])
 	return nil
 }
