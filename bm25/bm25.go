@@ -115,7 +115,8 @@ func (r *Result) Explain(ix *index.Index) *explain.Node {
 
 // Adjuster changes weights at route time: what the feedback learner
 // learned from corrections. KeywordDelta scales the tf of one skill's
-// index term by (1 + delta); SkillDelta scales the skill's score.
+// index term, in every field, by (1 + delta); SkillDelta scales the
+// skill's score.
 type Adjuster interface {
 	KeywordDelta(skill, term string) float64
 	SkillDelta(skill string) float64
@@ -167,7 +168,10 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 				w *= PartialFactor
 			}
 			var learned float64
-			if adj != nil && p.Field.IsKeyword() {
+			if adj != nil {
+				// Every field: a skill found through its description
+				// ("payment") gains from a correction as one found
+				// through a keyword does.
 				learned = adj.KeywordDelta(ix.Skills[p.Skill].Name, m.Term)
 				w *= max(0, 1+learned)
 			}

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillroute/skillroute/action"
 	"github.com/skillroute/skillroute/router"
 )
 
@@ -31,12 +32,19 @@ import (
 const None = "none"
 
 // Case is one labelled prompt. Lang ("en", "zh", "mixed") and Kind
-// ("direct", "paraphrase", ...) are optional labels the report breaks down by.
+// ("direct", "paraphrase", ...) are optional labels the report breaks down
+// by. The action labels are optional too (see actions.go): the action the
+// action layer should take, and the memory, tool or composite steps it
+// should use.
 type Case struct {
-	Query    string `json:"query"`
-	Expected string `json:"expected"`
-	Lang     string `json:"lang,omitempty"`
-	Kind     string `json:"kind,omitempty"`
+	Query    string        `json:"query"`
+	Expected string        `json:"expected"`
+	Lang     string        `json:"lang,omitempty"`
+	Kind     string        `json:"kind,omitempty"`
+	Action   string        `json:"action,omitempty"`
+	Steps    []action.Step `json:"steps,omitempty"`
+	Memory   string        `json:"memory,omitempty"`
+	Tool     string        `json:"tool,omitempty"`
 }
 
 // Session is a multi-turn case: the turns are routed in order, in a
@@ -72,8 +80,6 @@ func Read(path string) (*File, error) {
 			Turns    json.RawMessage `json:"turns"`
 			Query    *string         `json:"query"`
 			Expected *string         `json:"expected"`
-			Lang     string          `json:"lang"`
-			Kind     string          `json:"kind"`
 		}
 		if err := json.Unmarshal([]byte(text), &probe); err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
@@ -94,7 +100,14 @@ func Read(path string) (*File, error) {
 			if *probe.Query == "" || *probe.Expected == "" {
 				return nil, fmt.Errorf("%s:%d: query and expected may not be empty (an abstention is \"none\")", path, line)
 			}
-			out.Cases = append(out.Cases, Case{*probe.Query, *probe.Expected, probe.Lang, probe.Kind})
+			var c Case
+			if err := json.Unmarshal([]byte(text), &c); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+			}
+			if err := c.checkAction(); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+			}
+			out.Cases = append(out.Cases, c)
 		default:
 			return nil, fmt.Errorf("%s:%d: a line needs \"query\" and \"expected\", or \"turns\"", path, line)
 		}

@@ -9,6 +9,12 @@
 // was actually used, which feeds the session context and the workflow
 // statistics. SessionStart resets or resumes the session's state.
 //
+// With the action layer (actions.go) the hook injects what it decides
+// instead of the skill line alone: the skill, remembered facts, a tool
+// hint, a question to ask first, or nothing; it logs every decision as a
+// trajectory, and attaches to it the turn's tool calls (PostToolUse and
+// PostToolUseFailure of the Skill tool and of MCP tools, typed commands).
+//
 // The hook must never get in the user's way: whatever happens (malformed
 // input, an unknown event, a broken or locked state file, a slow disk) it
 // exits 0, prints nothing it is not sure of, and gives up at Deadline. Exit
@@ -18,15 +24,17 @@ package hook
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/skillroute/skillroute/action"
+	"github.com/skillroute/skillroute/prefs"
 	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/tokenize"
 )
 
 // Deadline bounds one hook call. Claude Code waits for UserPromptSubmit
@@ -49,8 +57,60 @@ type Event struct {
 	Source        string          `json:"source"`
 	ToolName      string          `json:"tool_name"`
 	ToolInput     json.RawMessage `json:"tool_input"`
+	ToolResponse  json.RawMessage `json:"tool_response"`
 	ExpansionType string          `json:"expansion_type"`
 	CommandName   string          `json:"command_name"`
+	CommandArgs   string          `json:"command_args"`
+}
+
+// Bounds on the strings an event brings. Claude Code sends short ids and
+// names, but the hook takes whatever arrives on stdin (up to MaxEvent),
+// and everything it keeps is rewritten or read on every prompt: three
+// events with a megabyte-long skill name once grew workflow.json to 5 MB
+// and slowed every session's hook past 100 ms. Each string is bounded
+// before it reaches the state (Event.bound; TestHugeEventStrings).
+const (
+	// MaxID bounds a session or prompt id. Claude Code sends UUIDs (36
+	// characters); a longer id is replaced by "h-" and its hash, so that
+	// two different ids never become one.
+	MaxID = 128
+	// MaxName bounds a skill, command, tool, event or source name: a
+	// Claude Code skill name has at most 64 characters, a plugin's name
+	// before it as many again. A longer name is cut; as a skill or command
+	// name it is then no skill of the catalog, and ignored.
+	MaxName = 256
+	// MaxPath bounds the working folder: PATH_MAX is 4,096 bytes on Linux.
+	// A longer one is not a folder the hook can look in, and is dropped.
+	MaxPath = 4096
+)
+
+// bound applies the bounds above, and cuts the prompt and a command's
+// arguments to the tokenize.MaxInput characters routing reads.
+func (ev *Event) bound() {
+	for _, id := range []*string{&ev.SessionID, &ev.PromptID} {
+		if len(*id) > MaxID {
+			*id = "h-" + hash(*id)
+		}
+	}
+	if len(ev.Cwd) > MaxPath {
+		ev.Cwd = ""
+	}
+	for _, name := range []*string{&ev.HookEventName, &ev.Source, &ev.ToolName, &ev.ExpansionType, &ev.CommandName} {
+		*name = cut(*name, MaxName)
+	}
+	ev.Prompt = tokenize.Cap(ev.Prompt)
+	ev.CommandArgs = tokenize.Cap(ev.CommandArgs)
+}
+
+// cut cuts s to at most n bytes, never inside a character.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // Decision is one routed prompt, as recorded in decisions.jsonl.
@@ -71,7 +131,24 @@ type Handler struct {
 	// Open returns the router; called only for prompts, so the other
 	// events never load the index.
 	Open func() (*router.Router, error)
-	Now  func() time.Time
+	// Actions, when set, opens the action layer for a working folder
+	// (its memories, tools and policy): the hook then injects what the
+	// layer decides and logs its decisions (actions.go). Nil: the skill
+	// line alone.
+	Actions func(cwd string) (*action.Layer, error)
+	Now     func() time.Time
+	// Home is the user's home folder: project detection stops before it
+	// (sctx.DetectProject). Empty sets no limit.
+	Home string
+	// Changed returns those of the named skills whose files changed or
+	// went since the router's index was compiled (loader.Changed). The
+	// hook asks it of the skill it is about to name: one stat per prompt
+	// instead of one per skill. May be nil.
+	Changed func(r *router.Router, names ...string) []string
+	// Recompile starts a compile in the background that checks every
+	// skill file and compiles only if one changed; called at SessionStart
+	// and when Changed finds a change. May be nil.
+	Recompile func() error
 }
 
 // Result is what a handled event produced.
@@ -91,19 +168,21 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 	if err := json.Unmarshal(input, &ev); err != nil {
 		return Result{Reason: "malformed event: " + err.Error()}
 	}
+	ev.bound()
 	switch ev.HookEventName {
 	case "UserPromptSubmit":
 		return h.prompt(ctx, ev)
-	case "PostToolUse":
-		if ev.ToolName != "Skill" {
-			return Result{Reason: "PostToolUse of " + ev.ToolName}
+	case "PostToolUse", "PostToolUseFailure":
+		h.toolEvent(ctx, ev)
+		if ev.ToolName != "Skill" || ev.HookEventName == "PostToolUseFailure" {
+			return Result{Reason: ev.HookEventName + " of " + ev.ToolName}
 		}
-		return h.used(ctx, ev, skillOf(ev.ToolInput))
+		return h.toolUse(ctx, ev)
 	case "UserPromptExpansion":
-		if ev.ExpansionType != "" && ev.ExpansionType != "slash_command" {
-			return Result{Reason: "expansion " + ev.ExpansionType}
+		if ev.ExpansionType == "" || ev.ExpansionType == "slash_command" {
+			h.toolEvent(ctx, ev) // a typed command is one of the turn's tool calls
 		}
-		return h.used(ctx, ev, ev.CommandName)
+		return h.expansion(ctx, ev)
 	case "SessionStart":
 		return h.start(ctx, ev)
 	case "":
@@ -113,7 +192,7 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 }
 
 // skillOf reads the skill name of a Skill tool call: "skill", or
-// "skill_name" as some versions send.
+// "skill_name" as some versions send; cut to MaxName.
 func skillOf(raw json.RawMessage) string {
 	var in struct {
 		Skill     string `json:"skill"`
@@ -121,9 +200,39 @@ func skillOf(raw json.RawMessage) string {
 	}
 	_ = json.Unmarshal(raw, &in)
 	if in.Skill != "" {
-		return in.Skill
+		return cut(in.Skill, MaxName)
 	}
-	return in.SkillName
+	return cut(in.SkillName, MaxName)
+}
+
+// toolUse handles a call of the Skill tool. Only a skill of the catalog
+// is recorded: the session window, the workflow statistics and the
+// learner know nothing else, and a name from the event is no proof that
+// a skill of that name exists. Another skill (one of Claude Code's own)
+// closes the wait for a verdict, as a typed command does.
+func (h *Handler) toolUse(ctx context.Context, ev Event) Result {
+	skill := strings.TrimSpace(skillOf(ev.ToolInput))
+	if skill == "" {
+		return Result{Reason: "no skill name"}
+	}
+	r, err := h.Open()
+	if err != nil {
+		return Result{Reason: "router: " + err.Error()}
+	}
+	id := r.Index.Resolve(skill)
+	if id < 0 {
+		return h.notUse(ctx, ev, fmt.Sprintf("%q is not a skill of the catalog: no use recorded", cut(skill, 64)))
+	}
+	return h.used(ctx, ev, r.Index.Skills[id].Name, nil)
+}
+
+// notUse closes the session's wait for a verdict on its routed prompt:
+// the user or the model has moved on to something else.
+func (h *Handler) notUse(ctx context.Context, ev Event, why string) Result {
+	if err := h.Store.CloseRoute(ctx, ev.SessionID); err != nil {
+		why += "; close route: " + err.Error()
+	}
+	return Result{Reason: why}
 }
 
 func (h *Handler) now() time.Time {
@@ -151,22 +260,23 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	}
 	rec := Decision{ID: decisionID(ev, now), Session: ev.SessionID, PromptHash: hash(text), Time: now.UTC(), Query: text}
 	res := Result{}
+	var traj *action.Trajectory
 	routeIn := func(f *SessionFile) {
 		d := r.Route(text, h.session(f, ev.Cwd, now))
 		res.Decision = &d
 		rec.Skill, rec.Confidence = d.Skill, d.Confidence
-		switch {
-		case d.Closing:
-			res.Reason = "closing turn: no skill needed"
-		case d.Skill == "":
-			res.Reason = fmt.Sprintf("abstained (confidence %.2f)", d.Confidence)
-		default:
-			injected := describe(d)
+		var injected string
+		if d.Skill != "" && !d.Closing && h.gone(r, d.Skill) {
+			res.Reason = fmt.Sprintf("%s was removed since the index was compiled; recompiling", d.Skill)
+		} else {
+			injected, res.Reason, traj = h.inject(ev, text, d, rec.ID, now)
+		}
+		if injected != "" {
 			res.Output = contextOutput(injected)
 			rec.Cost = (len(injected) + 3) / 4 // tokens, at about four bytes each
 		}
 		f.Updated = rec.Time
-		f.Last = &LastDecision{ID: rec.ID, Query: d.Query, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost}
+		f.Last = &LastDecision{ID: rec.ID, Query: h.Store.keep(d.Query), QueryHash: rec.PromptHash, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost, Terms: d.Terms}
 	}
 	if err := h.Store.update(ctx, ev.SessionID, routeIn); err != nil && res.Decision == nil {
 		// The session is locked past the deadline or cannot be written:
@@ -174,8 +284,33 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 		f, _ := h.Store.SessionFile(ev.SessionID)
 		routeIn(f)
 	}
-	_ = h.Store.RecordDecision(ctx, rec)
+	if err := h.Store.RecordDecision(ctx, rec); err != nil {
+		// Never silent: a decision the log did not take (its lock held
+		// past the deadline, a full disk) is said in hook.log.
+		res.Reason = strings.TrimPrefix(res.Reason+"; decision not logged: "+err.Error(), "; ")
+	}
+	if traj != nil {
+		_ = action.LogDecision(ctx, h.Store.Dir, *traj)
+	}
 	return res
+}
+
+// gone checks the file of the skill about to be named. A changed file
+// starts a compile in the background (the route stands: the skill is
+// still there); a removed one, too, and the skill is not named.
+func (h *Handler) gone(r *router.Router, skill string) bool {
+	if h.Changed == nil || len(h.Changed(r, skill)) == 0 {
+		return false
+	}
+	if h.Recompile != nil {
+		_ = h.Recompile()
+	}
+	id := r.Index.Resolve(skill)
+	if id < 0 {
+		return true
+	}
+	_, err := os.Stat(r.Index.Skills[id].Source)
+	return err != nil
 }
 
 // session is the router's snapshot of a session file: its recent skills,
@@ -190,7 +325,7 @@ func (h *Handler) session(f *SessionFile, cwd string, now time.Time) router.Sess
 		}
 	}
 	if cwd != "" {
-		s.Project = f.ProjectFor(cwd, now)
+		s.Project = f.ProjectFor(cwd, h.Home, now)
 		if s.Project == nil {
 			s.Project = []string{} // looked, found none
 		}
@@ -229,14 +364,15 @@ func contextOutput(text string) []byte {
 	return data
 }
 
-// used records that the session used a skill.
-func (h *Handler) used(ctx context.Context, ev Event, skill string) Result {
+// used records that the session used a skill; about, when set, says
+// whether the use is about the routed prompt (see RecordUse).
+func (h *Handler) used(ctx context.Context, ev Event, skill string, about func(query string) bool) Result {
 	skill = strings.TrimSpace(skill)
 	if skill == "" {
 		return Result{Reason: "no skill name"}
 	}
 	same := func(a, b string) bool { return a == b || bare(a) == bare(b) }
-	if err := h.Store.RecordUse(ctx, ev.SessionID, skill, h.now(), same); err != nil {
+	if err := h.Store.RecordUse(ctx, ev.SessionID, skill, h.now(), same, about); err != nil {
 		return Result{Reason: "record use: " + err.Error()}
 	}
 	return Result{Reason: "recorded use of " + skill}
@@ -253,7 +389,15 @@ func (h *Handler) start(ctx context.Context, ev Event) Result {
 		return Result{Reason: "reset: " + err.Error()}
 	}
 	h.Store.Expire(h.now())
-	return Result{Reason: "session reset (" + ev.Source + ")"}
+	reason := "session reset (" + ev.Source + ")"
+	if h.Recompile != nil {
+		// A new session is when skills were most likely edited: check
+		// them all, off the user's clock.
+		if err := h.Recompile(); err != nil {
+			reason += "; catalog check: " + err.Error()
+		}
+	}
+	return Result{Reason: reason}
 }
 
 // bare strips a "plugin:" prefix: the hook recommends "skillroute:x" and
@@ -265,10 +409,8 @@ func bare(name string) string {
 	return name
 }
 
-func hash(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:8])
-}
+// hash is the hash of a prompt (or an id) as every file records it.
+func hash(s string) string { return prefs.Hash(s) }
 
 func decisionID(ev Event, now time.Time) string {
 	if ev.PromptID != "" {

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +11,10 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // MaxEvent bounds what is read from stdin. The router reads only the first
@@ -51,6 +55,7 @@ func (rt *Runtime) Run(stdin io.Reader, stdout io.Writer) {
 	defer cancel()
 
 	done := make(chan Result, 1)
+	var input atomic.Pointer[[]byte] // the event, once read: for the log line
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -60,12 +65,13 @@ func (rt *Runtime) Run(stdin io.Reader, stdout io.Writer) {
 				done <- Result{Reason: fmt.Sprintf("panic: %v (cache cleared)\n%s", p, debug.Stack())}
 			}
 		}()
-		input, err := io.ReadAll(io.LimitReader(stdin, MaxEvent))
+		data, err := io.ReadAll(io.LimitReader(stdin, MaxEvent))
 		if err != nil {
 			done <- Result{Reason: "read stdin: " + err.Error()}
 			return
 		}
-		done <- rt.Handler.Handle(ctx, input)
+		input.Store(&data)
+		done <- rt.Handler.Handle(ctx, data)
 	}()
 	var res Result
 	select {
@@ -88,14 +94,56 @@ func (rt *Runtime) Run(stdin io.Reader, stdout io.Writer) {
 	}
 	if res.Reason != "" {
 		logCtx, cancelLog := context.WithTimeout(context.Background(), 20*time.Millisecond)
-		rt.Handler.Store.Log(logCtx, time.Now(), "hook", fmt.Sprintf("%s (%.1f ms)", res.Reason, float64(time.Since(start).Microseconds())/1000))
+		var about logged
+		if data := input.Load(); data != nil {
+			about = aboutEvent(*data)
+		}
+		rt.Handler.Store.Log(logCtx, time.Now(), "hook", fmt.Sprintf("%s (%.1f ms)", res.Reason, float64(time.Since(start).Microseconds())/1000),
+			"hook_event", about.HookEventName, "session", about.SessionID, "prompt_id", about.PromptID, "tool_use_id", about.ToolUseID)
 		cancelLog()
 	}
 }
 
-// CompileInBackground starts `BINARY compile --catalog installed` as a
-// detached process that outlives this one. A lock file in the cache
-// folder keeps it to one at a time.
+// logged is what a hook.log line says of the event it is about, so that
+// a silent prompt can be found again: which event, which session, which
+// prompt or tool call. Never the prompt's text.
+type logged struct {
+	HookEventName string `json:"hook_event_name"`
+	SessionID     string `json:"session_id"`
+	PromptID      string `json:"prompt_id"`
+	ToolUseID     string `json:"tool_use_id"`
+}
+
+// maxLoggedEvent bounds the event aboutEvent parses again: a larger one
+// (a pasted file) would cost the log line more than it is worth.
+const maxLoggedEvent = 1 << 20
+
+// aboutEvent reads the logged fields of an event, bounded as the hook
+// bounds them (Event.bound).
+func aboutEvent(data []byte) logged {
+	var l logged
+	if len(data) > maxLoggedEvent || json.Unmarshal(data, &l) != nil {
+		return logged{}
+	}
+	ev := Event{SessionID: l.SessionID, PromptID: l.PromptID, HookEventName: l.HookEventName}
+	ev.bound()
+	l.SessionID, l.PromptID, l.HookEventName = ev.SessionID, ev.PromptID, ev.HookEventName
+	if len(l.ToolUseID) > MaxID {
+		l.ToolUseID = "h-" + hash(l.ToolUseID)
+	}
+	return l
+}
+
+// CompileLock is the lock file, in the cache folder, that a background
+// compile holds while it runs: a second one finds it taken and does not
+// start, and a killed one leaves no lock behind (the kernel drops it).
+const CompileLock = "compile.lock"
+
+// CompileInBackground starts `BINARY compile --catalog installed
+// --background` as a detached process that outlives this
+// one, unless one is running already. The child checks every skill file,
+// compiles only if one changed, and records its progress in the cache
+// folder (see the compile command and doctor).
 func CompileInBackground(binary, cacheDir string) error {
 	if binary == "" {
 		return errors.New("no binary to run")
@@ -103,17 +151,22 @@ func CompileInBackground(binary, cacheDir string) error {
 	if strings.HasSuffix(binary, ".test") {
 		return errors.New("not from a test binary") // it would run the tests
 	}
-	lock := filepath.Join(cacheDir, ".compiling")
-	if info, err := os.Stat(lock); err == nil && time.Since(info.ModTime()) < time.Minute {
+	if err := os.MkdirAll(cacheDir, 0o700); err != nil {
+		return err
+	}
+	lk := flock.New(filepath.Join(cacheDir, CompileLock))
+	ok, err := lk.TryLock()
+	if err != nil {
+		return err
+	}
+	if !ok {
 		return nil // one is running
 	}
-	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(lock, nil, 0o644); err != nil {
-		return err
-	}
-	cmd := exec.Command(binary, "compile", "--catalog", "installed", "--done", lock)
+	lk.Unlock() // the child takes it; two racing children: one gives way
+	cmd := exec.Command(binary, "compile", "--catalog", "installed", "--background")
 	cmd.SysProcAttr = detached()
-	return cmd.Start() // not waited for: it runs on after the hook exits
+	if err := cmd.Start(); err != nil { // not waited for: it runs on after the hook exits
+		return err
+	}
+	return cmd.Process.Release()
 }

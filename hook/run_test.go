@@ -2,6 +2,8 @@ package hook_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -97,4 +99,56 @@ func TestRuntimeRecoversFromPanic(t *testing.T) {
 func TestCompileInBackgroundRefusesTestBinary(t *testing.T) {
 	assert.Error(t, hook.CompileInBackground("", t.TempDir()))
 	assert.Error(t, hook.CompileInBackground("/tmp/x/skillroute.test", t.TempDir()))
+}
+
+// The hook checks the one skill it is about to name: a removed skill is
+// not named, and a compile starts; a new session starts a full check.
+func TestChangedSkillStartsRecompile(t *testing.T) {
+	recompiles := 0
+	h := newHandler(t)
+	h.Changed = func(r *router.Router, names ...string) []string { return names }
+	h.Recompile = func() error { recompiles++; return nil }
+	res := h.Handle(context.Background(), []byte(promptEvent))
+	assert.Nil(t, res.Output, "the skill's file is gone: not named")
+	assert.Contains(t, res.Reason, "git-operation-master was removed")
+	assert.Equal(t, 1, recompiles)
+
+	h.Changed = func(*router.Router, ...string) []string { return nil }
+	res = h.Handle(context.Background(), []byte(promptEvent))
+	assert.NotNil(t, res.Output, res.Reason)
+	assert.Equal(t, 1, recompiles, "nothing changed: no compile")
+
+	h.Handle(context.Background(), []byte(`{"hook_event_name":"SessionStart","session_id":"s","source":"startup"}`))
+	assert.Equal(t, 2, recompiles)
+}
+
+// A hook.log line says which event it is about (event, session, prompt or
+// tool call), so that a silent prompt can be found again, and never holds
+// the prompt's text; also when the hook gave up at its deadline.
+func TestLogLineNamesTheEvent(t *testing.T) {
+	dir := t.TempDir()
+	release := make(chan struct{})
+	defer close(release)
+	slow := &hook.Runtime{
+		Handler: &hook.Handler{Store: &hook.Store{Dir: dir}, Open: func() (*router.Router, error) {
+			<-release
+			return nil, errors.New("released")
+		}},
+		Deadline: 20 * time.Millisecond,
+	}
+	slow.Run(strings.NewReader(`{"session_id":"s1","prompt_id":"p-42","hook_event_name":"UserPromptSubmit","prompt":"secret plans for the launch"}`), &bytes.Buffer{})
+	fast := &hook.Runtime{Handler: &hook.Handler{Store: &hook.Store{Dir: dir}, Open: builtinRouter}, Deadline: 10 * time.Second}
+	fast.Run(strings.NewReader(`{"session_id":"s1","tool_use_id":"toolu_7","hook_event_name":"PostToolUse","tool_name":"Skill","tool_input":{"skill":"nope"}}`), &bytes.Buffer{})
+	lines := strings.Split(strings.TrimSpace(hookLog(t, dir)), "\n")
+	require.Len(t, lines, 2)
+	var deadline, use map[string]string
+	require.NoError(t, json.Unmarshal([]byte(lines[0]), &deadline))
+	require.NoError(t, json.Unmarshal([]byte(lines[1]), &use))
+	assert.Contains(t, deadline["msg"], "deadline")
+	assert.Equal(t, "UserPromptSubmit", deadline["hook_event"])
+	assert.Equal(t, "s1", deadline["session"])
+	assert.Equal(t, "p-42", deadline["prompt_id"])
+	assert.Equal(t, "PostToolUse", use["hook_event"])
+	assert.Equal(t, "toolu_7", use["tool_use_id"])
+	assert.NotContains(t, hookLog(t, dir), "secret")
 }

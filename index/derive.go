@@ -59,7 +59,7 @@ func newDeriver(cat *skills.Catalog, tok *tokenize.Tokenizer) *deriver {
 }
 
 func descriptionText(s *skills.Skill) string {
-	return s.Description + "\n" + s.WhenToUse
+	return s.Text()
 }
 
 // derive returns keyword tiers for a skill from its name and description.

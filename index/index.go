@@ -2,7 +2,7 @@
 //
 // Each skill is a small document with five fields. Its curated keywords
 // come in three tiers (core 1.0, strong 0.7, extended 0.4, or the weights a
-// bookworm index gives); its description and when_to_use text, and its
+// bookworm index gives); its description, when_to_use and triggers text, and its
 // SKILL.md body, are weaker fields. Paraphrased prompts rarely contain a
 // curated keyword, so the text fields catch the words people use to
 // describe a problem; they are weighted low so that a curated keyword
@@ -17,7 +17,7 @@
 //
 // A bilingual glossary (Options.Glossary, rules/glossary.yaml by default)
 // is compiled in as weaker evidence than a direct match: only the
-// translations that reach a term of this index are kept (1,830 words for
+// translations that reach a term of this index are kept (1,833 words for
 // the built-in catalog; tokenize.CompileGlossary), and the
 // tokenizer adds them to a query at tokenize.GlossaryWeight, so that a
 // Chinese prompt meets the keywords and body words of a skill written in
@@ -41,6 +41,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/internal/table"
@@ -56,7 +57,7 @@ const (
 	FieldCore Field = iota
 	FieldStrong
 	FieldExtended
-	FieldDescription // description and when_to_use
+	FieldDescription // description, when_to_use and triggers
 	FieldBody
 )
 
@@ -111,9 +112,12 @@ type SkillInfo struct {
 type Index struct {
 	Format     int
 	SourceHash string // sha256 of the catalog and synonyms it was built from
-	Stamp      string // the loader's cheap fingerprint of the same sources
-	Skills     []SkillInfo
-	AvgLength  float64
+	// Built is when the sources of the index were read (the loader sets
+	// it: the cache file's modification time); not stored in the file.
+	Built     time.Time
+	Stamp     string // the loader's cheap fingerprint of the same sources
+	Skills    []SkillInfo
+	AvgLength float64
 
 	Terms      table.Strings // sorted
 	Starts     []uint32      // postings of term i are [Starts[i], Starts[i+1])
@@ -225,7 +229,7 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 			text  string
 			w     float64
 		}{
-			{FieldDescription, s.Description + "\n" + s.WhenToUse, DescriptionWeight},
+			{FieldDescription, s.Text(), DescriptionWeight},
 			{FieldBody, s.Body, BodyWeight},
 		} {
 			counts := map[string]int{}
@@ -391,7 +395,7 @@ func SourceHash(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) string
 		h.Write([]byte("derive\x00"))
 	}
 	for _, s := range cat.Skills {
-		for _, part := range []string{s.Name, s.Description, s.WhenToUse, s.Body, s.Maturity, s.Source,
+		for _, part := range []string{s.Name, s.Description, s.WhenToUse, s.Triggers, s.Body, s.Maturity, s.Source,
 			strings.Join(s.Enhances, ","), strings.Join(s.Conflicts, ",")} {
 			h.Write([]byte(part))
 			h.Write([]byte{0})
@@ -466,6 +470,23 @@ func (ix *Index) Resolve(name string) int {
 // The hook looks up a few dozen terms and exits: a binary search over the
 // table costs nothing to set up. A process that routes many prompts (eval,
 // a resident router) builds a hash map of the terms once it has done
+// DocFreq returns how many skills have a term in any field (0 for a term
+// the index lacks): postings of a term come in one run per skill, so this
+// counts the runs.
+func (ix *Index) DocFreq(term string) int {
+	id := ix.TermID(term)
+	if id < 0 {
+		return 0
+	}
+	df, last := 0, -1
+	for _, s := range ix.PostSkill[ix.Starts[id]:ix.Starts[id+1]] {
+		if int(s) != last {
+			df, last = df+1, int(s)
+		}
+	}
+	return df
+}
+
 // hashAfter lookups, which halves lookup time (BenchmarkRouteBookworm).
 func (ix *Index) TermID(term string) int {
 	if m := ix.termMap.Load(); m != nil {

@@ -256,11 +256,16 @@ func TestSaveLoad(t *testing.T) {
 		assert.Equal(t, ix.Tokenizer().Tokenize(prompt), got.Tokenizer().Tokenize(prompt), prompt)
 	}
 
-	// Saving again over the file replaces it and leaves no temp files.
+	// Saving again over the file replaces it and leaves no temp files
+	// (the verification sidecar of the load above aside).
 	require.NoError(t, got.Save(path))
 	entries, err := os.ReadDir(filepath.Dir(path))
 	require.NoError(t, err)
-	assert.Len(t, entries, 1)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.ElementsMatch(t, []string{"index.bin", ".index.bin.verified"}, names)
 }
 
 // TestGlossaryReach protects cross-language routing: a Chinese prompt
@@ -454,4 +459,14 @@ func TestDerivedKeywordsMatchPrompts(t *testing.T) {
 		p := postings(t, ix, q.Terms[0].Text)["sql-helper"]
 		assert.True(t, p[index.FieldStrong].Weight > 0 || p[index.FieldExtended].Weight > 0, "%q has no keyword posting", word)
 	}
+}
+
+// DocFreq counts the skills a term reaches in any field, once each.
+func TestDocFreq(t *testing.T) {
+	ix := index.Compile(keywordCatalog(), nil, index.Options{})
+	for _, term := range []string{"redi", "cach", "kafka", "databas", "nginx"} {
+		assert.Equal(t, len(postings(t, ix, term)), ix.DocFreq(term), term)
+	}
+	assert.Equal(t, 3, ix.DocFreq("databas"), "listed by every skill")
+	assert.Zero(t, ix.DocFreq("no-such-term"))
 }

@@ -1,10 +1,13 @@
 package learn
 
 import (
+	"fmt"
 	"hash/fnv"
+	"path/filepath"
 	"time"
 
 	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/learn/feedback"
 )
 
 // TrainShare is the share of records learned from; the rest judge the
@@ -28,7 +31,7 @@ const splitBuckets = 1000
 // and then nothing could be checked and nothing adopted. The record whose
 // hash lies nearest the boundary crosses over, so the split stays a
 // function of the records alone.
-func Split(records []Record) (train, test []Record) {
+func Split(records []feedback.Record) (train, test []feedback.Record) {
 	for _, r := range records {
 		if inTrain(r) {
 			train = append(train, r)
@@ -54,7 +57,7 @@ func Split(records []Record) (train, test []Record) {
 
 // nearestBoundary returns the record whose split hash lies nearest the
 // train/test boundary.
-func nearestBoundary(rs []Record) int {
+func nearestBoundary(rs []feedback.Record) int {
 	best, bestDist := 0, uint64(1<<63)
 	cut := uint64(TrainShare * splitBuckets)
 	for i, r := range rs {
@@ -70,11 +73,11 @@ func nearestBoundary(rs []Record) int {
 	return best
 }
 
-func inTrain(r Record) bool {
+func inTrain(r feedback.Record) bool {
 	return splitHash(r)%splitBuckets < uint64(TrainShare*splitBuckets)
 }
 
-func splitHash(r Record) uint64 {
+func splitHash(r feedback.Record) uint64 {
 	h := fnv.New64a()
 	for _, part := range []string{r.TS.UTC().Format(time.RFC3339Nano), r.Session, r.Query, r.Corrected} {
 		h.Write([]byte(part))
@@ -86,7 +89,7 @@ func splitHash(r Record) uint64 {
 // Accuracy returns the share of test records that route answers rightly:
 // route(Query) equals Corrected (which equals Routed for a confirmation;
 // "" means abstaining was right). An empty test set scores 0.
-func Accuracy(test []Record, route func(query string) string) float64 {
+func Accuracy(test []feedback.Record, route func(query string) string) float64 {
 	if len(test) == 0 {
 		return 0
 	}
@@ -99,9 +102,27 @@ func Accuracy(test []Record, route func(query string) string) float64 {
 	return float64(right) / float64(len(test))
 }
 
+// Adoption thresholds: what counts as evidence that new weights help.
+const (
+	// MinHeldOut is the least number of held-out records a trial judges
+	// on. With fewer, one record moves accuracy by more than ten points:
+	// the verdict would be chance (eight identical corrections hold out
+	// two or three, all the same prompt). Below it nothing is adopted, and
+	// the corrections act through the prompt memory alone, which touches
+	// only the prompts near the ones corrected and so needs no trial.
+	MinHeldOut = 10
+	// MinHoldAccuracy is the held-out accuracy at which weights that
+	// neither help nor hurt are adopted all the same (they were learned
+	// from the whole log, the held-out share included, so they fix what
+	// the training share showed). Lower, "no drop" says nothing: weights
+	// that hold at 0 % have shown nothing at all, and the router is
+	// already wrong on most of what the user corrects.
+	MinHoldAccuracy = 0.5
+)
+
 // Outcome is the result of a held-out check: how many records, how
 // accurate routing the test share was without (Before) and with (After)
-// the newly learned weights, and whether they were adopted.
+// the newly learned weights, whether they were adopted, and why.
 type Outcome struct {
 	Records int     `json:"records"`
 	Train   int     `json:"train"`
@@ -109,21 +130,67 @@ type Outcome struct {
 	Before  float64 `json:"before"`
 	After   float64 `json:"after"`
 	Adopted bool    `json:"adopted"`
+	Reason  string  `json:"reason"`
+}
+
+// judge applies the adoption policy to a trial's figures: adopt on a
+// held-out gain, or on a hold at MinHoldAccuracy or more, judged on at
+// least MinHeldOut records; never on less evidence, and so never with
+// Before and After both 0.
+func (o *Outcome) judge() {
+	pct := func(x float64) string { return fmt.Sprintf("%.0f%%", 100*x) }
+	switch {
+	case o.Test < MinHeldOut:
+		o.Reason = fmt.Sprintf("too few records to judge: %d held out of %d, at least %d needed; weights unchanged. "+
+			"Corrections still apply, through the prompt memory, to the prompts corrected and close paraphrases of them", o.Test, o.Records, MinHeldOut)
+	case o.After > o.Before:
+		o.Adopted = true
+		o.Reason = fmt.Sprintf("held-out accuracy rises from %s to %s", pct(o.Before), pct(o.After))
+	case o.After == o.Before && o.After >= MinHoldAccuracy:
+		o.Adopted = true
+		o.Reason = fmt.Sprintf("held-out accuracy holds at %s (at least %s)", pct(o.After), pct(MinHoldAccuracy))
+	case o.After == o.Before:
+		o.Reason = fmt.Sprintf("held-out accuracy holds at %s, below %s: no evidence the weights help", pct(o.After), pct(MinHoldAccuracy))
+	default:
+		o.Reason = fmt.Sprintf("held-out accuracy would drop from %s to %s", pct(o.Before), pct(o.After))
+	}
 }
 
 // Trial learns weights from the training share of records and routes the
 // test share twice: with the current weights (may be nil) and with the new
 // ones. route builds a routing function that applies the given weights.
-// The new weights are adopted when After >= Before and the test share is
-// not empty: with nothing held out there is no evidence either way, and
-// the current weights stay. Trial only decides; saving is the caller's
-// (Replace).
-func Trial(records []Record, ix *index.Index, now time.Time, current *Weights, route func(*Weights) func(query string) string) (*Weights, Outcome) {
+// The new weights are adopted as judge says: on a held-out gain, or a
+// hold at MinHoldAccuracy or more, with at least MinHeldOut records held
+// out. Trial only decides; saving is the caller's (Replace).
+func Trial(records []feedback.Record, ix *index.Index, now time.Time, current *Weights, route func(*Weights) func(query string) string) (*Weights, Outcome) {
 	train, test := Split(records)
 	learned := Learn(train, ix, now)
 	o := Outcome{Records: len(records), Train: len(train), Test: len(test)}
 	o.Before = Accuracy(test, route(current))
 	o.After = Accuracy(test, route(learned))
-	o.Adopted = len(test) > 0 && o.After >= o.Before
+	o.judge()
 	return learned, o
+}
+
+// Update is what `skillroute learn` does with the feedback log: it runs
+// the held-out Trial of records against the weights now in dir (none when
+// missing or unreadable) and, when the trial adopts and dryRun is false,
+// replaces them (Replace: the old ones are snapshotted first) with weights
+// learned from all the records. The trial has shown that learning from
+// this log does not hurt held-out routing; what is adopted is then learned
+// from the whole of it, so that no correction is lost to the held-out
+// share. route is as for Trial. The outcome says what the trial found,
+// and Adopted whether the weights were (or, dry, would be) adopted.
+func Update(dir string, records []feedback.Record, ix *index.Index, now time.Time, route func(*Weights) func(query string) string, dryRun bool) (Outcome, error) {
+	current, err := LoadWeights(filepath.Join(dir, WeightsFile))
+	if err != nil {
+		current = nil // judged against routing without weights; Replace keeps an unreadable file aside
+	}
+	_, out := Trial(records, ix, now, current, route)
+	if out.Adopted && !dryRun {
+		if err := Replace(dir, Learn(records, ix, now)); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,17 +38,45 @@ func TestInstalledCatalogFromPlaces(t *testing.T) {
 	assert.True(t, loader.Cached(cfg), "opening compiles into the cache")
 	assert.Equal(t, "invoice-helper", r.Route("the VAT lines on this invoice are wrong", router.Session{}).Skill)
 
-	// An edited skill changes the stamp: the cache no longer matches.
+	// An edited skill leaves the quick stamp (folders only) as it was:
+	// the cache still answers, and the full check and the per-skill check
+	// both see the edit.
 	require.NoError(t, os.WriteFile(path, []byte("---\ndescription: roll out the acme platform to every region\n---\n"), 0o644))
-	later := time.Now().Add(time.Second)
-	require.NoError(t, os.Chtimes(path, later, later))
-	assert.False(t, loader.Cached(cfg))
+	edited := time.Now()
+	require.NoError(t, os.Chtimes(path, edited, edited))
+	assert.True(t, loader.Cached(cfg))
+	r, err = loader.Open(cfg)
+	require.NoError(t, err)
+	assert.False(t, loader.Fresh(cfg, r.Index))
+	assert.Equal(t, []string{"fleet-deploy"}, loader.Changed(r.Index, "fleet-deploy", "invoice-helper"))
+	ix, err := loader.Compile(cfg)
+	require.NoError(t, err)
+	assert.True(t, loader.Fresh(cfg, ix))
+	assert.Empty(t, loader.Changed(ix, "fleet-deploy", "invoice-helper"))
+
+	// A skill folder added moves the quick stamp. With OnStale, the last
+	// index answers meanwhile and the caller is told to compile.
+	writeSkill(t, filepath.Join(project, ".claude", "skills"), "release-notes", "---\ndescription: write release notes from the changelog\n---\n")
+	stale := 0
+	staleCfg := cfg
+	staleCfg.OnStale = func() { stale++ }
+	assert.False(t, loader.Cached(staleCfg))
+	r, err = loader.Open(staleCfg)
+	require.NoError(t, err)
+	assert.Equal(t, 1, stale)
+	assert.NotContains(t, r.Index.SkillNames(), "release-notes", "the last index, until the compile lands")
+	r, err = loader.Open(cfg) // without OnStale: compiled at once
+	require.NoError(t, err)
+	assert.Contains(t, r.Index.SkillNames(), "release-notes")
 
 	// Without the project, its skills are not there.
 	cfg.Places.ProjectDir = ""
 	r, err = loader.Open(cfg)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"invoice-helper"}, r.Index.SkillNames())
+	removed := filepath.Join(home, ".claude", "skills", "invoice-helper", "SKILL.md")
+	require.NoError(t, os.Remove(removed))
+	assert.Equal(t, []string{"invoice-helper"}, loader.Changed(r.Index, "invoice-helper"), "a removed file is a change")
 }
 
 // The built-in rules fit any catalog: rules about skills that are not
@@ -137,13 +166,109 @@ func TestGlossaryChoice(t *testing.T) {
 	assert.Equal(t, []string{"invoice-helper"}, reach(own, "发票"))
 	assert.Empty(t, reach(own, "翻一下日志"), "a file of one's own replaces the built-in glossary")
 
-	stamps := map[string]bool{}
-	for _, g := range []string{"", loader.NoGlossary, own} {
-		s, err := loader.Stamp(loader.Config{Catalog: dir, Glossary: g})
+	// Each choice has its own quick and full stamps, with a binary (which
+	// holds the built-in glossary) and without.
+	binary := filepath.Join(t.TempDir(), "skillroute")
+	require.NoError(t, os.WriteFile(binary, []byte("binary"), 0o755))
+	stamps := func(cfg loader.Config) (quick, full string) {
+		t.Helper()
+		quick, err := loader.Stamp(cfg)
 		require.NoError(t, err)
-		stamps[s] = true
+		full, err = loader.FullStamp(cfg)
+		require.NoError(t, err)
+		return quick, full
 	}
-	assert.Len(t, stamps, 3)
-	_, err := loader.Open(loader.Config{Catalog: dir, Glossary: filepath.Join(dir, "missing.yaml")})
+	for _, bin := range []string{"", binary} {
+		seen := map[string]bool{}
+		for _, g := range []string{"", loader.NoGlossary, own} {
+			quick, full := stamps(loader.Config{Catalog: dir, Glossary: g, Binary: bin})
+			seen[quick], seen[full] = true, true
+		}
+		assert.Len(t, seen, 6, "binary %q", bin)
+	}
+
+	// An edited glossary file moves both stamps, so the cached index is
+	// compiled afresh, and no other choice's index stands in meanwhile.
+	cfg := loader.Config{Catalog: dir, Glossary: own, Binary: binary, CacheDir: cache}
+	quick, full := stamps(cfg)
+	require.NoError(t, os.WriteFile(own, []byte("entries:\n  发票: [invoice]\n  日志: [logs]\n"), 0o644))
+	later := time.Now().Add(time.Second)
+	require.NoError(t, os.Chtimes(own, later, later))
+	quick2, full2 := stamps(cfg)
+	assert.NotEqual(t, quick, quick2)
+	assert.NotEqual(t, full, full2)
+	_, err := loader.Open(loader.Config{Catalog: dir, Glossary: loader.NoGlossary, Binary: binary, CacheDir: cache})
+	require.NoError(t, err)
+	stale := 0
+	cfg.OnStale = func() { stale++ }
+	r, err := loader.Open(cfg)
+	require.NoError(t, err)
+	assert.Zero(t, stale, "the index of another glossary is not this one's last")
+	assert.True(t, loader.Fresh(cfg, r.Index))
+	var found []string
+	for _, c := range r.Route("翻一下日志", router.Session{}).Candidates {
+		found = append(found, c.Skill)
+	}
+	assert.Equal(t, []string{"log-search"}, found, "the edit is in")
+
+	_, err = loader.Open(loader.Config{Catalog: dir, Glossary: filepath.Join(dir, "missing.yaml")})
 	assert.ErrorContains(t, err, "glossary")
+}
+
+// The warning about a rules file's unusable rules counts rules, not
+// problems, and says the same when the rules come from the cache.
+func TestRulesWarningCountsRules(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rules.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"rules": [
+    {"id": "R1", "trigger": "(bad", "boost": "ghost", "penalty": ["ghost2"], "weight": 0.3},
+    {"id": "R2", "trigger": "pentest", "boost": "security-expert", "penalty": ["ghost", "ghost2"], "weight": 0.3},
+    {"id": "R3", "trigger": "(?<!vue)路由", "boost": "security-expert", "weight": 0.3}
+  ]}`), 0o644))
+	ix, err := loader.OpenIndex(loader.Config{Catalog: loader.Builtin})
+	require.NoError(t, err)
+	cache := t.TempDir()
+	for _, pass := range []string{"parsed", "cached"} {
+		var warn strings.Builder
+		set, err := loader.LoadRules(path, ix, &warn, cache)
+		require.NoError(t, err, pass)
+		assert.Len(t, set.Rules, 2, pass)
+		assert.Contains(t, warn.String(), "3 rules: 2 loaded (1 of them trimmed), 1 skipped", pass)
+	}
+}
+
+// The project table is parsed from its YAML once, then read from the
+// cache as the same value.
+func TestProjectFavoursCached(t *testing.T) {
+	cache := t.TempDir()
+	cfg := loader.Config{Catalog: loader.Builtin, CacheDir: cache}
+	first, err := loader.Open(cfg)
+	require.NoError(t, err)
+	files, _ := filepath.Glob(filepath.Join(cache, "projects-*.json"))
+	require.Len(t, files, 1)
+	again, err := loader.Open(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, first.Projects, again.Projects)
+	assert.Equal(t, 1.0, again.Projects["go"]["golang-pro"])
+
+	// A damaged cache file is parsed afresh.
+	require.NoError(t, os.WriteFile(files[0], []byte("{"), 0o644))
+	damaged, err := loader.Open(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, first.Projects, damaged.Projects)
+}
+
+// BenchmarkOpenCached opens the built-in catalog from a warm cache:
+// what a hook call pays for the index, the rules and the project table.
+func BenchmarkOpenCached(b *testing.B) {
+	cfg := loader.Config{Catalog: loader.Builtin, CacheDir: b.TempDir()}
+	if _, err := loader.Open(cfg); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := loader.Open(cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

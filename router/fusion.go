@@ -38,13 +38,23 @@ const (
 )
 
 // fuseSignals adds the signals to the BM25 scores (ContinuationBM25 of
-// them in a continuation).
+// them in a continuation): those without the learner's weights, which
+// the learned stage adds after the rules.
 func fuseSignals(r *Router, st *route) {
-	share := 1.0
-	if st.continues {
-		share = ContinuationBM25
+	results := st.results
+	if st.base != nil {
+		results = st.base
 	}
-	st.cands = fuse(r.Index, st.results, share, st.signals, r.Explain)
+	st.cands = fuse(r.Index, results, st.share(), st.signals, r.Explain)
+}
+
+// share is the part of the BM25 scores a candidate's score holds:
+// ContinuationBM25 in a continuation, else all.
+func (st *route) share() float64 {
+	if st.continues {
+		return ContinuationBM25
+	}
+	return 1
 }
 
 // fuse combines BM25 results with the signals. The result is divided by

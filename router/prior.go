@@ -6,7 +6,8 @@ import (
 
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/explain"
-	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
+	"github.com/skillroute/skillroute/learn/category"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -30,13 +31,13 @@ func (r *Router) prior(text tokenize.Text, cands []disambig.Candidate) (string, 
 	if r.Table == nil || len(cands) == 0 {
 		return "", false
 	}
-	category := learn.Classify(text.Raw)
-	e := r.Table.Lookup(category)
+	cat := category.ClassifyText(text)
+	e := r.Table.Lookup(cat)
 	switch {
-	case e.Level == learn.LevelPrior:
+	case e.Level == calibrate.LevelPrior:
 		return "", false
-	case e.Arm == "" && e.Level == learn.LevelCalibrated:
-		return fmt.Sprintf("calibrated table (%s): no skill has helped %q prompts, so none is injected", r.Table.Preset, category), true
+	case e.Arm == "" && e.Level == calibrate.LevelCalibrated:
+		return fmt.Sprintf("calibrated table (%s): no skill has helped %q prompts, so none is injected", r.Table.Preset, cat), true
 	case e.Arm == "":
 		return "", false
 	}
@@ -47,10 +48,10 @@ func (r *Router) prior(text tokenize.Text, cands []disambig.Candidate) (string, 
 		before := cands[0].Skill
 		cands[i].Score *= 1 + PriorBoost
 		if r.Explain {
-			cands[i].Explain = explain.Wrap(cands[i].Score, fmt.Sprintf("calibration prior × (1 + %.2f): the %s table's pick for %q prompts", PriorBoost, e.Level, category), cands[i].Explain)
+			cands[i].Explain = explain.Wrap(cands[i].Score, fmt.Sprintf("calibration prior × (1 + %.2f): the %s table's pick for %q prompts", PriorBoost, e.Level, cat), cands[i].Explain)
 		}
 		sort.SliceStable(cands, func(a, b int) bool { return cands[a].Score > cands[b].Score })
-		msg := fmt.Sprintf("%s table (%s) favours %s for %q prompts", e.Level, r.Table.Preset, e.Arm, category)
+		msg := fmt.Sprintf("%s table (%s) favours %s for %q prompts", e.Level, r.Table.Preset, e.Arm, cat)
 		if cands[0].Skill != before {
 			msg += fmt.Sprintf("; it decided over %s", before)
 		}

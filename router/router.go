@@ -9,12 +9,13 @@
 //	normalise  cap and lower-case the prompt once; every later stage reads that
 //	turn       a new request, a continuation ("继续", "go on") or a closing ("thanks")
 //	tokenize   the prompt's terms (a continuation's cue words stripped)
-//	score      BM25 over the compiled index, with the learner's weights
+//	score      BM25 over the compiled index, with the learner's weights and (when there are any) without
 //	followup   settle the turn on the prompt's own evidence: close, carry on, or route afresh
 //	signals    the session's evidence: context window, project type, workflow
-//	fuse       BM25 and the signals, linearly
+//	fuse       BM25 (without the learner's weights) and the signals, linearly
 //	rules      the disambiguation rules
 //	prior      the calibration table, a prior among the candidates
+//	learned    what the user taught, over the rules and the table: the weights' change, then the prompt memory
 //	decide     confidence, level, the recommended skill and its evidence
 //
 // A new stage is one function over *route and one line in the pipeline
@@ -43,10 +44,12 @@ import (
 	"strings"
 
 	"github.com/skillroute/skillroute/bm25"
+	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/explain"
 	"github.com/skillroute/skillroute/index"
-	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
+	"github.com/skillroute/skillroute/learn/memory"
 )
 
 // Level is a coarse reading of confidence.
@@ -100,17 +103,31 @@ type Decision struct {
 	Rules      []string    `json:"rules,omitempty"`   // ids of the rules that fired
 	Closing    bool        `json:"closing,omitempty"` // a thanks-and-done turn: no skill by design
 	Prior      string      `json:"prior,omitempty"`   // what the calibration table did, when it acted
+	Memory     string      `json:"memory,omitempty"`  // what the prompt memory did, when it acted
+	// Terms is the prompt's vector as the prompt memory keeps it (term
+	// hashes, no text), for a later verdict on this route to be
+	// remembered.
+	Terms memory.Vector `json:"-"`
 }
 
 // Router routes prompts over one compiled index and rule set.
 type Router struct {
 	Index *index.Index
 	Rules *disambig.Set
-	// Weights are the learner's adjustments (nil: none).
+	// Weights are the learner's adjustments (nil: none): BM25 scores
+	// with them, and the learned stage adds what they change, and what
+	// their learned keywords score (learn.Weights.AddedTerms), after the
+	// rules.
 	Weights bm25.Adjuster
 	// Table is the calibration table, a prior among the candidates (nil:
 	// none).
-	Table *learn.Table
+	Table *calibrate.Table
+	// Memory is the prompt memory of corrected and confirmed prompts
+	// (nil: none).
+	Memory *memory.Memory
+	// Projects are the skills each project type favours (nil: the
+	// project signal is off).
+	Projects sctx.ProjectFavours
 	// Explain makes every candidate carry its explanation tree. Off on the
 	// hook's path: building the messages costs more than routing.
 	Explain bool
@@ -203,6 +220,9 @@ func (d *Decision) Explain() string {
 	}
 	if d.Prior != "" {
 		fmt.Fprintf(&b, "calibration: %s\n", d.Prior)
+	}
+	if d.Memory != "" {
+		fmt.Fprintf(&b, "%s\n", d.Memory)
 	}
 	for i, c := range d.Candidates {
 		fmt.Fprintf(&b, "#%d %s score %.4f confidence %.2f\n", i+1, c.Skill, c.Score, c.Confidence)

@@ -19,7 +19,8 @@ type route struct {
 	scored tokenize.Text // tokenize: the text BM25 reads (cues stripped in a continuation)
 	query  tokenize.Query
 
-	results   []bm25.Result // score
+	results   []bm25.Result // score: with the learner's weights
+	base      []bm25.Result // score: without them, what fuse and the rules see (nil: no weights)
 	continues bool          // followup: the session's skill carries this turn
 	weak      bool          // followup: the prompt alone would abstain
 	signals   Signals       // signals
@@ -27,6 +28,7 @@ type route struct {
 	fired     []*disambig.Rule // rules
 	prior     string           // prior: what the table did, for --explain
 	silence   bool             // prior: the table has seen no skill help here
+	taught    string           // learned: the skill the prompt memory put first
 
 	decision Decision
 	done     bool // a stage decided: the rest do not run
@@ -49,6 +51,7 @@ var pipeline = []stage{
 	{"fuse", fuseSignals},
 	{"rules", applyRules},
 	{"prior", applyPrior},
+	{"learned", applyLearned},
 	{"decide", decide},
 }
 
@@ -85,9 +88,19 @@ func tokenizePrompt(r *Router, st *route) {
 	st.query = r.Index.Tokenizer().TokenizeText(st.scored)
 }
 
-// score runs BM25 with the learner's weights.
+// score runs BM25 with the learner's weights and, when there are any,
+// without them too: the rules judge the prompt as the catalog has it,
+// and the learned stage adds what the weights change after them.
 func score(r *Router, st *route) {
-	st.results = bm25.ScoreWith(r.Index, st.query, r.Weights)
+	st.scoreQuery(r, st.query)
+}
+
+func (st *route) scoreQuery(r *Router, q tokenize.Query) {
+	st.results = bm25.ScoreWith(r.Index, q, r.Weights)
+	st.base = nil
+	if r.Weights != nil {
+		st.base = bm25.Score(r.Index, q)
+	}
 }
 
 // settleTurn decides a cue-word turn on the prompt's own evidence. A cue
@@ -111,7 +124,7 @@ func settleTurn(r *Router, st *route) {
 	if st.turn == sctx.Continuation && !st.continues && st.scored.Lower != st.text.Lower {
 		// Scored twice, but only a short cue-word prompt (at most eight
 		// words) that turned out to be a clear request of its own.
-		st.results = bm25.ScoreWith(r.Index, r.Index.Tokenizer().TokenizeText(st.text), r.Weights)
+		st.scoreQuery(r, r.Index.Tokenizer().TokenizeText(st.text))
 	}
 }
 
@@ -160,6 +173,9 @@ func decide(_ *Router, st *route) {
 		}
 		d.Candidates = append(d.Candidates, Candidate{Skill: c.Skill, Score: round(c.Score), Confidence: round(Confidence(c.Score, rival)),
 			Explain: c.Explain, Evidence: evidence(c.Skill, st.results, st.signals, st.fired)})
+		if c.Skill == st.taught {
+			d.Candidates[i].Evidence = append(d.Candidates[i].Evidence, "your earlier correction")
+		}
 	}
 	if len(d.Candidates) == 0 {
 		return

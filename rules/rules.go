@@ -1,12 +1,14 @@
 // Package rules ships the default data of the router's rule stages: the
 // disambiguation rules (disambiguation.yaml, read by package disambig),
-// the synonym groups (synonyms.yaml, read by package tokenize) and the
-// bilingual technical glossary (glossary.yaml, read by package tokenize).
-// The first two are plain files, edited and linted like any user's own
-// (`skillroute rules lint rules/disambiguation.yaml`); the glossary is
-// generated from CC-CEDICT (`go run ./internal/glossary/gen`) and shared
-// under CC-CEDICT's licence, CC BY-SA 4.0 (glossary.LICENSE). All are
-// embedded so the binary routes with them out of the box.
+// the synonym groups (synonyms.yaml, read by package tokenize), the
+// skills each project type favours (projects.yaml, read by package
+// context) and the bilingual technical glossary (glossary.yaml, read by
+// package tokenize). The first three are plain files, edited like any
+// user's own (the rules linted with `skillroute rules lint
+// rules/disambiguation.yaml`); the glossary is generated from CC-CEDICT
+// (`go run ./internal/glossary/gen`) and shared under CC-CEDICT's licence,
+// CC BY-SA 4.0 (glossary.LICENSE). All are embedded so the binary routes
+// with them out of the box.
 package rules
 
 import _ "embed"
@@ -26,9 +28,16 @@ var Synonyms []byte
 //go:embed glossary.yaml
 var Glossary []byte
 
+// Projects is the default table of the skills each project type
+// favours.
+//
+//go:embed projects.yaml
+var Projects []byte
+
 // Names under which the embedded files appear in messages.
 const (
 	DisambiguationName = "builtin:rules/disambiguation.yaml"
 	SynonymsName       = "builtin:rules/synonyms.yaml"
 	GlossaryName       = "builtin:rules/glossary.yaml"
+	ProjectsName       = "builtin:rules/projects.yaml"
 )

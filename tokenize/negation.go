@@ -85,3 +85,12 @@ func inScopes(scopes []scope, pos int) bool {
 	}
 	return false
 }
+
+// Negations returns a test of whether a byte offset of the lower-cased
+// text lies in the reach of a negation ("don't run anything": "run" does;
+// "don't" itself does not). Cue matchers outside the tokenizer use it so
+// that a negated word never counts as asked for.
+func Negations(lower string) func(pos int) bool {
+	scopes := negationScopes(lower)
+	return func(pos int) bool { return inScopes(scopes, pos) }
+}

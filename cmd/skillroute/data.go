@@ -4,11 +4,13 @@ import (
 	"flag"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 
 	"github.com/skillroute/skillroute/loader"
+	"github.com/skillroute/skillroute/prefs"
 	"github.com/skillroute/skillroute/skills"
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 )
 
 // app is what the command takes from its environment, resolved once by
@@ -29,18 +31,49 @@ type app struct {
 	session string
 	// stdin is what `hook` reads its event from.
 	stdin io.Reader
+	// cwd is the working folder: project memories apply inside their
+	// project, and `remember --scope project` stores one for it.
+	cwd string
+	// listingBudget is $SLASH_COMMAND_TOOL_CHAR_BUDGET, Claude Code's
+	// override of its skill-listing budget, for doctor.
+	listingBudget string
+	// lookGo finds the go command, which the plugin builds its router
+	// with (exec.LookPath, on $PATH), for doctor.
+	lookGo func() (string, error)
+	// settings are the user's settings for skillroute (prefs), read from
+	// settingsDir (the state folder) once, by userSettings.
+	settings    *prefs.Settings
+	settingsErr error
+	settingsDir string
+}
+
+// userSettings returns the user's settings for skillroute, read once from
+// settings.yaml in the state folder (again if a command moved the folder,
+// as correct --state does). A file that cannot be read keeps prompts out
+// of every file (prefs.Load) and its error is returned with the settings,
+// for the caller to report.
+func (a *app) userSettings() (prefs.Settings, error) {
+	if a.settings == nil || a.settingsDir != a.stateDir {
+		s, err := prefs.Load(a.stateDir)
+		a.settings, a.settingsErr, a.settingsDir = &s, err, a.stateDir
+	}
+	return *a.settings, a.settingsErr
 }
 
 // appFromEnv resolves the app from the process environment.
 func appFromEnv() *app {
 	home, _ := os.UserHomeDir()
 	bin, _ := os.Executable()
+	cwd, _ := os.Getwd()
 	return &app{
-		stateDir: state.DirFrom(os.Getenv, home),
-		places:   skills.Places{Home: home, ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"), PluginRoot: os.Getenv("CLAUDE_PLUGIN_ROOT")},
-		binary:   bin,
-		session:  os.Getenv("CLAUDE_CODE_SESSION_ID"),
-		stdin:    os.Stdin,
+		cwd:           cwd,
+		stateDir:      store.DefaultDir(os.Getenv, home),
+		places:        skills.Places{Home: home, ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"), PluginRoot: os.Getenv("CLAUDE_PLUGIN_ROOT")},
+		binary:        bin,
+		session:       os.Getenv("CLAUDE_CODE_SESSION_ID"),
+		stdin:         os.Stdin,
+		listingBudget: os.Getenv("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
+		lookGo:        func() (string, error) { return exec.LookPath("go") },
 	}
 }
 

@@ -4,24 +4,34 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
+	"github.com/skillroute/skillroute/action"
 	"github.com/skillroute/skillroute/eval"
 	"github.com/skillroute/skillroute/loader"
+	"github.com/skillroute/skillroute/recall"
 )
 
 func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("eval", "eval [--catalog P] [--rules P] [--synonyms P] [--derive-keywords] [--json] [-v] FILE.jsonl", stderr)
+	fs := newFlags("eval", "eval [--catalog P] [--rules P] [--synonyms P] [--derive-keywords] [--memories F] [--tools F] [--router rule|feature] [--json] [-v] FILE.jsonl", stderr)
 	var data dataFlags
 	data.register(fs, true)
 	fs.BoolVar(&data.derive, "derive-keywords", false, "ignore written keyword tiers and derive them from each skill's text")
 	asJSON := fs.Bool("json", false, "end with the summary as one JSON line")
-	verbose := fs.Bool("v", false, "list every miss")
+	verbose := fs.Bool("v", false, "list every miss (and the confusion matrix of actions)")
+	memories := fs.String("memories", "", "memories the action labels refer to (JSON lines {id, text, scope, age_days}); default none")
+	toolsFile := fs.String("tools", "", "declared tools the action labels refer to (tools.yaml); default none")
+	routerName := fs.String("router", "feature", "action router for the action labels: rule or feature")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
 		return errUsage
+	}
+	ar, err := action.RouterNamed(*routerName)
+	if err != nil {
+		return err
 	}
 	file, err := eval.Read(fs.Arg(0))
 	if err != nil {
@@ -34,11 +44,30 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 	if len(file.Cases) == 0 && len(file.Sessions) == 0 {
 		return fmt.Errorf("%s: no prompts to evaluate", fs.Arg(0))
 	}
-	var last eval.Summary
+	// The JSON summary: the skill figures, and the action figures when
+	// the file labels actions.
+	var last struct {
+		eval.Summary
+		ActionN      int      `json:"action_n,omitempty"`
+		ActionAcc    *float64 `json:"action_acc,omitempty"`
+		ActionRefAcc *float64 `json:"action_ref_acc,omitempty"`
+		ActionRouter string   `json:"action_router,omitempty"`
+	}
 	if len(file.Cases) > 0 {
 		rep := eval.Summarize(eval.RouteCases(r, file.Cases))
 		rep.Write(stdout, fmt.Sprintf("%s: %d prompts", fs.Arg(0), len(file.Cases)), *verbose)
-		last = rep.Summary
+		last.Summary = rep.Summary
+	}
+	if eval.HasActions(file.Cases) {
+		l, err := fixtureLayer(*memories, *toolsFile)
+		if err != nil {
+			return err
+		}
+		rep := eval.SummarizeActions(eval.RouteActions(r, l, ar, file.Cases, time.Now()))
+		rep.Write(stdout, fmt.Sprintf("%s: %d prompts with an action label, %s router (%d memories, %d tools)",
+			fs.Arg(0), rep.N, ar.Name(), len(l.Memories()), len(l.Tools())), *verbose)
+		acc, refAcc := rep.Accuracy(), rep.RefAccuracy()
+		last.ActionN, last.ActionAcc, last.ActionRefAcc, last.ActionRouter = rep.N, &acc, &refAcc, ar.Name()
 	}
 	if len(file.Sessions) > 0 {
 		turns := 0
@@ -58,10 +87,31 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 		with := eval.Summarize(fused)
 		with.Write(stdout, fmt.Sprintf("%s: the same turns replayed through the hook, with session context", fs.Arg(0)), *verbose)
 		fmt.Fprintf(stdout, "context adds %+.1f points of top-1\n", 100*(with.Summary.Top1-without.Summary.Top1))
-		last = with.Summary
+		last.Summary = with.Summary
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(last)
 	}
 	return nil
+}
+
+// fixtureLayer is the action layer over fixture files ("" for none).
+func fixtureLayer(memories, tools string) (*action.Layer, error) {
+	var mems []recall.Memory
+	var ts []recall.Tool
+	var err error
+	if memories != "" {
+		if mems, err = recall.ReadMemories(memories); err != nil {
+			return nil, err
+		}
+		if mems == nil {
+			return nil, fmt.Errorf("%s: no such file", memories)
+		}
+	}
+	if tools != "" {
+		if ts, err = recall.ReadTools(tools); err != nil {
+			return nil, err
+		}
+	}
+	return action.NewLayer(mems, ts)
 }

@@ -16,18 +16,38 @@ import (
 
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
+	"github.com/skillroute/skillroute/learn/feedback"
+	"github.com/skillroute/skillroute/learn/memory"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/tokenize"
 )
 
 func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("correct", "correct SKILL [--query TEXT] [--session ID]", stderr)
+	fs := newFlags("correct", "correct SKILL|none [--query TEXT] [--session ID] [--state DIR] | correct --undo [--state DIR]", stderr)
 	var data dataFlags
 	data.register(fs, true)
 	query := fs.String("query", "", "the prompt that should have gone to SKILL (default: the session's last routed prompt)")
 	session := fs.String("session", a.session, "the session whose last prompt to correct (default: $CLAUDE_CODE_SESSION_ID, else the most recently active)")
+	stateFlag := fs.String("state", "", "the state folder to read the session from and record in (default: $CLAUDE_PLUGIN_DATA, else $SKILLROUTE_HOME, else ~/.claude/skillroute); the plugin's /skillroute:wrong passes its data folder")
+	undo := fs.Bool("undo", false, "take back the last correction you made")
 	if err := parseInterspersed(fs, args); err != nil {
 		return err
+	}
+	if *stateFlag != "" {
+		// A plugin command's shell gets no CLAUDE_PLUGIN_DATA; only the
+		// command's text has it substituted.
+		named := *a
+		named.stateDir = *stateFlag
+		a = &named
+	}
+	if *undo {
+		if fs.NArg() != 0 {
+			fs.Usage()
+			return errUsage
+		}
+		return a.undoCorrection(&data, stdout, stderr)
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -38,14 +58,24 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	want := fs.Arg(0)
-	id := r.Index.Resolve(want)
-	if id < 0 {
-		return fmt.Errorf("unknown skill %q; nearest: %s", want, strings.Join(nearest(want, r.Index.SkillNames(), 3), ", "))
+	rec := feedback.Record{TS: time.Now(), Kind: feedback.KindExplicit}
+	if want != noSkill {
+		id := r.Index.Resolve(want)
+		if id < 0 {
+			return fmt.Errorf("unknown skill %q; nearest: %s (or %q: no skill should have been recommended)", want, strings.Join(nearest(want, r.Index.SkillNames(), 3), ", "), noSkill)
+		}
+		rec.Corrected = r.Index.Skills[id].Name
 	}
-	rec := learn.Record{TS: time.Now(), Kind: learn.KindExplicit, Corrected: r.Index.Skills[id].Name}
+	settings, err := a.userSettings()
+	if err != nil {
+		fmt.Fprintf(stderr, "warning: %v\n", err)
+	}
+	var terms memory.Vector
 	if *query != "" {
 		d := r.Route(*query, router.Session{})
-		rec.Query, rec.Routed, rec.Confidence, rec.Session = *query, d.Skill, d.Confidence, *session
+		rec.Routed, rec.Confidence, rec.Session = d.Skill, d.Confidence, *session
+		rec.Query, rec.QueryHash = settings.Prompt(tokenize.Cap(*query))
+		terms = d.Terms
 	} else {
 		store := &hook.Store{Dir: a.stateDir}
 		sid := *session
@@ -56,19 +86,61 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 		if err != nil || sid == "" || f.Last == nil {
 			return errors.New("no routed prompt to correct in this session; pass --query TEXT")
 		}
-		rec.Session, rec.Decision, rec.Query, rec.Routed, rec.Confidence = sid, f.Last.ID, f.Last.Query, f.Last.Skill, f.Last.Confidence
+		rec.Session, rec.Decision, rec.Routed, rec.Confidence = sid, f.Last.ID, f.Last.Skill, f.Last.Confidence
+		rec.Query, rec.QueryHash = f.Last.Query, f.Last.QueryHash
+		terms = f.Last.Terms
+		if len(terms) == 0 && f.Last.Query != "" { // a session file from before the memory
+			terms = memory.Vectorize(r.Index, r.Index.Tokenizer().Tokenize(f.Last.Query))
+		}
+		if !settings.LogPrompts {
+			rec.Query = "" // written before log_prompts: false was set
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := (&learn.Log{Dir: a.stateDir}).Append(ctx, rec); err != nil {
+	if err := (&feedback.Log{Dir: a.stateDir}).Append(ctx, rec); err != nil {
 		return err
 	}
-	was := rec.Routed
-	if was == "" {
-		was = "no skill"
+	if err := remember(ctx, a.stateDir, r, rec, terms); err != nil {
+		// Recorded all the same: `skillroute learn` rebuilds the memory.
+		fmt.Fprintf(stderr, "warning: %v\n", err)
 	}
-	fmt.Fprintf(stdout, "recorded: %q should go to %s (it went to %s). Run `skillroute learn` to apply.\n", rec.Query, rec.Corrected, was)
+	prompt := fmt.Sprintf("%q", rec.Query)
+	if rec.Query == "" {
+		prompt = "the prompt " + rec.QueryHash // log_prompts: false
+	}
+	if !rec.IsCorrection() {
+		fmt.Fprintf(stdout, "recorded: %s goes to %s, as it should (confirmed). `skillroute correct --undo` takes this back.\n", prompt, skillOrNone(rec.Routed))
+		return nil
+	}
+	// Say what the next route of the prompt will do, with the memory as
+	// it now is: a closing turn ("thanks") is never routed, and a
+	// correction that disagrees with earlier ones may not tip it yet.
+	now := "From now on it does"
+	if m, err := memory.LoadDir(a.stateDir); err == nil && rec.Query != "" {
+		r.Memory = m
+		switch d := r.Route(rec.Query, router.Session{}); {
+		case d.Closing:
+			now = "It closes an exchange (thanks, done), which is never routed"
+		case d.Skill != rec.Corrected:
+			now = fmt.Sprintf("It still goes to %s for now: the prompt memory weighs this correction against what it knew", skillOrNone(d.Skill))
+		}
+	}
+	fmt.Fprintf(stdout, "recorded: %s should go to %s (it went to %s). %s; `skillroute correct --undo` takes this back.\n",
+		prompt, skillOrNone(rec.Corrected), skillOrNone(rec.Routed), now)
 	return nil
+}
+
+// noSkill is what `correct` takes for "no skill should have been
+// recommended".
+const noSkill = "none"
+
+// skillOrNone names a skill, or "no skill" for "".
+func skillOrNone(skill string) string {
+	if skill == "" {
+		return "no skill"
+	}
+	return skill
 }
 
 // parseInterspersed parses flags that may follow the positional arguments
@@ -133,7 +205,7 @@ func (a *app) runLearn(args []string, stdout, stderr io.Writer) error {
 	var data dataFlags
 	data.register(fs, true)
 	dryRun := fs.Bool("dry-run", false, "learn and evaluate, but adopt nothing")
-	asJSON := fs.Bool("json", false, "print {\"records\",\"train\",\"test\",\"before\",\"after\",\"adopted\"}")
+	asJSON := fs.Bool("json", false, "print {\"records\",\"train\",\"test\",\"before\",\"after\",\"adopted\",\"reason\"}")
 	rollback := fs.Bool("rollback", false, "restore the N-th newest snapshot of the weights (default 1)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -155,7 +227,7 @@ func (a *app) runLearn(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "restored snapshot %d: weights learned %s from %d records\n", n, w.Learned.Format(time.RFC3339), w.Records)
 		return nil
 	}
-	records, warnings, err := (&learn.Log{Dir: dir}).Read()
+	records, warnings, err := (&feedback.Log{Dir: dir}).Read()
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}
@@ -168,10 +240,6 @@ func (a *app) runLearn(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	current, err := learn.LoadWeights(filepath.Join(dir, learn.WeightsFile))
-	if err != nil {
-		current = nil
-	}
 	route := func(w *learn.Weights) func(string) string {
 		routed := *r
 		if w != nil {
@@ -180,12 +248,21 @@ func (a *app) runLearn(args []string, stdout, stderr io.Writer) error {
 		return func(q string) string { return routed.Route(q, router.Session{}).Skill }
 	}
 	now := time.Now()
-	_, out := learn.Trial(records, r.Index, now, current, route)
-	if out.Adopted && !*dryRun {
-		// The trial has shown that learning from this log does not hurt
-		// held-out routing; what is adopted is then learned from all of
-		// it, so that no correction is lost to the held-out share.
-		if err := learn.Replace(dir, learn.Learn(records, r.Index, now)); err != nil {
+	out, err := learn.Update(dir, records, r.Index, now, route, *dryRun)
+	if err != nil {
+		return err
+	}
+	if !*dryRun {
+		// The prompt memory is remade from the log too: a catalog that
+		// changed reweighs its vectors, and records remembered by no
+		// command (a hook that gave up) join it.
+		ctx, cancel := context.WithTimeout(context.Background(), editWait)
+		defer cancel()
+		err := memory.Update(ctx, dir, now, func(s *memory.Set, _ bool) error {
+			*s = *memory.Build(records, r.Index, s, now)
+			return nil
+		})
+		if err != nil {
 			return err
 		}
 	}
@@ -196,13 +273,11 @@ func (a *app) runLearn(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case *dryRun && out.Adopted:
 		verdict = "would adopt the new weights (dry run)"
-	case !out.Adopted && out.Test == 0:
-		verdict = "kept the current weights: no held-out records to check against"
 	case !out.Adopted:
-		verdict = "kept the current weights: held-out accuracy would drop"
+		verdict = "kept the current weights"
 	}
-	fmt.Fprintf(stdout, "%d records (%d to learn, %d held out): held-out accuracy %.1f%% before, %.1f%% after; %s\n",
-		out.Records, out.Train, out.Test, 100*out.Before, 100*out.After, verdict)
+	fmt.Fprintf(stdout, "%d records (%d to learn, %d held out): held-out accuracy %.1f%% before, %.1f%% after; %s: %s.\n",
+		out.Records, out.Train, out.Test, 100*out.Before, 100*out.After, verdict, out.Reason)
 	return nil
 }
 
@@ -210,16 +285,16 @@ func (a *app) runCalibrate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("calibrate", "calibrate --preset minimize-cost|balanced|maximize-accuracy [--min-samples N] [--tolerance T] [--fallback FILE] [-o FILE]", stderr)
 	var data dataFlags
 	data.register(fs, false)
-	preset := fs.String("preset", learn.PresetBalanced, "minimize-cost, balanced or maximize-accuracy")
-	minSamples := fs.Int("min-samples", learn.DefaultMinSamples, "samples a (category, skill) cell needs to count")
-	tolerance := fs.Float64("tolerance", learn.DefaultTolerance, "minimize-cost: accuracy a cheaper skill may give up")
+	preset := fs.String("preset", calibrate.PresetBalanced, "minimize-cost, balanced or maximize-accuracy")
+	minSamples := fs.Int("min-samples", calibrate.DefaultMinSamples, "samples a (category, skill) cell needs to count")
+	tolerance := fs.Float64("tolerance", calibrate.DefaultTolerance, "minimize-cost: accuracy a cheaper skill may give up")
 	fallbackFile := fs.String("fallback", "", "JSON {category: skill} used where samples are too few")
 	out := fs.String("o", "", "write the table here (default: the state folder, where the router reads it)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	dir := a.stateDir
-	records, warnings, err := (&learn.Log{Dir: dir}).Read()
+	records, warnings, err := (&feedback.Log{Dir: dir}).Read()
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}
@@ -236,7 +311,7 @@ func (a *app) runCalibrate(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: %v", *fallbackFile, err)
 		}
 	}
-	t, err := learn.Build(learn.SamplesFromRecords(records), *preset, *minSamples, *tolerance, fallback, time.Now())
+	t, err := calibrate.Build(calibrate.SamplesFromRecords(records), *preset, *minSamples, *tolerance, fallback, time.Now())
 	if err != nil {
 		return err
 	}
@@ -271,7 +346,7 @@ func (a *app) runCalibrate(args []string, stdout, stderr io.Writer) error {
 		arm := e.Arm
 		if arm == "" {
 			arm = "(BM25 decision)"
-			if e.Level == learn.LevelCalibrated {
+			if e.Level == calibrate.LevelCalibrated {
 				arm = "(no injection)"
 			}
 		}

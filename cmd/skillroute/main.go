@@ -2,19 +2,24 @@
 //
 // Usage:
 //
-//	skillroute route [--json] [--explain] [--catalog P] [--rules P] [--synonyms P] TEXT...
+//	skillroute route [--json] [--explain] [--catalog P] [--rules P] [--synonyms P] [--memories F] [--tools F] [--router R] TEXT...
 //	skillroute compile [--catalog P] [--synonyms P] [-o FILE]
-//	skillroute eval [--catalog P] [--rules P] [--synonyms P] [--derive-keywords] [--json] [-v] FILE.jsonl
+//	skillroute eval [--catalog P] [--rules P] [--synonyms P] [--derive-keywords] [--memories F] [--tools F] [--router R] [--json] [-v] FILE.jsonl
 //	skillroute rules lint [--catalog P] [--synonyms P] FILE
 //	skillroute skills list [--catalog P]
-//	skillroute skills install [--dir DIR] [--force]
+//	skillroute skills install [--dir DIR] [--force] [NAME...]
 //	skillroute hook < EVENT.json
 //	skillroute install [--project] [--dry-run] [--no-skills]
 //	skillroute uninstall [--project] [--dry-run]
-//	skillroute correct SKILL [--query TEXT] [--session ID]
+//	skillroute correct SKILL|none [--query TEXT] [--session ID] [--state DIR] | skillroute correct --undo
+//	skillroute forget --corrections [SKILL] | skillroute forget --all
 //	skillroute learn [--dry-run] [--json] | skillroute learn --rollback [N]
 //	skillroute calibrate --preset P [--min-samples N] [--tolerance T]
 //	skillroute doctor
+//	skillroute remember [--scope user|project] TEXT...
+//	skillroute memories [list] | skillroute memories forget ID
+//	skillroute replay [--router rule|feature] [--policy] [--since T] [--json]
+//	skillroute policy [--enable|--disable] [--explore RATE] [--json]
 //
 // Run `skillroute COMMAND --help` for each command's flags.
 package main
@@ -25,6 +30,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/skillroute/skillroute/internal/termsafe"
 )
 
 // command is one subcommand.
@@ -46,10 +53,15 @@ func init() {
 		{"hook", "handle one Claude Code hook event (stdin JSON)", (*app).runHook},
 		{"install", "register the hook in Claude Code's settings and install the skills", (*app).runInstall},
 		{"uninstall", "remove the hook entries from Claude Code's settings", (*app).runUninstall},
-		{"correct", "record that the last routed prompt should have gone to SKILL", (*app).runCorrect},
+		{"correct", "record that the last routed prompt should have gone to SKILL (--undo takes it back)", (*app).runCorrect},
+		{"forget", "forget corrections (--corrections [SKILL]) or everything stored (--all)", (*app).runForget},
 		{"learn", "learn weights from the feedback log, adopting them only if held-out accuracy holds", (*app).runLearn},
 		{"calibrate", "build the calibration table from logged outcomes", (*app).runCalibrate},
 		{"doctor", "check the installation, the state folder and routing", (*app).runDoctor},
+		{"remember", "remember a fact for prompts it fits: skillroute remember TEXT", (*app).runRemember},
+		{"memories", "list remembered facts, or forget one: skillroute memories forget ID", (*app).runMemories},
+		{"replay", "re-run an action router over the logged decisions and compare", (*app).runReplay},
+		{"policy", "learn success rates from logged outcomes; enable or disable them", (*app).runPolicy},
 	}
 }
 
@@ -68,6 +80,15 @@ func run(a *app, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		return 0
+	}
+	if args[0] != "hook" {
+		// Skill names, descriptions, paths and file errors are printed as
+		// read: escape what would drive the terminal (termsafe). The hook
+		// prints JSON for Claude Code alone, byte for byte.
+		out, errOut := termsafe.NewWriter(stdout), termsafe.NewWriter(stderr)
+		defer out.Flush()
+		defer errOut.Flush()
+		stdout, stderr = out, errOut
 	}
 	for _, c := range commands {
 		if c.name == args[0] {

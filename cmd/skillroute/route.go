@@ -4,17 +4,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+	"time"
 
+	"github.com/skillroute/skillroute/action"
+	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 )
 
 func (a *app) runRoute(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("route", "route [--json] [--explain] [--catalog P] [--rules P] [--synonyms P] TEXT...", stderr)
+	fs := newFlags("route", "route [--json] [--explain] [--catalog P] [--rules P] [--synonyms P] [--memories F] [--tools F] [--router rule|feature] TEXT...", stderr)
 	var data dataFlags
 	data.register(fs, true)
+	var act actionFlags
+	act.register(fs)
 	asJSON := fs.Bool("json", false, "print the decision as JSON")
 	explain := fs.Bool("explain", false, "show why each candidate scored as it did")
 	if err := parse(fs, args); err != nil {
@@ -31,11 +35,22 @@ func (a *app) runRoute(args []string, stdout, stderr io.Writer) error {
 	}
 	r.Explain = *explain
 	d := r.Route(text, router.Session{})
+	layer, err := a.actionLayer(act)
+	if err != nil {
+		return err
+	}
+	in, dec := layer.Decide(text, d, action.Context{Cwd: a.cwd, Now: time.Now()})
 	if *asJSON {
+		// The router's decision, then the action layer's: "skill" stays
+		// the router's recommendation whatever the action.
 		out := struct {
 			router.Decision
-			Explain string `json:"explain,omitempty"`
-		}{Decision: d}
+			Action    string            `json:"action"`
+			Steps     []action.Step     `json:"steps,omitempty"`
+			Question  string            `json:"question,omitempty"`
+			Breakdown *action.Breakdown `json:"breakdown,omitempty"`
+			Explain   string            `json:"explain,omitempty"`
+		}{Decision: d, Action: dec.Action, Steps: dec.Steps, Question: dec.Question, Breakdown: dec.Breakdown}
 		if *explain {
 			out.Explain = d.Explain()
 		}
@@ -54,42 +69,13 @@ func (a *app) runRoute(args []string, stdout, stderr io.Writer) error {
 	for i, c := range d.Candidates {
 		fmt.Fprintf(stdout, "  %d. %-28s score %7.3f  confidence %.2f\n", i+1, c.Skill, c.Score, c.Confidence)
 	}
+	fmt.Fprintf(stdout, "action: %s\n", dec.String())
+	if injected := hook.Injection(d, in, dec); injected != "" {
+		fmt.Fprintf(stdout, "injects: %s\n", injected)
+	}
 	if *explain {
 		fmt.Fprintf(stdout, "\n%s", d.Explain())
+		fmt.Fprintf(stdout, "\n%s", dec.Breakdown.String())
 	}
-	return nil
-}
-
-func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("compile", "compile [--catalog P] [--synonyms P] [-o FILE]", stderr)
-	var data dataFlags
-	data.register(fs, false)
-	out := fs.String("o", "", "write the index here (default: the cache in the state folder, where route and hook look)")
-	done := fs.String("done", "", "remove this file when finished (the hook's background compile)")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if *done != "" {
-		defer os.Remove(*done)
-	}
-	opt := a.config(&data, stderr)
-	if *out != "" {
-		opt.CacheDir = ""
-	}
-	ix, err := loader.OpenIndex(opt)
-	if err != nil {
-		return err
-	}
-	if *out != "" {
-		if err := ix.Save(*out); err != nil {
-			return err
-		}
-	}
-	where := *out
-	if where == "" {
-		where = opt.CacheDir
-	}
-	fmt.Fprintf(stdout, "compiled %d skills, %d terms, %d postings, %d segmentation words, %d glossary words -> %s (source %s)\n",
-		len(ix.Skills), ix.Terms.Len(), len(ix.PostSkill), ix.Dict.Len(), ix.Glossary.Len(), where, ix.SourceHash[:12])
 	return nil
 }

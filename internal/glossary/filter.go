@@ -126,10 +126,10 @@ func (v *Vocabulary) AddSkills(cat *skills.Catalog, tok *tokenize.Tokenizer) {
 			v.AddEnglish(k.Text, Strong, false)
 			v.AddChineseWord(k.Text)
 		}
-		for _, w := range tok.Words(s.Description + "\n" + s.WhenToUse) {
+		for _, w := range tok.Words(s.Text()) {
 			v.AddEnglish(w, Weak, true)
 		}
-		v.AddChineseText(s.Description+"\n"+s.WhenToUse+"\n"+s.Body, Weak)
+		v.AddChineseText(s.Text()+"\n"+s.Body, Weak)
 	}
 }
 

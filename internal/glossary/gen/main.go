@@ -27,7 +27,7 @@ import (
 	"github.com/skillroute/skillroute/internal/glossary"
 	"github.com/skillroute/skillroute/rules"
 	"github.com/skillroute/skillroute/skills"
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -87,7 +87,7 @@ func run(cache, out string) error {
 	if err := glossary.Write(&buf, src, pairs); err != nil {
 		return err
 	}
-	if err := state.WriteAtomic(out, buf.Bytes()); err != nil {
+	if err := store.Write(out, buf.Bytes(), store.Public); err != nil {
 		return err
 	}
 	n := 0

@@ -1,0 +1,136 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/skillroute/skillroute/action"
+	"github.com/skillroute/skillroute/router"
+)
+
+// The action layer (package action) decides, after the router, what to
+// put in front of the model at all: the routed skill, remembered facts, a
+// declared tool, a one-line suggestion to ask the user first, a composite
+// of these, or nothing. With Handler.Actions set the hook injects what it
+// decides and logs each decision as a trajectory in the state folder, to
+// which the tool calls of the turn are attached (toolEvent); without it
+// the hook injects the skill line alone, as the router decided.
+
+// inject decides what to inject for a routed prompt: the text ("" for
+// nothing), why nothing when nothing, and the trajectory to log (nil
+// without the action layer).
+func (h *Handler) inject(ev Event, prompt string, d router.Decision, id string, now time.Time) (text, reason string, traj *action.Trajectory) {
+	if h.Actions == nil {
+		switch {
+		case d.Closing:
+			return "", "closing turn: no skill needed", nil
+		case d.Skill == "":
+			return "", fmt.Sprintf("abstained (confidence %.2f)", d.Confidence), nil
+		}
+		return describe(d), "", nil
+	}
+	layer, err := h.Actions(ev.Cwd)
+	if err != nil {
+		// A broken memories or tools file must not cost the skill line.
+		text, reason, _ = (&Handler{}).inject(ev, prompt, d, id, now)
+		return text, strings.TrimSpace("action layer: " + err.Error() + "; " + reason), nil
+	}
+	var names []string
+	for _, t := range layer.Tools() {
+		names = append(names, t.Name)
+	}
+	failures := action.FailureKeys(action.RecentFailures(h.Store.Dir, ev.SessionID, now), names)
+	in, dec := layer.Decide(prompt, d, action.Context{ID: id, Cwd: ev.Cwd, Now: now, Failures: failures})
+	text = Injection(d, in, dec)
+	logged := in
+	if h.Store.HashPrompts {
+		// log_prompts: false keeps no prompt text here either: not the
+		// prompt, nor the words of it a candidate matched.
+		logged.Prompt = ""
+		logged.Candidates = slices.Clone(in.Candidates)
+		for i := range logged.Candidates {
+			logged.Candidates[i].Evidence = nil
+		}
+	}
+	traj = &action.Trajectory{ID: id, Session: ev.SessionID, Time: now, Router: layer.RouterName(),
+		RouterVersion: layer.RouterVersion(), TableVersion: layer.Policy.TableVersion(), Input: logged, Decision: dec,
+		Tokens: (len(text) + 3) / 4}
+	if text == "" {
+		reason = "action " + dec.Action
+		if d.Closing {
+			reason += " (closing turn)"
+		} else if d.Skill == "" {
+			reason += fmt.Sprintf(" (router abstained, confidence %.2f)", d.Confidence)
+		}
+	}
+	return text, reason, traj
+}
+
+// Injection is the text the hook injects for an action decision: the
+// router's skill line for a skill step, the layer's lines for the rest,
+// cut to MaxContext.
+func Injection(d router.Decision, in action.Input, dec action.Decision) string {
+	skillLine := ""
+	if d.Skill != "" && len(d.Candidates) > 0 {
+		skillLine = describe(d)
+	}
+	return capText(action.Emit(dec, in, skillLine))
+}
+
+// capText cuts injected text to MaxContext bytes, never inside a
+// character.
+func capText(s string) string {
+	if len(s) <= MaxContext {
+		return s
+	}
+	cut := MaxContext
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}
+
+// toolEvent attaches a tool call (PostToolUse, PostToolUseFailure, or a
+// typed /command) to the session's latest decision, for replay and the
+// policy's outcomes. Nothing without the action layer.
+func (h *Handler) toolEvent(ctx context.Context, ev Event) {
+	if h.Actions == nil {
+		return
+	}
+	f, _ := h.Store.SessionFile(ev.SessionID)
+	if f == nil || f.Last == nil {
+		return // no decision in this session to attach it to
+	}
+	e := action.ToolEvent{Decision: f.Last.ID, Session: ev.SessionID, Time: h.now(), Tool: ev.ToolName, OK: true}
+	switch ev.HookEventName {
+	case "PostToolUseFailure":
+		e.OK = false
+	case "UserPromptExpansion":
+		e.Tool = "/" + ev.CommandName
+	default:
+		e.OK = succeeded(ev.ToolResponse)
+	}
+	if ev.ToolName == "Skill" {
+		e.Ref = skillOf(ev.ToolInput)
+	}
+	_ = action.LogToolEvent(ctx, h.Store.Dir, e)
+}
+
+// succeeded reads a tool response's own verdict: "success": false or
+// "is_error": true mark a failure; anything else (most tools say nothing)
+// is a success, as Claude Code sends failures as PostToolUseFailure.
+func succeeded(raw json.RawMessage) bool {
+	var r struct {
+		Success *bool `json:"success"`
+		IsError bool  `json:"is_error"`
+	}
+	if json.Unmarshal(raw, &r) != nil {
+		return true
+	}
+	return !r.IsError && (r.Success == nil || *r.Success)
+}

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/skillroute/skillroute/hook"
+	"github.com/skillroute/skillroute/learn"
+)
+
+// killRounds starts every kind of writer at once, kills each with
+// SIGKILL at a random point, and checks what they leave. It has a sandbox
+// of its own, whose logs stay small: learn, which reads the whole feedback
+// log, then takes a fraction of a second, and a round not much more.
+func killRounds(root, bin string, o options, rep *report) {
+	sb, err := newSandbox(root, "kill", bin)
+	if err != nil {
+		rep.fail("kill -9: sandbox: %v", err)
+		return
+	}
+	defer sb.waitBackground()
+	rng := rand.New(rand.NewPCG(12, uint64(time.Now().UnixNano())))
+	killed, started, invalid, settingsBad, nextFailed := 0, 0, 0, 0, 0
+	var firstProblem string
+	// How long each writer takes when left alone: it is killed at a
+	// random point of three times that time (they run slower side by side,
+	// and some should finish).
+	lifetime := make([]time.Duration, 0, 8)
+	for round := -1; round < o.rounds; round++ {
+		writers := [][]string{
+			{"hook"}, {"hook"}, {"hook"}, {"hook"},
+			{"correct", "debugger-expert", "--query", fmt.Sprintf("kill round %d", round)},
+			{"learn"},
+			{"install", "--no-skills", "--binary", sb.bin},
+			{"uninstall"},
+		}
+		events := []string{
+			fmt.Sprintf(`{"hook_event_name":"UserPromptSubmit","session_id":"kill-a","prompt_id":"k%d-1","prompt":"git rebase 之后冲突了"}`, round),
+			fmt.Sprintf(`{"hook_event_name":"UserPromptSubmit","session_id":"kill-a","prompt_id":"k%d-2","prompt":"React 页面加载慢"}`, round),
+			`{"hook_event_name":"PostToolUse","session_id":"kill-a","tool_name":"Skill","tool_input":{"skill":"performance-expert"}}`,
+			`{"hook_event_name":"UserPromptExpansion","session_id":"kill-b","expansion_type":"slash_command","command_name":"tester-expert"}`,
+		}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		for i, args := range writers {
+			stdin := ""
+			if i < len(events) {
+				stdin = events[i]
+			}
+			if round < 0 { // the calibration round: nothing killed
+				lifetime = append(lifetime, max(sb.run(context.Background(), stdin, args...).wall, time.Millisecond))
+				continue
+			}
+			cmd := sb.command(stdin, args...)
+			if err := cmd.Start(); err != nil {
+				continue
+			}
+			started++
+			delay := time.Duration(rng.Int64N(int64(lifetime[i] * 3)))
+			wg.Add(1)
+			go func(cmd *exec.Cmd) {
+				defer wg.Done()
+				done := make(chan struct{})
+				go func() {
+					_ = cmd.Wait()
+					close(done)
+				}()
+				select {
+				case <-done:
+				case <-time.After(delay):
+					_ = cmd.Process.Kill() // SIGKILL, to this process alone
+					<-done
+					mu.Lock()
+					killed++
+					mu.Unlock()
+				}
+			}(cmd)
+		}
+		wg.Wait()
+		if round < 0 {
+			continue
+		}
+		if problem := checkState(sb); problem != "" {
+			invalid++
+			if firstProblem == "" {
+				firstProblem = fmt.Sprintf("round %d: %s", round, problem)
+			}
+		}
+		if problem := checkSettings(sb); problem != "" {
+			settingsBad++
+			if firstProblem == "" {
+				firstProblem = fmt.Sprintf("round %d: %s", round, problem)
+			}
+		}
+		if problem := nextHookWorks(sb, round); problem != "" {
+			nextFailed++
+			if firstProblem == "" {
+				firstProblem = fmt.Sprintf("round %d: %s", round, problem)
+			}
+		}
+	}
+	note := fmt.Sprintf("%d processes started, %d killed; rounds with an invalid state file %d, invalid settings.json %d, next hook failing %d",
+		started, killed, invalid, settingsBad, nextFailed)
+	rep.row(fmt.Sprintf("kill -9: %d rounds", o.rounds), fmt.Sprint(o.rounds), fmt.Sprint(o.rounds-nextFailed), "",
+		fmt.Sprint(nextFailed), fmt.Sprint(invalid), note)
+	if invalid+settingsBad+nextFailed > 0 {
+		rep.fail("kill -9: %s (first: %s)", note, firstProblem)
+	}
+}
+
+// checkState checks every file of the state folder: JSON files parse
+// (the hook's own through its store), every log line parses.
+func checkState(sb *sandbox) string {
+	var problem string
+	st := &hook.Store{Dir: sb.state}
+	_ = filepath.WalkDir(sb.state, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || problem != "" {
+			return nil
+		}
+		name := d.Name()
+		if strings.HasPrefix(name, ".") { // temp files of killed writers, sidecars
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			problem = err.Error()
+			return nil
+		}
+		switch ext := filepath.Ext(name); {
+		case ext == ".json":
+			if !json.Valid(data) {
+				problem = path + ": not valid JSON"
+			}
+		case ext == ".jsonl" || ext == ".log":
+			for i, l := range bytes.Split(data, []byte("\n")) {
+				if len(l) > 0 && !json.Valid(l) {
+					problem = fmt.Sprintf("%s:%d: torn line", path, i+1)
+					break
+				}
+			}
+		}
+		return nil
+	})
+	if problem != "" {
+		return problem
+	}
+	for _, id := range []string{"kill-a", "kill-b"} {
+		if _, err := st.SessionFile(id); err != nil {
+			return err.Error()
+		}
+	}
+	if _, err := st.Workflow(); err != nil {
+		return err.Error()
+	}
+	if _, err := learn.LoadWeights(filepath.Join(sb.state, learn.WeightsFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err.Error()
+	}
+	return ""
+}
+
+// checkSettings checks the home's settings.json: valid JSON holding the
+// user's keys and hook, and our entries in all four events or in none.
+func checkSettings(sb *sandbox) string {
+	path := filepath.Join(sb.home, ".claude", "settings.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	if !json.Valid(data) {
+		return "settings.json is not valid JSON"
+	}
+	for _, kept := range []string{`"model": "opus"`, `echo 'not skillroute hook'`, `12345678901234567890`} {
+		if !strings.Contains(string(data), kept) {
+			return "settings.json lost " + kept
+		}
+	}
+	if events, _ := hook.Installed(path); len(events) != 0 && len(events) != len(hook.Registrations) {
+		return fmt.Sprintf("settings.json holds %d of our %d entries", len(events), len(hook.Registrations))
+	}
+	return ""
+}
+
+// nextHookWorks sends a prompt after the round: it must route, print its
+// line and record its decision. A hook that ran out of its 200 ms on a
+// loaded machine (it says so in hook.log) is given two more tries: the
+// load is not the state's fault.
+func nextHookWorks(sb *sandbox, round int) string {
+	var id string
+	var r result
+	for try := range 3 {
+		id = fmt.Sprintf("after-kill-%d-%d", round, try)
+		r = sb.hook(fmt.Sprintf(`{"hook_event_name":"UserPromptSubmit","session_id":"kill-next","prompt_id":%q,"prompt":"git rebase 之后冲突了，怎么解决"}`, id))
+		if r.code != 0 || strings.Contains(r.stdout, "git-operation-master") {
+			break
+		}
+		if log := sb.lines("hook.log"); len(log) == 0 || !strings.Contains(log[len(log)-1], "deadline of") {
+			break
+		}
+	}
+	if r.code != 0 || !strings.Contains(r.stdout, "git-operation-master") {
+		return fmt.Sprintf("next hook: exit %d, printed %q", r.code, r.stdout)
+	}
+	for _, l := range sb.lines("decisions.jsonl") {
+		if strings.Contains(l, `"id":"`+id+`"`) {
+			return ""
+		}
+	}
+	return "next hook: decision " + id + " not recorded"
+}

@@ -1,0 +1,48 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+)
+
+// ErrNotRegular reports a FIFO, a device, a socket or a folder where a
+// file was expected.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge reports a file over the size its reader allows.
+var ErrTooLarge = errors.New("too large")
+
+// ReadRegular reads a file that a user or a cloned repository controls (a
+// SKILL.md, a project's marker file, the user's settings): only a regular
+// file, and at most max bytes of it. The open does not block, so a FIFO
+// cannot stall it before the check, and a link to /dev/zero is refused
+// before a byte is read. Errors name the file and wrap ErrNotRegular or
+// ErrTooLarge.
+func ReadRegular(path string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w (%v)", path, ErrNotRegular, info.Mode().Type())
+	}
+	if info.Size() > max {
+		return nil, fmt.Errorf("%s: %w: %d bytes, more than %d", path, ErrTooLarge, info.Size(), max)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: %w: more than %d bytes", path, ErrTooLarge, max)
+	}
+	return data, nil
+}
