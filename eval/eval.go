@@ -7,7 +7,9 @@
 // router abstained: how a router that always answers, like the bookworm
 // peer with its fallback, is scored), the share of "none" prompts abstained, the share
 // of skill prompts wrongly abstained, per-skill precision and recall, the
-// most frequent confusions and route latency.
+// most frequent confusions and route latency; and, when the file labels
+// its prompts with "lang" or "kind", the share right per language and per
+// kind.
 package eval
 
 import (
@@ -15,6 +17,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"sort"
@@ -28,12 +31,16 @@ import (
 // None is the label of a prompt that should get no skill.
 const None = "none"
 
-// Case is one labelled prompt. The action labels are optional (see
-// actions.go): the action the action layer should take, and the memory,
-// tool or composite steps it should use.
+// Case is one labelled prompt. Lang ("en", "zh", "mixed") and Kind
+// ("direct", "paraphrase", ...) are optional labels the report breaks down
+// by. The action labels are optional too (see actions.go): the action the
+// action layer should take, and the memory, tool or composite steps it
+// should use.
 type Case struct {
 	Query    string        `json:"query"`
 	Expected string        `json:"expected"`
+	Lang     string        `json:"lang,omitempty"`
+	Kind     string        `json:"kind,omitempty"`
 	Action   string        `json:"action,omitempty"`
 	Steps    []action.Step `json:"steps,omitempty"`
 	Memory   string        `json:"memory,omitempty"`
@@ -139,6 +146,21 @@ type Summary struct {
 	FalseAbstain float64 `json:"false_abstain"`
 	P50us        float64 `json:"p50_us"`
 	P99us        float64 `json:"p99_us"`
+	// By language and by kind, when the file labels its prompts.
+	ByLang map[string]Slice `json:"by_lang,omitempty"`
+	ByKind map[string]Slice `json:"by_kind,omitempty"`
+}
+
+// Slice is the share right of the prompts that carry one label: top-1 of
+// those that expect a skill, abstentions of those that expect none, and
+// both together (Right: what a user sees).
+type Slice struct {
+	N           int     `json:"n"`
+	Right       float64 `json:"right"`
+	SkillN      int     `json:"skill_n"`
+	Top1        float64 `json:"top1"`
+	NoneN       int     `json:"none_n"`
+	NoneCorrect float64 `json:"none_correct"`
 }
 
 // SkillScore is the precision and recall of one skill.
@@ -258,6 +280,8 @@ func Summarize(outs []Outcome) Report {
 	}
 	s.NoneCorrect, s.FalseAbstain = frac(noneOK, s.NoneN), frac(abstained, s.N)
 	s.P50us, s.P99us = percentile(lat, 0.50), percentile(lat, 0.99)
+	s.ByLang = bySlice(outs, func(c Case) string { return c.Lang })
+	s.ByKind = bySlice(outs, func(c Case) string { return c.Kind })
 
 	names := map[string]bool{}
 	for k := range expected {
@@ -284,6 +308,49 @@ func Summarize(outs []Outcome) Report {
 	return rep
 }
 
+// bySlice breaks outcomes down by a label; nil when no case carries one.
+func bySlice(outs []Outcome, label func(Case) string) map[string]Slice {
+	type count struct{ skill, top1, none, abstained int }
+	counts := map[string]*count{}
+	for _, o := range outs {
+		l := label(o.Case)
+		if l == "" {
+			continue
+		}
+		c := counts[l]
+		if c == nil {
+			c = &count{}
+			counts[l] = c
+		}
+		if o.Expected == None {
+			c.none++
+			if o.Routed == "" {
+				c.abstained++
+			}
+		} else {
+			c.skill++
+			if o.Routed == o.Expected {
+				c.top1++
+			}
+		}
+	}
+	if len(counts) == 0 {
+		return nil
+	}
+	frac := func(a, b int) float64 {
+		if b == 0 {
+			return 0
+		}
+		return float64(a) / float64(b)
+	}
+	out := map[string]Slice{}
+	for l, c := range counts {
+		out[l] = Slice{N: c.skill + c.none, Right: frac(c.top1+c.abstained, c.skill+c.none), SkillN: c.skill, Top1: frac(c.top1, c.skill),
+			NoneN: c.none, NoneCorrect: frac(c.abstained, c.none)}
+	}
+	return out
+}
+
 func percentile(ds []time.Duration, p float64) float64 {
 	if len(ds) == 0 {
 		return 0
@@ -303,6 +370,26 @@ func (rep *Report) Write(w io.Writer, title string, verbose bool) {
 	fmt.Fprintf(w, "  ranked top-1 (first candidate, abstentions included) %.1f%%\n", 100*s.Top1Ranked)
 	fmt.Fprintf(w, "  none prompts %d: correctly abstained %.1f%%\n", s.NoneN, 100*s.NoneCorrect)
 	fmt.Fprintf(w, "  latency p50 %.0f µs  p99 %.0f µs\n", s.P50us, s.P99us)
+	for _, by := range []struct {
+		name   string
+		slices map[string]Slice
+	}{{"lang", s.ByLang}, {"kind", s.ByKind}} {
+		if len(by.slices) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  by %s (right: skill prompts top-1 and none prompts abstained):\n", by.name)
+		for _, l := range slices.Sorted(maps.Keys(by.slices)) {
+			sl := by.slices[l]
+			line := fmt.Sprintf("    %-12s %3d prompts: right %5.1f%%", l, sl.N, 100*sl.Right)
+			if sl.SkillN > 0 {
+				line += fmt.Sprintf("  top-1 %5.1f%% of %d", 100*sl.Top1, sl.SkillN)
+			}
+			if sl.NoneN > 0 {
+				line += fmt.Sprintf("  abstained %5.1f%% of %d", 100*sl.NoneCorrect, sl.NoneN)
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
 	if len(rep.Confusions) > 0 {
 		fmt.Fprintf(w, "  most frequent confusions (expected -> routed):\n")
 		for i, c := range rep.Confusions {

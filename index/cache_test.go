@@ -19,17 +19,20 @@ import (
 	"github.com/skillroute/skillroute/tokenize"
 )
 
-// smallIndex is a saved index of a few skills, with synonyms, and its
-// file's bytes.
+// smallIndex is a saved index of a few skills, with synonyms and a
+// glossary, and its file's bytes.
 func smallIndex(tb testing.TB) (*index.Index, []byte) {
 	tb.Helper()
 	syn, err := tokenize.ParseSynonyms("s.yaml", []byte("groups:\n  - id: cache\n    words: [redis, 缓存]\n"))
+	require.NoError(tb, err)
+	gloss, err := tokenize.ParseGlossary("g.yaml", []byte("entries:\n  调优: [tuning]\n  数据库: [sql]\n"))
 	require.NoError(tb, err)
 	cat := catalog(
 		skills.Skill{Name: "cache-expert", Description: "Redis 缓存 tuning", Body: "Use redis well.", Keywords: concat(kw(skills.Core, "redis", "缓存击穿"), kw(skills.Extended, "cache"))},
 		skills.Skill{Name: "db-expert", Description: "Slow SQL", Keywords: kw(skills.Core, "slow query", "慢查询")},
 	)
-	ix := index.Compile(cat, syn, index.Options{})
+	ix := index.Compile(cat, syn, index.Options{Glossary: gloss})
+	require.Equal(tb, 4, ix.Glossary.Len(), "both glossary entries reach the index, both ways")
 	path := filepath.Join(tb.TempDir(), "index.bin")
 	require.NoError(tb, ix.Save(path))
 	raw, err := os.ReadFile(path)
@@ -87,7 +90,7 @@ func FuzzLoad(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, q := range []string{"redis 缓存击穿", "slow query 慢查询", "cache"} {
+		for _, q := range []string{"redis 缓存击穿", "slow query 慢查询", "cache", "数据库调优"} {
 			bm25.Score(ix, ix.Tokenizer().Tokenize(q))
 		}
 	})

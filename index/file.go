@@ -74,6 +74,12 @@ func (ix *Index) Save(path string) error {
 		w.f32(s.Weight)
 		w.u32(s.Group)
 	}
+	w.num(boolNum(ix.Glossary != nil))
+	if g := ix.Glossary; g != nil {
+		w.table(g.Words)
+		w.u32(g.Start)
+		w.u32(g.Mates)
+	}
 	return store.WriteCache(path, cacheKind, uint32(ix.Format), buf.Bytes())
 }
 
@@ -133,6 +139,13 @@ func decode(path string, data []byte) (*Index, error) {
 		s.Group = r.u32()
 		ix.Synonyms = s
 	}
+	if r.num() == 1 {
+		g := &tokenize.Glossary{}
+		g.Words = r.table()
+		g.Start = r.u32()
+		g.Mates = r.u32()
+		ix.Glossary = g
+	}
 	if r.err != nil {
 		return nil, fmt.Errorf("%s: damaged index: %v", path, r.err)
 	}
@@ -168,6 +181,11 @@ func (ix *Index) check() error {
 		if len(s.Start) != s.Words.Len()+1 || !ascending(s.Start, m) || len(s.Weight) != m || len(s.Group) != m ||
 			!below(s.Mates, s.Words.Len()) || !below(s.Group, len(s.Groups)) {
 			return errors.New("synonym table damaged")
+		}
+	}
+	if g := ix.Glossary; g != nil {
+		if len(g.Start) != g.Words.Len()+1 || !ascending(g.Start, len(g.Mates)) || !below(g.Mates, g.Words.Len()) {
+			return errors.New("glossary table damaged")
 		}
 	}
 	return nil

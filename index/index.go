@@ -15,11 +15,19 @@
 // bug was applying it twice. Text-field terms get fieldWeight × (1 + ln tf)
 // × their own IDF over the text fields.
 //
+// A bilingual glossary (Options.Glossary, rules/glossary.yaml by default)
+// is compiled in as weaker evidence than a direct match: only the
+// translations that reach a term of this index are kept (1,833 words for
+// the built-in catalog; tokenize.CompileGlossary), and the
+// tokenizer adds them to a query at tokenize.GlossaryWeight, so that a
+// Chinese prompt meets the keywords and body words of a skill written in
+// English, and back.
+//
 // The index is flat: a sorted term table, postings in three parallel
-// arrays, a trigram table over keyword terms for partial matching, and the
-// Chinese segmentation dictionary. Lookups are binary searches, so loading
-// builds nothing: the file is mapped into memory and its arrays used in
-// place (file.go, BenchmarkLoad). That layout is meant to hold catalogs of
+// arrays, a trigram table over keyword terms for partial matching, the
+// Chinese segmentation dictionary, the synonyms and the glossary. Lookups
+// are binary searches, so loading builds nothing: the file is mapped into
+// memory and its arrays used in place (file.go, BenchmarkLoad). That layout is meant to hold catalogs of
 // 100,000 skills; SkillID and Resolve still scan the skill list, which a
 // catalog that size would want indexed.
 package index
@@ -86,7 +94,7 @@ const MinPartial = 3
 
 // FormatVersion changes whenever the encoded layout changes, so that an
 // index written by another version is rebuilt, never misread.
-const FormatVersion = 6
+const FormatVersion = 7
 
 // SkillInfo is what the router needs to know about a skill at route time.
 type SkillInfo struct {
@@ -123,6 +131,7 @@ type Index struct {
 
 	Dict     table.Strings      // Han words for segmentation
 	Synonyms *tokenize.Synonyms // may be nil
+	Glossary *tokenize.Glossary // translations that reach this index's terms; may be nil
 
 	tokOnce sync.Once
 	tok     *tokenize.Tokenizer
@@ -157,6 +166,9 @@ type Options struct {
 	// DeriveKeywords ignores written keyword tiers and derives them from
 	// name, description and body, as for plain Claude Code skills.
 	DeriveKeywords bool
+	// Glossary, when set, is compiled in: the translations whose target
+	// is a term of this index (tokenize.CompileGlossary).
+	Glossary *tokenize.GlossaryFile
 }
 
 // IDF is the smoothed inverse document frequency of a term found in df of
@@ -299,8 +311,33 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 		ix.AvgLength = total / float64(n)
 	}
 	ix.buildGrams(keywordTerms)
+	ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
 	ix.SourceHash = SourceHash(cat, syn, opt)
 	return ix
+}
+
+// reaches reports whether a query term would meet anything in the index:
+// a term of it, or (from MinPartial characters) a keyword that contains it.
+func (ix *Index) reaches(term string) bool {
+	if ix.Terms.Find(term) >= 0 {
+		return true
+	}
+	found := false
+	if utf8.RuneCountInString(term) >= MinPartial {
+		ix.Containing(term, func(int) { found = true })
+	}
+	return found
+}
+
+// listed reports whether term is a keyword of some skill.
+func (ix *Index) listed(term string) bool {
+	id := ix.Terms.Find(term)
+	if id < 0 {
+		return false
+	}
+	keyword := false
+	ix.Postings(id, func(p Posting) { keyword = keyword || p.Field.IsKeyword() })
+	return keyword
 }
 
 // buildGrams indexes keyword terms by their character trigrams, so that a
@@ -374,12 +411,15 @@ func SourceHash(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) string
 	if syn != nil {
 		fmt.Fprintf(h, "%v %v %v", syn.Mates, syn.Weight, syn.Groups)
 	}
+	if opt.Glossary != nil {
+		fmt.Fprintf(h, "\x00glossary %s", opt.Glossary.Hash)
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Tokenizer returns the tokenizer that matches this index's terms.
 func (ix *Index) Tokenizer() *tokenize.Tokenizer {
-	ix.tokOnce.Do(func() { ix.tok = tokenize.NewWithTable(ix.Dict, ix.Synonyms) })
+	ix.tokOnce.Do(func() { ix.tok = tokenize.NewWithTable(ix.Dict, ix.Synonyms, ix.Glossary) })
 	return ix.tok
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skillroute/skillroute/bm25"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/tokenize"
@@ -224,6 +225,9 @@ func TestSourceHash(t *testing.T) {
 	syn, err := tokenize.ParseSynonyms("s.yaml", []byte("groups:\n  - words: [redis, 缓存]\n"))
 	require.NoError(t, err)
 	assert.NotEqual(t, a, index.SourceHash(keywordCatalog(), syn, index.Options{}))
+	g, err := tokenize.ParseGlossary("g.yaml", []byte("entries:\n  缓存: [cache]\n"))
+	require.NoError(t, err)
+	assert.NotEqual(t, a, index.SourceHash(keywordCatalog(), nil, index.Options{Glossary: g}))
 }
 
 // TestSaveLoad protects the compiled index file: what is loaded equals what
@@ -236,7 +240,10 @@ func TestSaveLoad(t *testing.T) {
 			Enhances: []string{"db-expert"}, Keywords: concat(kw(skills.Core, "redis", "缓存击穿"), kw(skills.Extended, "cache"))},
 		skills.Skill{Name: "db-expert", Description: "Slow SQL and indexes", Keywords: kw(skills.Core, "slow query", "慢查询")},
 	)
-	ix := index.Compile(cat, syn, index.Options{})
+	g, err := tokenize.ParseGlossary("g.yaml", []byte("entries:\n  慢查询: [slow query]\n  数据库: [database]\n"))
+	require.NoError(t, err)
+	ix := index.Compile(cat, syn, index.Options{Glossary: g})
+	require.NotNil(t, ix.Glossary)
 	path := filepath.Join(t.TempDir(), "sub", "index.bin")
 	require.NoError(t, ix.Save(path))
 
@@ -245,7 +252,9 @@ func TestSaveLoad(t *testing.T) {
 	assert.Equal(t, ix, got)
 	// Weights are stored, not recomputed: IDF is not applied again on load.
 	assert.Equal(t, ix.PostWeight, got.PostWeight)
-	assert.Equal(t, ix.Tokenizer().Tokenize("redis 缓存击穿"), got.Tokenizer().Tokenize("redis 缓存击穿"))
+	for _, prompt := range []string{"redis 缓存击穿", "slow query 太多", "数据库慢查询"} {
+		assert.Equal(t, ix.Tokenizer().Tokenize(prompt), got.Tokenizer().Tokenize(prompt), prompt)
+	}
 
 	// Saving again over the file replaces it and leaves no temp files
 	// (the verification sidecar of the load above aside).
@@ -257,6 +266,45 @@ func TestSaveLoad(t *testing.T) {
 		names = append(names, e.Name())
 	}
 	assert.ElementsMatch(t, []string{"index.bin", ".index.bin.verified"}, names)
+}
+
+// TestGlossaryReach protects cross-language routing: a Chinese prompt
+// reaches a skill written in English only through the glossary, and more
+// weakly than the English word itself or a curated synonym would; the
+// index keeps only the translations that reach one of its terms.
+func TestGlossaryReach(t *testing.T) {
+	cat := catalog(
+		skills.Skill{Name: "db-expert", Description: "Tune slow database queries.", Keywords: kw(skills.Core, "slow query", "index")},
+		skills.Skill{Name: "web-expert", Description: "Web pages that load slowly.", Keywords: kw(skills.Core, "lighthouse")},
+	)
+	g, err := tokenize.ParseGlossary("g.yaml", []byte("entries:\n  慢查询: [slow query]\n  数据库: [database]\n  贝壳: [seashell]\n"))
+	require.NoError(t, err)
+	score := func(ix *index.Index, prompt string) float64 {
+		for _, r := range bm25.Score(ix, ix.Tokenizer().Tokenize(prompt)) {
+			if r.Name == "db-expert" {
+				return r.Score
+			}
+		}
+		return 0
+	}
+	plain := index.Compile(cat, nil, index.Options{})
+	ix := index.Compile(cat, nil, index.Options{Glossary: g})
+	assert.Zero(t, score(plain, "慢查询"), "without the glossary a Chinese prompt shares nothing with the skill")
+	translated := score(ix, "慢查询")
+	assert.Positive(t, translated)
+	assert.Less(t, translated, score(ix, "slow query"), "a translation is weaker than the word itself")
+
+	syn, err := tokenize.ParseSynonyms("s.yaml", []byte("groups:\n  - id: slow-query\n    words: [慢查询, slow query]\n"))
+	require.NoError(t, err)
+	curated := index.Compile(cat, syn, index.Options{Glossary: g})
+	assert.Less(t, translated, score(curated, "慢查询"), "a translation is weaker than a curated synonym")
+
+	var kept []string
+	for i := 0; i < ix.Glossary.Len(); i++ {
+		kept = append(kept, ix.Glossary.Words.At(i))
+	}
+	assert.Equal(t, []string{"databas", "queri", "slow", "slow queri", "慢查询", "数据库"}, kept,
+		"慢查询 reaches the keyword and its words; 贝壳 and seashell reach no term of the index")
 }
 
 // TestLoadErrors protects users pointing skillroute at the wrong file: the

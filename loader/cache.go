@@ -25,7 +25,7 @@ import (
 // hook call).
 //
 // The cache file is named by a quick stamp: the format, the binary, the
-// synonyms, and the folders skills live in (their modification times
+// synonyms, the glossary, and the folders skills live in (their modification times
 // change when a skill folder is added or removed), never the files inside
 // them. The index itself carries the full stamp, which covers every
 // SKILL.md, and its file's modification time is set to when its compile
@@ -94,7 +94,7 @@ func Compile(cfg Config) (*index.Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix := index.Compile(src.catalog, src.synonyms, index.Options{DeriveKeywords: cfg.DeriveKeywords})
+	ix := index.Compile(src.catalog, src.synonyms, index.Options{DeriveKeywords: cfg.DeriveKeywords, Glossary: src.glossary})
 	ix.Stamp = full
 	ix.Built = began
 	if cfg.CacheDir == "" {
@@ -185,14 +185,14 @@ func indexFile(cfg Config, quick string) string {
 // prompt's clock; the project's skills join when the compile lands.
 func latestFile(cfg Config) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%v\x00%s", cfg.Catalog, cfg.Synonyms, cfg.DeriveKeywords, cfg.Binary)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%v\x00%s", cfg.Catalog, cfg.Synonyms, cfg.Glossary, cfg.DeriveKeywords, cfg.Binary)
 	return filepath.Join(cfg.CacheDir, "latest-"+hex.EncodeToString(h.Sum(nil))[:16])
 }
 
 // Stamp is the quick stamp of a configuration's sources: the format and
 // options, the binary (a rebuilt compiler may cut text differently, and
-// it embeds the built-in data), the synonyms, and the folders skills are
-// read from, not the files in them. See the notes at the top of this file.
+// it embeds the built-in data), the synonyms, the glossary, and the
+// folders skills are read from, not the files in them. See the notes at the top of this file.
 func Stamp(cfg Config) (string, error) {
 	h := sha256.New()
 	if err := stampSources(h, cfg, false); err != nil {
@@ -245,6 +245,21 @@ func stampSources(h hash.Hash, cfg Config, files bool) error {
 		h.Write(rules.Synonyms)
 	} else if err := stampPath(h, cfg.Synonyms, false); err != nil {
 		return fmt.Errorf("synonyms: %w", err)
+	}
+	switch cfg.Glossary {
+	case "", Builtin:
+		// Inside the binary, like the built-in skills: 33 KB not hashed
+		// on every hook call.
+		if cfg.Binary == "" || files {
+			fmt.Fprintf(h, "builtin glossary %d\n", len(rules.Glossary))
+			h.Write(rules.Glossary)
+		}
+	case NoGlossary:
+		fmt.Fprintf(h, "no glossary\n")
+	default:
+		if err := stampPath(h, cfg.Glossary, false); err != nil {
+			return fmt.Errorf("glossary: %w", err)
+		}
 	}
 	return nil
 }

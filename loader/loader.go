@@ -42,8 +42,12 @@ import (
 	"github.com/skillroute/skillroute/tokenize"
 )
 
-// Builtin names the built-in catalog, rules or synonyms in a Config.
+// Builtin names the built-in catalog, rules, synonyms or glossary in a
+// Config.
 const Builtin = "builtin"
+
+// NoGlossary, as Config.Glossary, compiles the index without one.
+const NoGlossary = "none"
 
 // Installed names, as Config.Catalog, the skills Claude Code itself can
 // load on this machine (personal, project and plugin skills, no built-in
@@ -51,12 +55,13 @@ const Builtin = "builtin"
 const Installed = "installed"
 
 // Config says where the router's data comes from. Empty fields mean the
-// defaults: the built-in rules and synonyms, and the built-in catalog
+// defaults: the built-in rules, synonyms and glossary, and the built-in catalog
 // merged with the skills Claude Code has on this machine (skills.Discover).
 type Config struct {
 	Catalog  string // a skills folder, a bookworm skills-index.json, "builtin", or "" for discovery
 	Rules    string // a rules file (our YAML or bookworm JSON), or "builtin"
 	Synonyms string // a synonym file (our YAML or bookworm JSON), or "builtin"
+	Glossary string // a glossary file (rules/glossary.yaml's format), "builtin", or "none"
 	// DeriveKeywords ignores written keyword tiers (see index.Options).
 	DeriveKeywords bool
 	// Places are where Claude Code keeps skills on this machine: read for
@@ -227,6 +232,7 @@ func warnProblems(warn io.Writer, name string, read int, problems []disambig.Pro
 type sources struct {
 	catalog  *skills.Catalog
 	synonyms *tokenize.Synonyms
+	glossary *tokenize.GlossaryFile
 }
 
 func readSources(cfg Config) (sources, error) {
@@ -267,6 +273,20 @@ func readSources(cfg Config) (sources, error) {
 	if bookworm.Is(name, data) {
 		parseSynonyms = bookworm.Synonyms
 	}
-	src.synonyms, err = parseSynonyms(name, data)
+	if src.synonyms, err = parseSynonyms(name, data); err != nil {
+		return src, err
+	}
+	switch cfg.Glossary {
+	case NoGlossary:
+		return src, nil
+	case "", Builtin:
+		name, data = rules.GlossaryName, rules.Glossary
+	default:
+		if data, err = os.ReadFile(cfg.Glossary); err != nil {
+			return src, fmt.Errorf("glossary: %w", err)
+		}
+		name = cfg.Glossary
+	}
+	src.glossary, err = tokenize.ParseGlossary(name, data)
 	return src, err
 }

@@ -142,6 +142,79 @@ func TestDamagedCacheNeverPanics(t *testing.T) {
 	}
 }
 
+// The built-in glossary carries a Chinese prompt to a skill written in
+// English; "none" and a file of one's own replace it, and each choice
+// keys its own cached index.
+func TestGlossaryChoice(t *testing.T) {
+	dir := t.TempDir()
+	writeSkill(t, dir, "log-search", "---\nname: log-search\ndescription: search application logs for errors and warnings\n---\n")
+	writeSkill(t, dir, "invoice-helper", "---\nname: invoice-helper\ndescription: customer invoices, VAT lines and credit notes\n---\n")
+	own := filepath.Join(t.TempDir(), "glossary.yaml")
+	require.NoError(t, os.WriteFile(own, []byte("entries:\n  发票: [invoice]\n"), 0o644))
+	cache := t.TempDir()
+	reach := func(glossary, prompt string) []string {
+		r, err := loader.Open(loader.Config{Catalog: dir, Glossary: glossary, CacheDir: cache})
+		require.NoError(t, err)
+		var out []string
+		for _, c := range r.Route(prompt, router.Session{}).Candidates {
+			out = append(out, c.Skill)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"log-search"}, reach("", "翻一下日志"), "built-in: 日志 is log")
+	assert.Empty(t, reach(loader.NoGlossary, "翻一下日志"))
+	assert.Equal(t, []string{"invoice-helper"}, reach(own, "发票"))
+	assert.Empty(t, reach(own, "翻一下日志"), "a file of one's own replaces the built-in glossary")
+
+	// Each choice has its own quick and full stamps, with a binary (which
+	// holds the built-in glossary) and without.
+	binary := filepath.Join(t.TempDir(), "skillroute")
+	require.NoError(t, os.WriteFile(binary, []byte("binary"), 0o755))
+	stamps := func(cfg loader.Config) (quick, full string) {
+		t.Helper()
+		quick, err := loader.Stamp(cfg)
+		require.NoError(t, err)
+		full, err = loader.FullStamp(cfg)
+		require.NoError(t, err)
+		return quick, full
+	}
+	for _, bin := range []string{"", binary} {
+		seen := map[string]bool{}
+		for _, g := range []string{"", loader.NoGlossary, own} {
+			quick, full := stamps(loader.Config{Catalog: dir, Glossary: g, Binary: bin})
+			seen[quick], seen[full] = true, true
+		}
+		assert.Len(t, seen, 6, "binary %q", bin)
+	}
+
+	// An edited glossary file moves both stamps, so the cached index is
+	// compiled afresh, and no other choice's index stands in meanwhile.
+	cfg := loader.Config{Catalog: dir, Glossary: own, Binary: binary, CacheDir: cache}
+	quick, full := stamps(cfg)
+	require.NoError(t, os.WriteFile(own, []byte("entries:\n  发票: [invoice]\n  日志: [logs]\n"), 0o644))
+	later := time.Now().Add(time.Second)
+	require.NoError(t, os.Chtimes(own, later, later))
+	quick2, full2 := stamps(cfg)
+	assert.NotEqual(t, quick, quick2)
+	assert.NotEqual(t, full, full2)
+	_, err := loader.Open(loader.Config{Catalog: dir, Glossary: loader.NoGlossary, Binary: binary, CacheDir: cache})
+	require.NoError(t, err)
+	stale := 0
+	cfg.OnStale = func() { stale++ }
+	r, err := loader.Open(cfg)
+	require.NoError(t, err)
+	assert.Zero(t, stale, "the index of another glossary is not this one's last")
+	assert.True(t, loader.Fresh(cfg, r.Index))
+	var found []string
+	for _, c := range r.Route("翻一下日志", router.Session{}).Candidates {
+		found = append(found, c.Skill)
+	}
+	assert.Equal(t, []string{"log-search"}, found, "the edit is in")
+
+	_, err = loader.Open(loader.Config{Catalog: dir, Glossary: filepath.Join(dir, "missing.yaml")})
+	assert.ErrorContains(t, err, "glossary")
+}
+
 // The warning about a rules file's unusable rules counts rules, not
 // problems, and says the same when the rules come from the cache.
 func TestRulesWarningCountsRules(t *testing.T) {

@@ -1,10 +1,14 @@
 // Package rules ships the default data of the router's rule stages: the
 // disambiguation rules (disambiguation.yaml, read by package disambig),
-// the synonym groups (synonyms.yaml, read by package tokenize) and the
+// the synonym groups (synonyms.yaml, read by package tokenize), the
 // skills each project type favours (projects.yaml, read by package
-// context). They are plain files, edited like any user's own (the rules
-// linted with `skillroute rules lint rules/disambiguation.yaml`), and
-// embedded so the binary routes with them out of the box.
+// context) and the bilingual technical glossary (glossary.yaml, read by
+// package tokenize). The first three are plain files, edited like any
+// user's own (the rules linted with `skillroute rules lint
+// rules/disambiguation.yaml`); the glossary is generated from CC-CEDICT
+// (`go run ./internal/glossary/gen`) and shared under CC-CEDICT's licence,
+// CC BY-SA 4.0 (glossary.LICENSE). All are embedded so the binary routes
+// with them out of the box.
 package rules
 
 import _ "embed"
@@ -19,6 +23,11 @@ var Disambiguation []byte
 //go:embed synonyms.yaml
 var Synonyms []byte
 
+// Glossary is the bilingual technical glossary, generated from CC-CEDICT.
+//
+//go:embed glossary.yaml
+var Glossary []byte
+
 // Projects is the default table of the skills each project type
 // favours.
 //
@@ -29,5 +38,6 @@ var Projects []byte
 const (
 	DisambiguationName = "builtin:rules/disambiguation.yaml"
 	SynonymsName       = "builtin:rules/synonyms.yaml"
+	GlossaryName       = "builtin:rules/glossary.yaml"
 	ProjectsName       = "builtin:rules/projects.yaml"
 )

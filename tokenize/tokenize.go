@@ -19,7 +19,10 @@
 //
 // Synonym expansion then adds the group-mates of every term at a weight
 // below 1, and negation ("不要用 Redis", "without docker") lowers the terms
-// it covers. Input beyond MaxInput characters is ignored, never an error.
+// it covers. A bilingual glossary (glossary.go) adds, more weakly still,
+// the other language's terms for the prompt's words, so that a Chinese
+// prompt reaches a skill written in English, and back. Input beyond
+// MaxInput characters is ignored, never an error.
 package tokenize
 
 import (
@@ -68,20 +71,22 @@ type Query struct {
 
 // Tokenizer cuts prompts and skill texts into terms.
 type Tokenizer struct {
-	dict table.Strings // Chinese words for segmentation
-	syn  *Synonyms
+	dict  table.Strings // Chinese words for segmentation
+	syn   *Synonyms
+	gloss *Glossary
 }
 
 // New returns a tokenizer that segments Chinese with the given dictionary
 // words (only the Han ones are kept) and expands with syn (may be nil).
 func New(dict []string, syn *Synonyms) *Tokenizer {
-	return NewWithTable(table.New(HanWords(dict)), syn)
+	return NewWithTable(table.New(HanWords(dict)), syn, nil)
 }
 
 // NewWithTable returns a tokenizer over a dictionary already cut to its
-// Han words and sorted, as a compiled index stores it.
-func NewWithTable(dict table.Strings, syn *Synonyms) *Tokenizer {
-	return &Tokenizer{dict: dict, syn: syn}
+// Han words and sorted, as a compiled index stores it, with the index's
+// synonyms and glossary (either may be nil).
+func NewWithTable(dict table.Strings, syn *Synonyms, gloss *Glossary) *Tokenizer {
+	return &Tokenizer{dict: dict, syn: syn, gloss: gloss}
 }
 
 // HanWords returns the Han words of the given list, sorted and unique: the
@@ -160,6 +165,7 @@ func (t *Tokenizer) TokenizeText(p Text) Query {
 			terms = append(terms, Term{Text: e.Term, Weight: tm.Weight * e.Weight, From: tm.Text, Negated: tm.Negated, Surface: tm.Surface})
 		}
 	}
+	terms = t.translate(terms, text, scopes)
 	return Query{Terms: merge(terms)}
 }
 
@@ -292,6 +298,20 @@ func isStopWord(w string) bool {
 	return english.IsStopWord(w)
 }
 
+// IsStopWord reports an English stop word, one the tokenizer never makes a
+// term of ("the", "other", "once").
+func IsStopWord(w string) bool { return isStopWord(w) }
+
+// IsFiller reports a Chinese word that is grammar rather than content: one
+// that starts or ends with a function character ("一个", "我们") or a
+// conversational word ("还是", "看看"). The tokenizer makes no window term
+// of it.
+func IsFiller(w string) bool {
+	first, _ := utf8.DecodeRuneInString(w)
+	last, _ := utf8.DecodeLastRuneInString(w)
+	return isParticle(first) || isParticle(last) || fillerWords[w]
+}
+
 // han adds the words of a run of Han characters.
 func (t *Tokenizer) han(out []token, run string, offset int) []token {
 	found := t.dictWords(run)
@@ -356,15 +376,18 @@ type span struct{ from, to int }
 // dictWords lists the dictionary words that occur in run, ordered by
 // start, then length. One binary search per position finds the words that
 // start with its character; those are few, and each is checked as a prefix.
-func (t *Tokenizer) dictWords(run string) []span {
+func (t *Tokenizer) dictWords(run string) []span { return findWords(t.dict, run) }
+
+// findWords lists the words of dict that occur in run, as dictWords.
+func findWords(dict table.Strings, run string) []span {
 	var found []span
-	n := t.dict.Len()
+	n := dict.Len()
 	for i, r := range run {
 		rest := run[i:]
 		first := rest[:utf8.RuneLen(r)]
-		k := sort.Search(n, func(k int) bool { return t.dict.At(k) >= first })
+		k := sort.Search(n, func(k int) bool { return dict.At(k) >= first })
 		for ; k < n; k++ {
-			w := t.dict.At(k)
+			w := dict.At(k)
 			if !strings.HasPrefix(w, first) {
 				break
 			}

@@ -92,8 +92,8 @@ func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
 	if !compiled {
 		verb = "up to date:"
 	}
-	fmt.Fprintf(stdout, "%s %d skills, %d terms, %d postings, %d segmentation words -> %s (source %s)\n",
-		verb, len(ix.Skills), ix.Terms.Len(), len(ix.PostSkill), ix.Dict.Len(), where, ix.SourceHash[:12])
+	fmt.Fprintf(stdout, "%s %d skills, %d terms, %d postings, %d segmentation words, %d glossary words -> %s (source %s)\n",
+		verb, len(ix.Skills), ix.Terms.Len(), len(ix.PostSkill), ix.Dict.Len(), ix.Glossary.Len(), where, ix.SourceHash[:12])
 	return nil
 }
 

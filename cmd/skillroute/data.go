@@ -82,13 +82,14 @@ func (a *app) cacheDir() string { return filepath.Join(a.stateDir, "cache") }
 
 // dataFlags are the flags that choose the router's data.
 type dataFlags struct {
-	catalog, rules, synonyms string
-	derive                   bool
+	catalog, rules, synonyms, glossary string
+	derive                             bool
 }
 
 func (d *dataFlags) register(fs *flag.FlagSet, withRules bool) {
 	fs.StringVar(&d.catalog, "catalog", "", "skills folder (DIR/NAME/SKILL.md), bookworm skills-index.json, \"builtin\", or \"installed\" (what Claude Code loads; default: the built-in skills merged with yours)")
 	fs.StringVar(&d.synonyms, "synonyms", "", "synonym file, our YAML or bookworm synonyms.json (default: built-in)")
+	fs.StringVar(&d.glossary, "glossary", "", "bilingual glossary, in the format of rules/glossary.yaml, or \"none\" (default: built-in)")
 	if withRules {
 		fs.StringVar(&d.rules, "rules", "", "disambiguation rules, our YAML or bookworm JSON (default: built-in)")
 	}
@@ -97,7 +98,7 @@ func (d *dataFlags) register(fs *flag.FlagSet, withRules bool) {
 // config is the loader's configuration for the data flags.
 func (a *app) config(d *dataFlags, stderr io.Writer) loader.Config {
 	return loader.Config{
-		Catalog: d.catalog, Rules: d.rules, Synonyms: d.synonyms, DeriveKeywords: d.derive,
+		Catalog: d.catalog, Rules: d.rules, Synonyms: d.synonyms, Glossary: d.glossary, DeriveKeywords: d.derive,
 		Places: a.places, Binary: a.binary, CacheDir: a.cacheDir(), StateDir: a.stateDir, Warn: stderr,
 	}
 }
