@@ -8,13 +8,23 @@
 // peer with its fallback, is scored), the share of "none" prompts abstained, the share
 // of skill prompts wrongly abstained, per-skill precision and recall, the
 // most frequent confusions and route latency.
+//
+// It also says what the router's confidence is worth: the precision of
+// its HIGH decisions, and a calibration curve (how often the first
+// candidate was right, by its confidence, in buckets of 0.1). When the
+// cases carry "lang" or "kind" labels the figures are broken down by them,
+// and Split reports the parts of a hash split of the prompts (a session's
+// turns kept together), so that a held-out half or the folds of a
+// cross-validation are the same for everyone who checks.
 package eval
 
 import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"sort"
@@ -27,10 +37,14 @@ import (
 // None is the label of a prompt that should get no skill.
 const None = "none"
 
-// Case is one labelled prompt.
+// Case is one labelled prompt. Lang and Kind are optional labels ("en",
+// "paraphrase"): when a file has them the report breaks its figures down
+// by them.
 type Case struct {
 	Query    string `json:"query"`
 	Expected string `json:"expected"`
+	Lang     string `json:"lang,omitempty"`
+	Kind     string `json:"kind,omitempty"`
 }
 
 // Session is a multi-turn case: the turns are routed in order, in a
@@ -66,6 +80,8 @@ func Read(path string) (*File, error) {
 			Turns    json.RawMessage `json:"turns"`
 			Query    *string         `json:"query"`
 			Expected *string         `json:"expected"`
+			Lang     string          `json:"lang"`
+			Kind     string          `json:"kind"`
 		}
 		if err := json.Unmarshal([]byte(text), &probe); err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
@@ -86,7 +102,7 @@ func Read(path string) (*File, error) {
 			if *probe.Query == "" || *probe.Expected == "" {
 				return nil, fmt.Errorf("%s:%d: query and expected may not be empty (an abstention is \"none\")", path, line)
 			}
-			out.Cases = append(out.Cases, Case{*probe.Query, *probe.Expected})
+			out.Cases = append(out.Cases, Case{Query: *probe.Query, Expected: *probe.Expected, Lang: probe.Lang, Kind: probe.Kind})
 		default:
 			return nil, fmt.Errorf("%s:%d: a line needs \"query\" and \"expected\", or \"turns\"", path, line)
 		}
@@ -97,9 +113,14 @@ func Read(path string) (*File, error) {
 // Outcome is what the router did with one case.
 type Outcome struct {
 	Case
-	Routed  string   // "" when it abstained
-	Ranked  []string // candidate skills, best first
-	Latency time.Duration
+	Routed     string   // "" when it abstained
+	Ranked     []string // candidate skills, best first
+	Confidence float64  // the first candidate's, abstaining or not
+	High       bool     // the decision's level was HIGH
+	Latency    time.Duration
+	// Group keeps cases together in a split: the session's id for a
+	// session's turns, else the query.
+	Group string
 }
 
 // Rank returns the 1-based rank of the expected skill among the
@@ -125,7 +146,36 @@ type Summary struct {
 	FalseAbstain float64 `json:"false_abstain"`
 	P50us        float64 `json:"p50_us"`
 	P99us        float64 `json:"p99_us"`
+	// HighN is how many decisions were HIGH, "none" prompts included;
+	// HighPrecision the share of them that routed the expected skill.
+	HighN         int     `json:"high_n"`
+	HighPrecision float64 `json:"high_precision"`
+	// Calibration says how often the first candidate was right, by its
+	// confidence: what a confidence means on this file.
+	Calibration []Bucket `json:"calibration"`
+	// ByLang and ByKind break the figures down by the cases' labels, when
+	// the file has them.
+	ByLang map[string]Summary `json:"by_lang,omitempty"`
+	ByKind map[string]Summary `json:"by_kind,omitempty"`
+	// Folds are the figures of each part of a hash split (Split), when
+	// one was asked for.
+	Folds []Summary `json:"folds,omitempty"`
 }
+
+// Bucket is one confidence interval [From, To) of a calibration curve: of
+// the N prompts whose first candidate had a confidence in it ("none"
+// prompts included, where any candidate is wrong), the share Precision
+// whose first candidate was the expected skill.
+type Bucket struct {
+	From      float64 `json:"from"`
+	To        float64 `json:"to"`
+	N         int     `json:"n"`
+	Precision float64 `json:"precision"`
+}
+
+// bucketWidth is the width of a calibration bucket: ten buckets, enough
+// to read the curve at the few hundred prompts of a dev set.
+const bucketWidth = 0.1
 
 // SkillScore is the precision and recall of one skill.
 type SkillScore struct {
@@ -176,7 +226,7 @@ func RouteCases(r *router.Router, cases []Case) []Outcome {
 const timedRuns = 5
 
 func outcome(c Case, d router.Decision, lat time.Duration) Outcome {
-	o := Outcome{Case: c, Routed: d.Skill, Latency: lat}
+	o := Outcome{Case: c, Routed: d.Skill, Confidence: d.Confidence, High: d.Level == router.High, Latency: lat, Group: c.Query}
 	for _, cand := range d.Candidates {
 		o.Ranked = append(o.Ranked, cand.Skill)
 	}
@@ -185,9 +235,68 @@ func outcome(c Case, d router.Decision, lat time.Duration) Outcome {
 
 // Summarize builds a report from outcomes.
 func Summarize(outs []Outcome) Report {
+	rep := summarize(outs)
+	rep.Summary.ByLang = breakdown(outs, func(o Outcome) string { return o.Lang })
+	rep.Summary.ByKind = breakdown(outs, func(o Outcome) string { return o.Kind })
+	return rep
+}
+
+// breakdown summarises the outcomes by a label, or nil when no outcome
+// has one.
+func breakdown(outs []Outcome, label func(Outcome) string) map[string]Summary {
+	groups := map[string][]Outcome{}
+	for _, o := range outs {
+		if l := label(o); l != "" {
+			groups[l] = append(groups[l], o)
+		}
+	}
+	if len(groups) == 0 {
+		return nil
+	}
+	out := make(map[string]Summary, len(groups))
+	for l, g := range groups {
+		out[l] = summarize(g).Summary
+	}
+	return out
+}
+
+// Fold is the part, of k, that a case falls in under a hash split: FNV-1a
+// of its group (the query, or a session's id), so that the split is the
+// same on every machine and for every version of the router, and the
+// turns of one session stay together.
+func Fold(group string, k int) int {
+	if k <= 1 {
+		return 0
+	}
+	h := fnv.New32a()
+	h.Write([]byte(group))
+	return int(h.Sum32() % uint32(k))
+}
+
+// Split summarises each of the k parts of a hash split (Fold) apart: k = 2
+// gives the two halves of a held-out check, larger k the folds of a
+// cross-validation.
+func Split(outs []Outcome, k int) []Summary {
+	parts := make([][]Outcome, k)
+	for _, o := range outs {
+		f := Fold(o.Group, k)
+		parts[f] = append(parts[f], o)
+	}
+	out := make([]Summary, k)
+	for i, p := range parts {
+		out[i] = summarize(p).Summary
+	}
+	return out
+}
+
+// summarize builds a report without the breakdowns by label.
+func summarize(outs []Outcome) Report {
 	var rep Report
 	s := &rep.Summary
 	var lat []time.Duration
+	var highOK int
+	buckets := make([]Bucket, int(math.Round(1/bucketWidth)))
+	bucketOK := make([]int, len(buckets))
 	expected, routed, correct := map[string]int{}, map[string]int{}, map[string]int{}
 	confusions := map[[2]string]int{}
 	var top1, ranked1, top3, abstained, noneOK int
@@ -196,6 +305,19 @@ func Summarize(outs []Outcome) Report {
 		lat = append(lat, o.Latency)
 		if o.Routed != "" {
 			routed[o.Routed]++
+		}
+		if o.High {
+			s.HighN++
+			if o.Routed == o.Expected {
+				highOK++
+			}
+		}
+		if len(o.Ranked) > 0 {
+			b := min(len(buckets)-1, int(o.Confidence/bucketWidth))
+			buckets[b].N++
+			if o.Ranked[0] == o.Expected {
+				bucketOK[b]++
+			}
 		}
 		if o.Expected == None {
 			s.NoneN++
@@ -244,6 +366,14 @@ func Summarize(outs []Outcome) Report {
 	}
 	s.NoneCorrect, s.FalseAbstain = frac(noneOK, s.NoneN), frac(abstained, s.N)
 	s.P50us, s.P99us = percentile(lat, 0.50), percentile(lat, 0.99)
+	s.HighPrecision = frac(highOK, s.HighN)
+	s.Calibration = []Bucket{}
+	for i, b := range buckets {
+		if b.N > 0 {
+			s.Calibration = append(s.Calibration, Bucket{From: round2(float64(i) * bucketWidth), To: round2(float64(i+1) * bucketWidth),
+				N: b.N, Precision: frac(bucketOK[i], b.N)})
+		}
+	}
 
 	names := map[string]bool{}
 	for k := range expected {
@@ -270,6 +400,23 @@ func Summarize(outs []Outcome) Report {
 	return rep
 }
 
+// Line is the summary's main figures on one line.
+func (s Summary) Line() string {
+	line := ""
+	if s.N > 0 {
+		line = fmt.Sprintf("skill prompts %3d top-1 %5.1f%%", s.N, 100*s.Top1)
+	}
+	if s.NoneN > 0 {
+		line += fmt.Sprintf("  none prompts %3d abstained %5.1f%%", s.NoneN, 100*s.NoneCorrect)
+	}
+	if s.HighN > 0 {
+		line += fmt.Sprintf("  HIGH %3d precision %5.1f%%", s.HighN, 100*s.HighPrecision)
+	}
+	return line
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
+
 func percentile(ds []time.Duration, p float64) float64 {
 	if len(ds) == 0 {
 		return 0
@@ -289,6 +436,30 @@ func (rep *Report) Write(w io.Writer, title string, verbose bool) {
 	fmt.Fprintf(w, "  ranked top-1 (first candidate, abstentions included) %.1f%%\n", 100*s.Top1Ranked)
 	fmt.Fprintf(w, "  none prompts %d: correctly abstained %.1f%%\n", s.NoneN, 100*s.NoneCorrect)
 	fmt.Fprintf(w, "  latency p50 %.0f µs  p99 %.0f µs\n", s.P50us, s.P99us)
+	fmt.Fprintf(w, "  HIGH decisions %d: precision %.1f%%\n", s.HighN, 100*s.HighPrecision)
+	if len(s.Calibration) > 0 {
+		fmt.Fprintf(w, "  first candidate right, by confidence:")
+		for _, b := range s.Calibration {
+			fmt.Fprintf(w, "  [%.1f,%.1f) %d/%d", b.From, b.To, int(math.Round(b.Precision*float64(b.N))), b.N)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, by := range []struct {
+		what string
+		m    map[string]Summary
+	}{{"lang", s.ByLang}, {"kind", s.ByKind}} {
+		labels := make([]string, 0, len(by.m))
+		for l := range by.m {
+			labels = append(labels, l)
+		}
+		sort.Strings(labels)
+		for _, l := range labels {
+			fmt.Fprintf(w, "  %s %-12s %s\n", by.what, l, by.m[l].Line())
+		}
+	}
+	for i, f := range s.Folds {
+		fmt.Fprintf(w, "  part %d of %d     %s\n", i+1, len(s.Folds), f.Line())
+	}
 	if len(rep.Confusions) > 0 {
 		fmt.Fprintf(w, "  most frequent confusions (expected -> routed):\n")
 		for i, c := range rep.Confusions {

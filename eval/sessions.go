@@ -25,7 +25,9 @@ func RouteSessions(r *router.Router, sessions []Session, withContext bool) ([]Ou
 			for _, t := range s.Turns {
 				start := time.Now()
 				d := r.Route(t.Query, router.Session{})
-				out = append(out, outcome(t, d, time.Since(start)))
+				o := outcome(t, d, time.Since(start))
+				o.Group = s.ID
+				out = append(out, o)
 			}
 			continue
 		}
@@ -49,7 +51,9 @@ func replay(r *router.Router, s Session) ([]Outcome, error) {
 	for _, t := range s.Turns {
 		start := time.Now()
 		d := r.Route(t.Query, router.Session{Recent: state.Recent, Project: types, Workflow: wf})
-		out = append(out, outcome(t, d, time.Since(start)))
+		o := outcome(t, d, time.Since(start))
+		o.Group = s.ID
+		out = append(out, o)
 		if t.Expected != None {
 			wf.Observe(state.Recent, t.Expected)
 			state.Use(t.Expected, start)

@@ -10,18 +10,26 @@ import (
 )
 
 func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("eval", "eval [--catalog P] [--rules P] [--synonyms P] [--derive-keywords] [--json] [-v] FILE.jsonl", stderr)
+	fs := newFlags("eval", "eval [--catalog P] [--rules P] [--synonyms P] [--derive-keywords] [--split K] [--json] [-v] FILE.jsonl", stderr)
 	var data dataFlags
 	data.register(fs, true)
 	fs.BoolVar(&data.derive, "derive-keywords", false, "ignore written keyword tiers and derive them from each skill's text")
 	asJSON := fs.Bool("json", false, "end with the summary as one JSON line")
 	verbose := fs.Bool("v", false, "list every miss")
+	split := fs.Int("split", 0, "also report each of K parts of a hash split of the prompts (sessions kept whole): 2 for held-out halves")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if fs.NArg() != 1 || *split < 0 || *split == 1 {
 		fs.Usage()
 		return errUsage
+	}
+	summarize := func(outs []eval.Outcome) eval.Report {
+		rep := eval.Summarize(outs)
+		if *split > 1 {
+			rep.Summary.Folds = eval.Split(outs, *split)
+		}
+		return rep
 	}
 	file, err := eval.Read(fs.Arg(0))
 	if err != nil {
@@ -36,7 +44,7 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	var last eval.Summary
 	if len(file.Cases) > 0 {
-		rep := eval.Summarize(eval.RouteCases(r, file.Cases))
+		rep := summarize(eval.RouteCases(r, file.Cases))
 		rep.Write(stdout, fmt.Sprintf("%s: %d prompts", fs.Arg(0), len(file.Cases)), *verbose)
 		last = rep.Summary
 	}
@@ -55,7 +63,7 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		with := eval.Summarize(fused)
+		with := summarize(fused)
 		with.Write(stdout, fmt.Sprintf("%s: the same turns replayed through the hook, with session context", fs.Arg(0)), *verbose)
 		fmt.Fprintf(stdout, "context adds %+.1f points of top-1\n", 100*(with.Summary.Top1-without.Summary.Top1))
 		last = with.Summary
