@@ -4,6 +4,7 @@ import (
 	"github.com/skillroute/skillroute/bm25"
 	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/disambig"
+	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -92,7 +93,9 @@ func score(r *Router, st *route) {
 
 // settleTurn decides a cue-word turn on the prompt's own evidence. A cue
 // counts only when the words around it do not make a clear request of
-// their own (one the router would route HIGH): "好的，就这样" closes,
+// their own (one the router would route HIGH, or route at all on a
+// keyword that names something specific of the skill, "ok now fix the
+// failing pytest"): "好的，就这样" closes,
 // "好的，把 Dockerfile 改成多阶段构建" does not; "也一样处理" continues,
 // "also write the Dockerfile" is a new request, and is then scored with
 // its cue words; "详情页也照样补上" asks for the same work again, whatever
@@ -100,7 +103,7 @@ func score(r *Router, st *route) {
 // session too.
 func settleTurn(r *Router, st *route) {
 	own := ownConfidence(st.results)
-	clear := own >= HighFrom
+	clear := own >= HighFrom || own >= AbstainBelow && len(st.results) > 0 && specific(&st.results[0])
 	st.weak = own < AbstainBelow
 	if st.turn == sctx.Closing && !clear {
 		st.decision.Closing = true
@@ -113,6 +116,24 @@ func settleTurn(r *Router, st *route) {
 		// words) that turned out to be a clear request of its own.
 		st.results = bm25.ScoreWith(r.Index, r.Index.Tokenizer().TokenizeText(st.text), r.Weights)
 	}
+}
+
+// specific reports whether a result names something specific of its
+// skill: a core or strong keyword met whole, by the prompt's own word or a
+// close synonym ("pytest", "Dockerfile"), not a text word nor a part of a
+// longer keyword. A cue-word turn that does so makes a request of its own.
+func specific(res *bm25.Result) bool {
+	for _, m := range res.Matches {
+		if m.Partial || m.Overlap || m.QWeight < tokenize.SynonymWeight {
+			continue
+		}
+		for _, f := range m.Fields {
+			if f.Field == index.FieldCore || f.Field == index.FieldStrong {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ownConfidence is the confidence the prompt's words alone give its best
