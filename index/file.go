@@ -70,6 +70,8 @@ func (ix *Index) Save(path string) error {
 		w.f32(s.Weight)
 		w.u32(s.Group)
 	}
+	// Calibration: a section of its own, last (calibration.go).
+	w.calibration(ix.Calibration)
 	return state.WriteAtomic(path, buf.Bytes())
 }
 
@@ -118,6 +120,8 @@ func Load(path string) (*Index, error) {
 		s.Group = r.u32()
 		ix.Synonyms = s
 	}
+	// Calibration: a section of its own, last (calibration.go).
+	ix.Calibration = r.calibration()
 	if r.err != nil {
 		return nil, fmt.Errorf("%s: damaged index: %v", path, r.err)
 	}
@@ -147,6 +151,9 @@ func (ix *Index) check() error {
 		if Field(f) > FieldBody {
 			return errors.New("a posting has no known field")
 		}
+	}
+	if err := ix.Calibration.check(); err != nil {
+		return err
 	}
 	if s := ix.Synonyms; s != nil {
 		m := len(s.Mates)

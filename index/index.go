@@ -94,8 +94,9 @@ const maxTermGrams = 24
 const MinPartial = 3
 
 // FormatVersion changes whenever the encoded layout changes, so that an
-// index written by another version is rebuilt, never misread.
-const FormatVersion = 6
+// index written by another version is rebuilt, never misread. 7: the
+// calibration section.
+const FormatVersion = 7
 
 // SkillInfo is what the router needs to know about a skill at route time.
 type SkillInfo struct {
@@ -129,6 +130,10 @@ type Index struct {
 
 	Dict     table.Strings      // Han words for segmentation
 	Synonyms *tokenize.Synonyms // may be nil
+
+	// Calibration says what scores mean on this catalog; empty until the
+	// router measures it (router.Calibrate) after Compile.
+	Calibration Calibration
 
 	tokOnce sync.Once
 	tok     *tokenize.Tokenizer

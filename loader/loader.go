@@ -196,6 +196,10 @@ func OpenIndex(cfg Config) (*index.Index, error) {
 		return nil, err
 	}
 	ix := index.Compile(src.catalog, src.synonyms, index.Options{DeriveKeywords: cfg.DeriveKeywords})
+	ix.Calibration = router.Calibrate(ix, func(i int) (string, string) {
+		s := &src.catalog.Skills[i]
+		return s.Description + "\n" + s.WhenToUse, s.Body
+	})
 	ix.Stamp = stamp
 	if cache != "" {
 		if err := ix.Save(cache); err != nil && cfg.Warn != nil {

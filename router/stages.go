@@ -102,7 +102,7 @@ func score(r *Router, st *route) {
 // its object words say. A prompt too weak to route alone is carried by the
 // session too.
 func settleTurn(r *Router, st *route) {
-	own := ownConfidence(st.results)
+	own := ownConfidence(r, st.results)
 	clear := own >= HighFrom || own >= AbstainBelow && len(st.results) > 0 && specific(&st.results[0])
 	st.weak = own < AbstainBelow
 	if st.turn == sctx.Closing && !clear {
@@ -139,7 +139,7 @@ func specific(res *bm25.Result) bool {
 // ownConfidence is the confidence the prompt's words alone give its best
 // match: below AbstainBelow the prompt is too weak to route on its own,
 // and the session decides.
-func ownConfidence(results []bm25.Result) float64 {
+func ownConfidence(r *Router, results []bm25.Result) float64 {
 	if len(results) == 0 {
 		return 0
 	}
@@ -147,7 +147,7 @@ func ownConfidence(results []bm25.Result) float64 {
 	if len(results) > 1 {
 		rival = results[1].Score
 	}
-	return Confidence(results[0].Score, rival)
+	return r.Confidence(results[0].Score, rival)
 }
 
 // applyRules lets the disambiguation rules adjust and re-rank.
@@ -158,9 +158,12 @@ func applyRules(r *Router, st *route) {
 // decide turns the ranking into a decision: each listed candidate's
 // confidence against its nearest rival, the level of the first, and the
 // skill when the level allows one.
-func decide(_ *Router, st *route) {
+func decide(r *Router, st *route) {
 	d := &st.decision
 	d.Prior = st.prior
+	if r.Explain {
+		d.Lines = r.scale().String()
+	}
 	for _, f := range st.fired {
 		d.Rules = append(d.Rules, f.ID)
 	}
@@ -179,13 +182,16 @@ func decide(_ *Router, st *route) {
 		if i > 0 {
 			rival = top // a runner-up is measured against the winner
 		}
-		d.Candidates = append(d.Candidates, Candidate{Skill: c.Skill, Score: round(c.Score), Confidence: round(Confidence(c.Score, rival)),
+		d.Candidates = append(d.Candidates, Candidate{Skill: c.Skill, Score: round(c.Score), Confidence: round(r.Confidence(c.Score, rival)),
 			Explain: c.Explain, Evidence: evidence(c.Skill, st.results, st.signals, st.fired)})
 	}
 	if len(d.Candidates) == 0 {
 		return
 	}
 	d.Confidence = d.Candidates[0].Confidence
+	if c := carried(r, st); c > d.Confidence {
+		d.Confidence, d.Candidates[0].Confidence, d.Carried = c, c, true
+	}
 	d.Level = LevelOf(d.Confidence)
 	if st.silence {
 		d.Level = Low
