@@ -28,6 +28,10 @@ import (
 type Calibration struct {
 	Generic []float32
 	Foreign []float32
+	// GenericN and ForeignN are how many scores each distribution was
+	// measured on: a catalog of four skills gives few, and the router
+	// then trusts its lines less (router/calibrate.go).
+	GenericN, ForeignN int
 }
 
 // CalibrationPoints is how many quantiles of each distribution the index
@@ -78,11 +82,11 @@ func (c *Calibration) Calibrated() bool {
 // check verifies a loaded calibration: none, or both distributions whole
 // and sorted.
 func (c *Calibration) check() error {
-	if len(c.Generic) == 0 && len(c.Foreign) == 0 {
+	if len(c.Generic) == 0 && len(c.Foreign) == 0 && c.GenericN == 0 && c.ForeignN == 0 {
 		return nil
 	}
-	if !c.Calibrated() {
-		return errors.New("calibration has the wrong number of quantiles")
+	if !c.Calibrated() || c.GenericN <= 0 || c.ForeignN <= 0 {
+		return errors.New("calibration has the wrong number of quantiles or samples")
 	}
 	for _, qs := range [][]float32{c.Generic, c.Foreign} {
 		for i := range qs {
@@ -100,11 +104,14 @@ func (c *Calibration) check() error {
 func (w writer) calibration(c Calibration) {
 	w.f32(c.Generic)
 	w.f32(c.Foreign)
+	w.num(uint64(c.GenericN))
+	w.num(uint64(c.ForeignN))
 }
 
 func (r *reader) calibration() Calibration {
 	c := Calibration{Generic: r.f32(), Foreign: r.f32()}
-	if len(c.Generic) == 0 && len(c.Foreign) == 0 {
+	c.GenericN, c.ForeignN = int(r.num()), int(r.num())
+	if len(c.Generic) == 0 && len(c.Foreign) == 0 && c.GenericN == 0 && c.ForeignN == 0 {
 		return Calibration{} // none stored
 	}
 	return c

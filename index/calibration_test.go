@@ -33,7 +33,7 @@ func TestQuantilesAndAt(t *testing.T) {
 func TestCalibrationSavedAndChecked(t *testing.T) {
 	ix := index.Compile(catalog(skills.Skill{Name: "a", Keywords: kw(skills.Core, "alpha")}), nil, index.Options{})
 	assert.False(t, ix.Calibration.Calibrated())
-	ix.Calibration = index.Calibration{Generic: index.Quantiles([]float64{0.5, 1, 2}), Foreign: index.Quantiles([]float64{1, 3, 5, 8})}
+	ix.Calibration = index.Calibration{Generic: index.Quantiles([]float64{0.5, 1, 2}), Foreign: index.Quantiles([]float64{1, 3, 5, 8}), GenericN: 3, ForeignN: 4}
 	path := filepath.Join(t.TempDir(), "index.bin")
 	require.NoError(t, ix.Save(path))
 	got, err := index.Load(path)

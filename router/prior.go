@@ -7,7 +7,6 @@ import (
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/explain"
 	"github.com/skillroute/skillroute/learn"
-	"github.com/skillroute/skillroute/tokenize"
 )
 
 // PriorBoost is how much a calibration table's pick for the prompt's
@@ -23,14 +22,13 @@ const PriorBoost = 0.25
 // injection. It returns what it did, for --explain, or "" when the table
 // had nothing to say, and whether to abstain.
 func applyPrior(r *Router, st *route) {
-	st.prior, st.silence = r.prior(st.text, st.cands)
+	if r.Table == nil || len(st.cands) == 0 {
+		return
+	}
+	st.prior, st.silence = r.prior(st.category(), st.cands)
 }
 
-func (r *Router) prior(text tokenize.Text, cands []disambig.Candidate) (string, bool) {
-	if r.Table == nil || len(cands) == 0 {
-		return "", false
-	}
-	category := learn.Classify(text.Raw)
+func (r *Router) prior(category string, cands []disambig.Candidate) (string, bool) {
 	e := r.Table.Lookup(category)
 	switch {
 	case e.Level == learn.LevelPrior:

@@ -16,6 +16,7 @@
 //	rules      the disambiguation rules
 //	prior      the calibration table, a prior among the candidates
 //	decide     confidence, level, the recommended skill and its evidence
+//	quiet      a self-contained question that no skill matches clearly gets none
 //
 // A new stage is one function over *route and one line in the pipeline
 // list (stages.go):
@@ -99,6 +100,7 @@ type Decision struct {
 	Candidates []Candidate `json:"candidates"`
 	Rules      []string    `json:"rules,omitempty"`   // ids of the rules that fired
 	Closing    bool        `json:"closing,omitempty"` // a thanks-and-done turn: no skill by design
+	Quiet      bool        `json:"quiet,omitempty"`   // a self-contained question no skill matches clearly (quiet.go)
 	Prior      string      `json:"prior,omitempty"`   // what the calibration table did, when it acted
 	Carried    bool        `json:"carried,omitempty"` // the confidence is the previous turn's, carried (session.go)
 	// Lines says where this catalog's abstain and HIGH lines lie in
@@ -205,6 +207,8 @@ func (d *Decision) Explain() string {
 	var b strings.Builder
 	if d.Closing {
 		b.WriteString("abstain: the prompt closes the exchange (thanks, done), no skill needed\n")
+	} else if d.Quiet {
+		fmt.Fprintf(&b, "abstain: a self-contained question that no skill matches clearly (confidence %.2f, under %.2f, and no keyword of the skill named)\n", d.Confidence, HighFrom)
 	} else if d.Skill == "" {
 		fmt.Fprintf(&b, "abstain: confidence %.2f is below %.2f\n", d.Confidence, AbstainBelow)
 	} else {

@@ -28,6 +28,7 @@ type route struct {
 	fired     []*disambig.Rule // rules
 	prior     string           // prior: what the table did, for --explain
 	silence   bool             // prior: the table has seen no skill help here
+	cat       string           // the task category, once asked for (category)
 
 	decision Decision
 	done     bool // a stage decided: the rest do not run
@@ -51,6 +52,7 @@ var pipeline = []stage{
 	{"rules", applyRules},
 	{"prior", applyPrior},
 	{"decide", decide},
+	{"quiet", quiet},
 }
 
 // Stages names the pipeline's stages in order.

@@ -91,3 +91,12 @@ func TestJoinedCompounds(t *testing.T) {
 	}
 	assert.Equal(t, got["fail"].Pos, got["failov"].Pos, "a joined word spans both, so it overlaps them")
 }
+
+// A ratio of numbers is one word, its plural the ratio: "1:1s" meets the
+// keyword "1:1".
+func TestRatios(t *testing.T) {
+	got := terms(tokenize.New(nil, nil).Tokenize("my first 1:1s with the team, a 16:9 slide"))
+	assert.Contains(t, got, "1:1")
+	assert.Contains(t, got, "16:9")
+	assert.Contains(t, got, "first 1:1")
+}
