@@ -14,7 +14,7 @@ import (
 func TestContextCarriesAFollowUp(t *testing.T) {
 	r := open(t)
 	recent := []string{"database-tuning-expert"}
-	for _, prompt := range []string{"继续", "go on"} {
+	for _, prompt := range []string{"继续", "帮我优化一下", "go on"} {
 		d := r.Route(prompt, router.Session{Recent: recent, LastSkill: "database-tuning-expert", LastConfidence: 0.9})
 		assert.Equal(t, "database-tuning-expert", d.Skill, prompt)
 		assert.True(t, d.Carried, prompt)
@@ -41,4 +41,21 @@ func TestContextCarriesAFollowUp(t *testing.T) {
 	d = r.Route("继续", router.Session{LastSkill: "database-tuning-expert", LastConfidence: 0.9})
 	assert.False(t, d.Carried)
 	assert.Empty(t, d.Skill)
+}
+
+// A follow-up without a cue word stays with the skill in use unless it
+// names something specific of another skill; closing words close even
+// next to a continuation word.
+func TestFollowUpStaysWithTheSession(t *testing.T) {
+	r := open(t)
+	s := router.Session{Recent: []string{"database-tuning-expert"}, LastSkill: "database-tuning-expert", LastConfidence: 0.8}
+	d := r.Route("帮我优化一下", s)
+	assert.Equal(t, "database-tuning-expert", d.Skill, "names nothing of a new skill")
+	d = r.Route("now add unit tests with Jest for the page component", s)
+	assert.Equal(t, "tester-expert", d.Skill, "names a new skill's keyword")
+	for _, closing := range []string{"谢谢，别的不用了", "thanks, nothing else"} {
+		d = r.Route(closing, s)
+		assert.True(t, d.Closing, closing)
+		assert.Empty(t, d.Skill, closing)
+	}
 }

@@ -22,7 +22,7 @@ type route struct {
 
 	results   []bm25.Result // score
 	continues bool          // followup: the session's skill carries this turn
-	weak      bool          // followup: the prompt alone would abstain
+	weak      bool          // followup: the prompt alone would abstain, or names nothing of a new skill
 	signals   Signals       // signals
 	cands     []disambig.Candidate
 	fired     []*disambig.Rule // rules
@@ -113,6 +113,12 @@ func settleTurn(r *Router, st *route) {
 		return
 	}
 	st.continues = st.turn == sctx.Continuation && len(st.recent) > 0 && (!clear || sctx.SameAction(st.text))
+	// A follow-up without a cue word stays with the session unless it
+	// names something specific of another skill or is a clear request of
+	// its own: "帮我优化一下" after a database turn is about the database.
+	if st.turn == sctx.NewRequest && len(st.recent) > 0 && !(own >= HighFrom) && !namesAnother(st.results, st.recent[len(st.recent)-1]) {
+		st.weak = true
+	}
 	if st.turn == sctx.Continuation && !st.continues && st.scored.Lower != st.text.Lower {
 		// Scored twice, but only a short cue-word prompt (at most eight
 		// words) that turned out to be a clear request of its own.
@@ -133,6 +139,18 @@ func specific(res *bm25.Result) bool {
 			if f.Field == index.FieldCore || f.Field == index.FieldStrong {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// namesAnother reports whether the prompt names something specific of a
+// skill other than the one in use: the best-scoring such skill meets one
+// of its core or strong keywords.
+func namesAnother(results []bm25.Result, inUse string) bool {
+	for i := range results {
+		if results[i].Name != inUse {
+			return specific(&results[i])
 		}
 	}
 	return false
