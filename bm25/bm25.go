@@ -27,8 +27,11 @@
 package bm25
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/explain"
@@ -224,35 +227,43 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 			ix.Containing(qt.Text, func(id int) { visit(qt, id, true, rarity) })
 		}
 	}
-	sort.Slice(reach, func(i, j int) bool {
+	// Sorted by position, not moved: a Match is some 200 bytes, and
+	// swapping them was a tenth of routing.
+	order := make([]int32, len(reach))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(i, j int32) int {
 		a, b := &reach[i], &reach[j]
 		switch {
 		case a.skill != b.skill:
-			return a.skill < b.skill
+			return a.skill - b.skill
 		case a.Score != b.Score:
-			return a.Score > b.Score
+			return cmp.Compare(b.Score, a.Score)
 		case a.Term != b.Term:
-			return a.Term < b.Term
+			return strings.Compare(a.Term, b.Term)
 		}
-		return a.Query < b.Query
+		return strings.Compare(a.Query, b.Query)
 	})
 	var out []Result
 	usedQ, usedT := map[string]bool{}, map[string]bool{}
 	var pack packing
-	for i := 0; i < len(reach); {
+	for i := 0; i < len(order); {
+		skill := reach[order[i]].skill
 		j := i
-		for j < len(reach) && reach[j].skill == reach[i].skill {
+		for j < len(order) && reach[order[j]].skill == skill {
 			j++
 		}
 		clear(usedQ)
 		clear(usedT)
-		r := Result{Skill: reach[i].skill, Name: ix.Skills[reach[i].skill].Name}
-		for _, m := range reach[i:j] {
+		r := Result{Skill: skill, Name: ix.Skills[skill].Name}
+		for _, k := range order[i:j] {
+			m := &reach[k]
 			if usedQ[m.Origin] || usedT[m.Term] {
 				continue
 			}
 			usedQ[m.Origin], usedT[m.Term] = true, true
-			r.Matches = append(r.Matches, m)
+			r.Matches = append(r.Matches, *m)
 		}
 		pack.independent(r.Matches)
 		for k := range r.Matches {
@@ -293,16 +304,13 @@ func (p *packing) independent(ms []Match) {
 			p.order = append(p.order, i)
 		}
 	}
-	sort.SliceStable(p.order, func(a, b int) bool { return ms[p.order[a]].End < ms[p.order[b]].End })
+	slices.SortStableFunc(p.order, func(a, b int) int { return ms[a].End - ms[b].End })
 	n := len(p.order)
-	p.best = append(p.best[:0], make([]float64, n+1)...)
-	p.take = append(p.take[:0], make([]bool, n+1)...)
-	prev := func(k int) int { // how many of order[:k] end before order[k] starts
-		start := ms[p.order[k]].Pos
-		return sort.Search(k, func(i int) bool { return ms[p.order[i]].End > start })
-	}
+	p.best = slices.Grow(p.best[:0], n+1)[:n+1]
+	p.take = slices.Grow(p.take[:0], n+1)[:n+1]
+	p.best[0], p.take[0] = 0, false
 	for k := 0; k < n; k++ {
-		with := ms[p.order[k]].Score + p.best[prev(k)]
+		with := ms[p.order[k]].Score + p.best[p.before(ms, k)]
 		p.best[k+1], p.take[k+1] = p.best[k], false
 		if with > p.best[k] {
 			p.best[k+1], p.take[k+1] = with, true
@@ -314,11 +322,27 @@ func (p *packing) independent(ms []Match) {
 	for k := n; k > 0; {
 		if p.take[k] {
 			ms[p.order[k-1]].Overlap = false
-			k = prev(k - 1)
+			k = p.before(ms, k-1)
 		} else {
 			k--
 		}
 	}
+}
+
+// before is how many of order[:k] end before order[k] starts (they are
+// sorted by end).
+func (p *packing) before(ms []Match, k int) int {
+	start := ms[p.order[k]].Pos
+	lo, hi := 0, k
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if ms[p.order[mid]].End > start {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }
 
 // Sort orders results by score, then by name so that ties are stable.
