@@ -91,10 +91,11 @@ type deriver struct {
 	total  map[string]int   // uses in every skill's text and the generic text
 }
 
-func newDeriver(cat *skills.Catalog, tok *tokenize.Tokenizer) *deriver {
-	d := &deriver{tok: tok, counts: make([]map[string]int, len(cat.Skills)), total: map[string]int{}}
-	count := func(text string, into map[string]int) {
-		words := tok.Words(text)
+// newDeriver counts the uses of every word and adjacent pair in each
+// skill's words (description, then body) and in the generic text.
+func newDeriver(words [][2][]string, tok *tokenize.Tokenizer) *deriver {
+	d := &deriver{tok: tok, counts: make([]map[string]int, len(words)), total: map[string]int{}}
+	count := func(words []string, into map[string]int) {
 		for i, w := range words {
 			into[w]++
 			d.total[w]++
@@ -105,14 +106,13 @@ func newDeriver(cat *skills.Catalog, tok *tokenize.Tokenizer) *deriver {
 			}
 		}
 	}
-	for i := range cat.Skills {
-		s := &cat.Skills[i]
+	for i := range words {
 		d.counts[i] = map[string]int{}
-		count(descriptionText(s)+"\n"+s.Body, d.counts[i])
+		count(append(words[i][0][:len(words[i][0]):len(words[i][0])], words[i][1]...), d.counts[i])
 	}
 	background := map[string]int{}
 	for _, line := range GenericPrompts() {
-		count(line, background)
+		count(tok.Words(line), background)
 	}
 	return d
 }
@@ -159,7 +159,7 @@ func TierOf(weight float64) skills.Tier {
 
 // derive returns weighted keywords for a skill from its name and
 // description.
-func (d *deriver) derive(i int, s *skills.Skill) []skills.Keyword {
+func (d *deriver) derive(i int, s *skills.Skill, descWords []string) []skills.Keyword {
 	var out []skills.Keyword
 	pos := map[string]int{}
 	// Keywords are returned normalised, as the index stores them:
@@ -217,7 +217,7 @@ func (d *deriver) derive(i int, s *skills.Skill) []skills.Keyword {
 			}
 		}
 	}
-	for _, w := range d.tok.Words(text) {
+	for _, w := range descWords {
 		if dist := d.distinctive(i, w); keep(dist) {
 			add(w, DescriptionWordWeight*dist)
 		}

@@ -211,7 +211,19 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 	base := map[key]float64{}
 	ix := &Index{Format: FormatVersion, Synonyms: syn, Skills: make([]SkillInfo, n)}
 	var derivedWords []string
-	deriver := newDeriver(cat, tok)
+	// Each skill's texts are cut once, for the text fields and, when a
+	// skill has keywords to derive, for the derivation.
+	words := make([][2][]string, n) // per skill: description and body words
+	derive := false
+	for i := range cat.Skills {
+		s := &cat.Skills[i]
+		words[i] = [2][]string{tok.Words(descriptionText(s)), tok.Words(s.Body)}
+		derive = derive || opt.DeriveKeywords || len(s.Keywords) == 0
+	}
+	var deriver *deriver
+	if derive {
+		deriver = newDeriver(words, tok)
+	}
 	texts := make([][2]map[string]int, n) // per skill: description and body word counts
 	var fieldLen [2]float64               // distinct words, summed over skills
 	for i := range cat.Skills {
@@ -219,7 +231,7 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 		kws := s.Keywords
 		derived := false
 		if opt.DeriveKeywords || len(kws) == 0 {
-			kws, derived = deriver.derive(i, s), true
+			kws, derived = deriver.derive(i, s, words[i][0]), true
 			for _, k := range kws {
 				derivedWords = append(derivedWords, k.Text)
 			}
@@ -237,9 +249,9 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 			}
 		}
 		textTerms := 0
-		for f, text := range [2]string{descriptionText(s), s.Body} {
+		for f := range words[i] {
 			counts := map[string]int{}
-			for _, w := range tok.Words(text) {
+			for _, w := range words[i][f] {
 				counts[w]++
 			}
 			texts[i][f] = counts
