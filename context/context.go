@@ -20,10 +20,11 @@
 //
 // Project type reads marker files (go.mod, package.json, Chart.yaml, …) in
 // the working folder and its parents up to the repository root, and maps
-// each detected type to the skills it favours (ProjectTypes). It runs on
-// every prompt, so it lists each folder once, reads at most a few small
-// files, and never fails: an unreadable folder or malformed package.json
-// is simply no evidence.
+// each detected type to the skills it favours through data
+// (ProjectFavours; rules/projects.yaml ships the table), not skill names
+// built into the code. Detection runs on every prompt, so it lists each
+// folder once, reads at most a few small files, and never fails: an
+// unreadable folder or malformed package.json is simply no evidence.
 //
 // Workflow is an n-gram model of skill sequences: after golang-pro then
 // tester-expert, what came next in past sessions? It interpolates the
@@ -113,16 +114,17 @@ func (s *Session) Use(skill string, now time.Time) {
 }
 
 // ProjectFor returns the project types of dir, detecting them with
-// DetectProject unless the session holds a detection of the same folder
-// younger than ProjectTTL.
-func (s *Session) ProjectFor(dir string, now time.Time) []string {
+// DetectProject (which stops before home, the user's home folder) unless
+// the session holds a detection of the same folder younger than
+// ProjectTTL.
+func (s *Session) ProjectFor(dir, home string, now time.Time) []string {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
 	if s.ProjectDir == dir && !s.ProjectAt.IsZero() && now.Sub(s.ProjectAt) < ProjectTTL && now.Sub(s.ProjectAt) >= 0 {
 		return s.Project
 	}
-	s.Project, s.ProjectDir, s.ProjectAt = DetectProject(dir), dir, now
+	s.Project, s.ProjectDir, s.ProjectAt = DetectProject(dir, home), dir, now
 	return s.Project
 }
 

@@ -173,7 +173,7 @@ func TestSessionProjectFor(t *testing.T) {
 	t0 := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	var s sctx.Session
 
-	assert.Equal(t, []string{"go"}, s.ProjectFor(repo, t0))
+	assert.Equal(t, []string{"go"}, s.ProjectFor(repo, "", t0))
 	assert.Equal(t, repo, s.ProjectDir)
 	require.NoError(t, os.WriteFile(filepath.Join(repo, "Cargo.toml"), nil, 0o644))
 
@@ -192,7 +192,7 @@ func TestSessionProjectFor(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := s.ProjectAt
-			assert.Equal(t, tt.want, s.ProjectFor(tt.dir, tt.at))
+			assert.Equal(t, tt.want, s.ProjectFor(tt.dir, "", tt.at))
 			if tt.detected {
 				assert.Equal(t, tt.at, s.ProjectAt)
 			} else {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	sctx "github.com/skillroute/skillroute/context"
+	"github.com/skillroute/skillroute/rules"
 )
 
 // printScores prints a score map in name order, to three decimals.
@@ -57,9 +58,13 @@ func ExampleDetectProject() {
 		}
 	}
 
-	types := sctx.DetectProject(filepath.Join(root, "cmd", "api"))
+	types := sctx.DetectProject(filepath.Join(root, "cmd", "api"), "")
 	fmt.Println(types)
-	printScores(sctx.ProjectScores(types))
+	favours, err := sctx.ParseProjectFavours(rules.ProjectsName, rules.Projects)
+	if err != nil {
+		panic(err)
+	}
+	printScores(sctx.ProjectScores(types, favours))
 	// Output:
 	// [go docker]
 	// backend-builder 0.4

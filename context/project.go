@@ -3,109 +3,87 @@ package context
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 )
 
-// ProjectType is a kind of project recognised from marker files, with the
-// skills it favours, each with a weight in (0, 1].
-type ProjectType struct {
-	Name    string
-	Favours map[string]float64
-}
-
-// Project type names, as DetectProject returns them.
+// Project type names, as DetectProject reports them, with what detects
+// each. Which skills a type favours is data (ProjectFavours).
 const (
-	TypeNextJS       = "nextjs"
-	TypeVue          = "vue"
-	TypeReactNative  = "react-native"
-	TypeNodeFrontend = "node-frontend"
-	TypeTypeScript   = "typescript"
-	TypeNodeBackend  = "node-backend"
-	TypeGo           = "go"
-	TypePython       = "python"
-	TypeJavaKotlin   = "java-kotlin"
-	TypeAndroid      = "android"
-	TypeRust         = "rust"
-	TypeFlutter      = "flutter"
-	TypeIOS          = "ios"
-	TypeMiniprogram  = "miniprogram"
-	TypeInfra        = "infra"
-	TypeDocker       = "docker"
-	TypeCI           = "ci"
-	TypeTerraform    = "terraform"
-	TypeData         = "data"
-	TypeWebTesting   = "web-testing"
-)
-
-// ProjectTypes is every type DetectProject knows, in the order it reports
-// them, with what detects each and the skills it favours. A framework's
-// own skill weighs 1; a broader skill the project also calls for weighs
-// less, so the project signal never outranks the prompt's choice between
-// two skills the project fits. Weights are in (0, 1].
-var ProjectTypes = []ProjectType{
 	// next.config.js/.mjs/.ts/.cjs, or "next" in package.json.
-	{TypeNextJS, map[string]float64{"nextjs-developer": 1.0, "frontend-expert": 0.5}},
+	TypeNextJS = "nextjs"
 	// nuxt.config.*, vue.config.js, or "vue"/"nuxt" in package.json.
-	{TypeVue, map[string]float64{"vue-expert": 1.0, "frontend-expert": 0.5}},
-	// "react-native" or "expo" in package.json: a mobile app written
-	// like a web one.
-	{TypeReactNative, map[string]float64{"mobile-expert": 1.0, "frontend-expert": 0.3}},
+	TypeVue = "vue"
+	// "react-native" or "expo" in package.json.
+	TypeReactNative = "react-native"
 	// package.json with a frontend framework or bundler (react, svelte,
 	// vite, @angular/core, …), or a tsconfig.json in a project that is
 	// not a Node backend. Not reported when a more specific frontend type
-	// (nextjs, vue, react-native, miniprogram) is: their own table entry
-	// already gives frontend-expert its due.
-	{TypeNodeFrontend, map[string]float64{"frontend-expert": 1.0, "tester-expert": 0.2}},
+	// (nextjs, vue, react-native, miniprogram) is.
+	TypeNodeFrontend = "node-frontend"
 	// tsconfig.json: the TypeScript part of node-frontend, kept as a type
 	// of its own so that it also holds beside nextjs, vue or a backend.
-	{TypeTypeScript, map[string]float64{"typescript-pro": 0.6}},
+	TypeTypeScript = "typescript"
 	// package.json with express, koa, @nestjs/core, fastify, hono, ….
-	{TypeNodeBackend, map[string]float64{"backend-builder": 1.0}},
+	TypeNodeBackend = "node-backend"
 	// go.mod or go.work.
-	{TypeGo, map[string]float64{"golang-pro": 1.0, "backend-builder": 0.4}},
+	TypeGo = "go"
 	// pyproject.toml, requirements.txt, setup.py, setup.cfg, Pipfile,
 	// manage.py (Django).
-	{TypePython, map[string]float64{"python-pro": 1.0, "backend-builder": 0.3}},
+	TypePython = "python"
 	// pom.xml, build.gradle(.kts), settings.gradle(.kts). Not reported
 	// when android is: an Android app's Gradle files are not a backend.
-	{TypeJavaKotlin, map[string]float64{"backend-builder": 1.0}},
+	TypeJavaKotlin = "java-kotlin"
 	// src/main/AndroidManifest.xml or app/src/main/AndroidManifest.xml
 	// beside Gradle files, or the Android Gradle plugin named in
 	// build.gradle(.kts) (com.android.application, com.android.tools.build).
-	{TypeAndroid, map[string]float64{"mobile-expert": 1.0}},
+	TypeAndroid = "android"
 	// Cargo.toml.
-	{TypeRust, map[string]float64{"rust-engineer": 1.0}},
+	TypeRust = "rust"
 	// pubspec.yaml.
-	{TypeFlutter, map[string]float64{"flutter-expert": 1.0, "mobile-expert": 0.4}},
+	TypeFlutter = "flutter"
 	// Podfile, Package.swift, *.xcodeproj, *.xcworkspace.
-	{TypeIOS, map[string]float64{"mobile-expert": 1.0}},
+	TypeIOS = "ios"
 	// project.config.json (WeChat), mini.project.json (Alipay), app.json
 	// together with a pages/ folder, or Taro / uni-app in package.json.
-	{TypeMiniprogram, map[string]float64{"miniprogram-expert": 1.0}},
+	TypeMiniprogram = "miniprogram"
 	// Chart.yaml, kustomization.yaml, helmfile.yaml, skaffold.yaml, or a
 	// k8s/, kubernetes/, manifests/ or charts/ folder.
-	{TypeInfra, map[string]float64{"kubernetes-specialist": 1.0, "cloud-native-expert": 0.6}},
+	TypeInfra = "infra"
 	// Dockerfile (Dockerfile.*, *.dockerfile, Containerfile),
-	// docker-compose.yml/yaml, compose.yml/yaml. Less than 1: most
-	// services ship a Dockerfile, so it says "deployable", not "the
-	// user is doing DevOps".
-	{TypeDocker, map[string]float64{"devops-expert": 0.6}},
+	// docker-compose.yml/yaml, compose.yml/yaml.
+	TypeDocker = "docker"
 	// .github/workflows/, .gitlab-ci.yml, Jenkinsfile,
-	// azure-pipelines.yml. Weaker than docker: nearly every hosted
-	// repository has a workflow, so it says little.
-	{TypeCI, map[string]float64{"devops-expert": 0.4}},
+	// azure-pipelines.yml.
+	TypeCI = "ci"
 	// *.tf, terragrunt.hcl.
-	{TypeTerraform, map[string]float64{"cloud-architect": 0.8, "devops-expert": 0.4}},
+	TypeTerraform = "terraform"
 	// dbt_project.yml, airflow.cfg, an Airflow dags/ folder, *.ipynb.
-	// Split evenly: a notebook is analysis as often as pipelines.
-	{TypeData, map[string]float64{"data-engineer-expert": 0.6, "data-analyst-expert": 0.6}},
+	TypeData = "data"
 	// playwright.config.*, cypress.config.*, cypress.json, or
 	// @playwright/test / cypress in package.json.
-	{TypeWebTesting, map[string]float64{"browser-automation-expert": 0.6, "tester-expert": 0.6}},
+	TypeWebTesting = "web-testing"
+)
+
+// projectTypes is every type DetectProject knows, in the order it
+// reports them.
+var projectTypes = [...]string{
+	TypeNextJS, TypeVue, TypeReactNative, TypeNodeFrontend, TypeTypeScript, TypeNodeBackend,
+	TypeGo, TypePython, TypeJavaKotlin, TypeAndroid, TypeRust, TypeFlutter, TypeIOS,
+	TypeMiniprogram, TypeInfra, TypeDocker, TypeCI, TypeTerraform, TypeData, TypeWebTesting,
+}
+
+// ProjectTypeNames returns every type DetectProject knows, in the order
+// it reports them.
+func ProjectTypeNames() []string {
+	return slices.Clone(projectTypes[:])
 }
 
 // Detection bounds. DetectProject runs on every prompt, so its cost must
@@ -151,8 +129,8 @@ var (
 	depWebTesting   = []string{"@playwright/test", "playwright", "cypress"}
 )
 
-// typeSet is a set of ProjectTypes positions (the table has fewer than
-// 64 entries; a test checks).
+// typeSet is a set of projectTypes positions (fewer than 64; a test
+// checks).
 type typeSet uint64
 
 func (s *typeSet) add(name string) {
@@ -173,12 +151,7 @@ func (s *typeSet) remove(name string) {
 }
 
 func typeIndex(name string) int {
-	for i := range ProjectTypes {
-		if ProjectTypes[i].Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.Index(projectTypes[:], name)
 }
 
 // detection accumulates evidence over the folders of one walk.
@@ -189,22 +162,24 @@ type detection struct {
 	tsconfig, frontendDeps bool
 }
 
-// DetectProject returns the types (ProjectTypes names, in that table's
-// order) of the project dir belongs to. It looks at dir and its parents,
-// up to and including the repository root (the first folder holding .git),
-// at most MaxLevels folders; it stops before the user's home folder (whose
-// stray files are no project's) unless dir is the home folder itself.
-// Evidence from all inspected folders is combined, so a monorepo package
-// also shows the root's types. Unreadable folders and malformed files are
-// no evidence; the result is nil when nothing is detected.
-func DetectProject(dir string) []string {
+// DetectProject returns the types (in ProjectTypeNames order) of the
+// project dir belongs to. It looks at dir and its parents, up to and
+// including the repository root (the first folder holding .git), at most
+// MaxLevels folders; it stops before home, the user's home folder (whose
+// stray files are no project's), unless dir is home itself. An empty home
+// sets no such limit. Evidence from all inspected folders is combined, so
+// a monorepo package also shows the root's types. Unreadable folders and
+// malformed files are no evidence; the result is nil when nothing is
+// detected.
+func DetectProject(dir, home string) []string {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil
 	}
-	home, _ := os.UserHomeDir()
 	if home != "" {
-		home = filepath.Clean(home)
+		if h, err := filepath.Abs(home); err == nil {
+			home = h
+		}
 	}
 	var d detection
 	for level := 0; level < MaxLevels; level++ {
@@ -417,9 +392,9 @@ func (d *detection) result() []string {
 		return nil
 	}
 	var out []string
-	for _, t := range ProjectTypes {
-		if s.has(t.Name) {
-			out = append(out, t.Name)
+	for _, t := range projectTypes {
+		if s.has(t) {
+			out = append(out, t)
 		}
 	}
 	return out
@@ -450,18 +425,80 @@ func isFile(path string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// ProjectScores returns, for every skill favoured by one of the named
-// types, the largest weight any of them gives it, in [0, 1]. The max, not
-// the sum: a Go service with a Dockerfile does not make devops-expert
-// twice as likely. Unknown names are ignored.
-func ProjectScores(types []string) map[string]float64 {
+// ProjectFavours maps each project type to the skills it favours, each
+// with a weight in (0, 1]. The shipped table is rules/projects.yaml, read
+// with ParseProjectFavours; a type absent from it favours nothing.
+type ProjectFavours map[string]map[string]float64
+
+// ParseProjectFavours reads a project-types file (see rules/projects.yaml):
+//
+//	types:
+//	  go:
+//	    golang-pro: 1.0
+//	    backend-builder: 0.4
+//
+// Type names must be ones DetectProject reports, each given once, with
+// at least one skill; weights must lie in (0, 1]. Errors name the file
+// and line.
+func ParseProjectFavours(name string, data []byte) (ProjectFavours, error) {
+	var doc struct {
+		Types yaml.Node `yaml:"types"`
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	types := &doc.Types
+	if types.Kind != yaml.MappingNode {
+		if types.Kind == 0 {
+			return nil, fmt.Errorf("%s: no types: the file maps each project type to the skills it favours", name)
+		}
+		return nil, fmt.Errorf("%s:%d: types must map each project type to the skills it favours", name, types.Line)
+	}
+	out := ProjectFavours{}
+	for i := 0; i+1 < len(types.Content); i += 2 {
+		key, val := types.Content[i], types.Content[i+1]
+		typ := key.Value
+		if typeIndex(typ) < 0 {
+			return nil, fmt.Errorf("%s:%d: unknown project type %q (DetectProject reports %s)", name, key.Line, typ, strings.Join(projectTypes[:], ", "))
+		}
+		if _, dup := out[typ]; dup {
+			return nil, fmt.Errorf("%s:%d: project type %s is given twice", name, key.Line, typ)
+		}
+		if val.Kind != yaml.MappingNode || len(val.Content) == 0 {
+			return nil, fmt.Errorf("%s:%d: project type %s: must map the skills it favours to their weights", name, val.Line, typ)
+		}
+		favours := make(map[string]float64, len(val.Content)/2)
+		for j := 0; j+1 < len(val.Content); j += 2 {
+			sk, w := val.Content[j], val.Content[j+1]
+			skill := strings.TrimSpace(sk.Value)
+			if skill == "" {
+				return nil, fmt.Errorf("%s:%d: project type %s: a skill without a name", name, sk.Line, typ)
+			}
+			if _, dup := favours[skill]; dup {
+				return nil, fmt.Errorf("%s:%d: project type %s: skill %s is given twice", name, sk.Line, typ, skill)
+			}
+			var weight float64
+			if err := w.Decode(&weight); err != nil {
+				return nil, fmt.Errorf("%s:%d: project type %s: skill %s: weight %q is not a number", name, w.Line, typ, skill, w.Value)
+			}
+			if !(weight > 0 && weight <= 1) {
+				return nil, fmt.Errorf("%s:%d: project type %s: skill %s: weight %v outside (0, 1]", name, w.Line, typ, skill, weight)
+			}
+			favours[skill] = weight
+		}
+		out[typ] = favours
+	}
+	return out, nil
+}
+
+// ProjectScores returns, for every skill that one of the named types
+// favours, the largest weight any of them gives it, in [0, 1]. The max,
+// not the sum: a Go service with a Dockerfile does not make devops-expert
+// twice as likely. Types absent from favours are ignored.
+func ProjectScores(types []string, favours ProjectFavours) map[string]float64 {
 	out := map[string]float64{}
 	for _, name := range types {
-		i := typeIndex(name)
-		if i < 0 {
-			continue
-		}
-		for skill, w := range ProjectTypes[i].Favours {
+		for skill, w := range favours[name] {
 			w = math.Max(0, math.Min(1, w))
 			if w > out[skill] {
 				out[skill] = w

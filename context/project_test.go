@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	sctx "github.com/skillroute/skillroute/context"
+	"github.com/skillroute/skillroute/rules"
+	"github.com/skillroute/skillroute/skills"
 )
 
 // tree builds files under a new temporary folder and returns it. A path
@@ -136,7 +138,7 @@ func TestDetectProjectMarkers(t *testing.T) {
 			for k, v := range tt.files {
 				files[k] = v
 			}
-			assert.Equal(t, tt.want, sctx.DetectProject(tree(t, files)))
+			assert.Equal(t, tt.want, sctx.DetectProject(tree(t, files), ""))
 		})
 	}
 }
@@ -164,7 +166,7 @@ func TestDetectProjectMalformedPackageJSON(t *testing.T) {
 				files[k] = v
 			}
 			var got []string
-			require.NotPanics(t, func() { got = sctx.DetectProject(tree(t, files)) })
+			require.NotPanics(t, func() { got = sctx.DetectProject(tree(t, files), "") })
 			assert.Equal(t, tt.want, got)
 		})
 	}
@@ -214,20 +216,47 @@ func TestDetectProjectWalk(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			root := tree(t, tt.files)
-			assert.Equal(t, tt.want, sctx.DetectProject(filepath.Join(root, filepath.FromSlash(tt.start))))
+			assert.Equal(t, tt.want, sctx.DetectProject(filepath.Join(root, filepath.FromSlash(tt.start)), ""))
 		})
 	}
 }
 
+// TestDetectProjectStopsBeforeHome protects users whose home folder
+// holds stray marker files: they are no project's, unless the prompt is
+// typed in the home folder itself.
 func TestDetectProjectStopsBeforeHome(t *testing.T) {
-	root := tree(t, map[string]string{"home/go.mod": "", "home/proj/": ""})
+	root := tree(t, map[string]string{"home/go.mod": "", "home/proj/src/": ""})
 	home := filepath.Join(root, "home")
-	t.Setenv("HOME", home)
-	assert.Nil(t, sctx.DetectProject(filepath.Join(home, "proj")), "the home folder's stray files are no project's")
-	assert.Equal(t, []string{"go"}, sctx.DetectProject(home), "the home folder itself is looked at")
+	proj := filepath.Join(home, "proj", "src")
+	tests := []struct {
+		name, dir, home string
+		want            []string
+	}{
+		{"below home", proj, home, nil},
+		{"home given with a trailing separator", proj, home + string(filepath.Separator), nil},
+		{"home itself is looked at", home, home, []string{"go"}},
+		{"no home, no limit", proj, "", []string{"go"}},
+		{"another home does not stop the walk", proj, filepath.Join(root, "elsewhere"), []string{"go"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, sctx.DetectProject(tt.dir, tt.home))
+		})
+	}
 }
 
+// shippedFavours is the table the hook uses.
+func shippedFavours(t testing.TB) sctx.ProjectFavours {
+	t.Helper()
+	favours, err := sctx.ParseProjectFavours(rules.ProjectsName, rules.Projects)
+	require.NoError(t, err)
+	return favours
+}
+
+// TestProjectScores protects the project signal over the shipped table:
+// each type's skills at their weights, the max over types.
 func TestProjectScores(t *testing.T) {
+	favours := shippedFavours(t)
 	tests := []struct {
 		name  string
 		types []string
@@ -249,27 +278,73 @@ func TestProjectScores(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, sctx.ProjectScores(tt.types))
+			assert.Equal(t, tt.want, sctx.ProjectScores(tt.types, favours))
 		})
 	}
+	assert.Equal(t, map[string]float64{"my-go-skill": 0.9},
+		sctx.ProjectScores([]string{"go"}, sctx.ProjectFavours{"go": {"my-go-skill": 0.9}}), "any catalog's skills, by data")
+	assert.Empty(t, sctx.ProjectScores([]string{"go"}, nil))
 }
 
-func TestProjectTypesTable(t *testing.T) {
-	require.Less(t, len(sctx.ProjectTypes), 64, "typeSet is a uint64")
+// TestShippedProjectFavours protects rules/projects.yaml: every type
+// DetectProject reports favours some skill of the built-in catalog.
+func TestShippedProjectFavours(t *testing.T) {
+	favours := shippedFavours(t)
+	names := sctx.ProjectTypeNames()
+	require.Less(t, len(names), 64, "typeSet is a uint64")
+	assert.Len(t, favours, len(names))
+	cat, err := skills.Builtin()
+	require.NoError(t, err)
 	seen := map[string]bool{}
-	for _, pt := range sctx.ProjectTypes {
-		assert.False(t, seen[pt.Name], "duplicate type %s", pt.Name)
-		seen[pt.Name] = true
-		assert.NotEmpty(t, pt.Favours, pt.Name)
-		for skill, w := range pt.Favours {
-			assert.True(t, w > 0 && w <= 1, "%s favours %s with %v, outside (0, 1]", pt.Name, skill, w)
+	for _, name := range names {
+		assert.False(t, seen[name], "duplicate type %s", name)
+		seen[name] = true
+		assert.NotEmpty(t, favours[name], "%s favours no skill", name)
+		for skill := range favours[name] {
+			_, ok := cat.Lookup(skill)
+			assert.True(t, ok, "%s favours %s, not a built-in skill", name, skill)
 		}
 	}
 	for _, name := range []string{sctx.TypeNextJS, sctx.TypeVue, sctx.TypeReactNative, sctx.TypeNodeFrontend,
 		sctx.TypeTypeScript, sctx.TypeNodeBackend, sctx.TypeGo, sctx.TypePython, sctx.TypeJavaKotlin,
 		sctx.TypeAndroid, sctx.TypeRust, sctx.TypeFlutter, sctx.TypeIOS, sctx.TypeMiniprogram, sctx.TypeInfra,
 		sctx.TypeDocker, sctx.TypeCI, sctx.TypeTerraform, sctx.TypeData, sctx.TypeWebTesting} {
-		assert.True(t, seen[name], "%s is detected but not in ProjectTypes", name)
+		assert.True(t, seen[name], "%s is detected but not in ProjectTypeNames", name)
+	}
+}
+
+// TestParseProjectFavours protects users editing a project-types file:
+// what it reads, and errors naming the file and line.
+func TestParseProjectFavours(t *testing.T) {
+	got, err := sctx.ParseProjectFavours("p.yaml", []byte("# mine\ntypes:\n  go: {my-go-skill: 1}\n  docker:\n    ops: 0.25\n    devops-expert: .5\n"))
+	require.NoError(t, err)
+	assert.Equal(t, sctx.ProjectFavours{"go": {"my-go-skill": 1}, "docker": {"ops": 0.25, "devops-expert": 0.5}}, got)
+
+	tests := []struct {
+		name, data, want string
+	}{
+		{"bad yaml", "types:\n  go: [\n", "p.yaml: yaml: line "},
+		{"no types", "typs:\n  go: {x: 1}\n", "p.yaml: no types"},
+		{"types not a mapping", "types: [go]\n", "p.yaml:1: types must map"},
+		{"unknown type", "types:\n  go: {x: 1}\n  cobol: {x: 1}\n", `p.yaml:3: unknown project type "cobol"`},
+		{"type twice", "types:\n  go: {x: 1}\n  go: {y: 1}\n", "p.yaml:3: project type go is given twice"},
+		{"no skills", "types:\n  go: {}\n", "p.yaml:2: project type go: must map"},
+		{"skills a list", "types:\n  go:\n    - golang-pro\n", "p.yaml:3: project type go: must map"},
+		{"weight zero", "types:\n  go:\n    x: 0\n", "p.yaml:3: project type go: skill x: weight 0 outside (0, 1]"},
+		{"weight above 1", "types:\n  go:\n    x: 0.5\n    y: 1.5\n", "p.yaml:4: project type go: skill y: weight 1.5 outside (0, 1]"},
+		{"negative weight", "types:\n  go: {x: -0.2}\n", "p.yaml:2: project type go: skill x: weight -0.2 outside"},
+		{"not a number", "types:\n  go:\n    x: high\n", `p.yaml:3: project type go: skill x: weight "high" is not a number`},
+		{"nan", "types:\n  go:\n    x: .nan\n", "p.yaml:3: project type go: skill x: weight NaN outside"},
+		{"skill twice", "types:\n  go:\n    x: 1\n    x: 0.5\n", "p.yaml:4: project type go: skill x is given twice"},
+		{"skill without name", "types:\n  go:\n    '': 1\n", "p.yaml:3: project type go: a skill without a name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := sctx.ParseProjectFavours("p.yaml", []byte(tt.data))
+			require.Error(t, err)
+			assert.Nil(t, got)
+			assert.True(t, strings.HasPrefix(err.Error(), tt.want), "error %q does not start with %q", err, tt.want)
+		})
 	}
 }
 
@@ -301,9 +376,20 @@ func BenchmarkDetectProject(b *testing.B) {
 	root := tree(b, files)
 	start := filepath.Join(root, "src", "app", "page")
 	want := []string{"nextjs", "typescript", "docker", "ci", "web-testing"}
-	require.Equal(b, want, sctx.DetectProject(start))
+	require.Equal(b, want, sctx.DetectProject(start, ""))
 	b.ReportAllocs()
 	for b.Loop() {
-		sctx.DetectProject(start)
+		sctx.DetectProject(start, "")
+	}
+}
+
+// BenchmarkParseProjectFavours parses the shipped table, as the hook does
+// once per process on a prompt with a working folder.
+func BenchmarkParseProjectFavours(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := sctx.ParseProjectFavours(rules.ProjectsName, rules.Projects); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -1,12 +1,12 @@
 package disambig_test
 
 import (
-	"github.com/skillroute/skillroute/tokenize"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/skillroute/skillroute/disambig"
+	"github.com/skillroute/skillroute/tokenize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -50,4 +50,38 @@ func builtinCache(tb testing.TB) (*disambig.Set, string) {
 	path := filepath.Join(tb.TempDir(), "rules.bin")
 	require.NoError(tb, set.Save(path, problems))
 	return set, path
+}
+
+// The cache carries what a rules file was read into: rules whose triggers
+// run on the backtracking engine, and the problems, rule by rule, so that
+// the hook's warning counts the same rules as `rules lint`.
+func TestCacheCarriesBacktrackingRules(t *testing.T) {
+	specs := []disambig.RuleSpec{
+		{ID: "R01", Trigger: "bug|报错", Boost: "debugger-expert", Penalty: []string{"ghost"}, Weight: 0.35},
+		{ID: "R02", Trigger: "(?<!vue)路由分析|(?:slack).*(?:bot|机器人)(?!.*(?:搭建|开发))", Boost: "debugger-expert", Weight: 0.3},
+		{ID: "R03", Trigger: `^自动(?!化)[\u4e00-\u9fa5a-z]{0,4}$`, Penalty: []string{"tester-expert"}, Weight: 0.3},
+		{ID: "R04", Trigger: "mcp", Boost: "mcp-probe", Weight: 0.3},
+	}
+	set, problems, err := disambig.Build("bw.json", specs, known, disambig.BuildOptions{Lenient: true})
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "rules.bin")
+	require.NoError(t, set.Save(path, problems))
+	cached, cachedProblems, err := disambig.LoadCached(path)
+	require.NoError(t, err)
+	assert.Equal(t, problems, cachedProblems)
+	assert.Equal(t, set.Read, cached.Read)
+	assert.Equal(t, "4 rules: 3 loaded (1 of them trimmed), 1 skipped", disambig.Summary(cached.Read, cachedProblems))
+	require.Len(t, cached.Rules, 3)
+	for i := range set.Rules {
+		for j, b := range set.Rules[i].Branches {
+			assert.Equal(t, b.Engine, cached.Rules[i].Branches[j].Engine, "%s branch %d", set.Rules[i].ID, j)
+		}
+	}
+	assert.Equal(t, disambig.Backtrack, cached.Rules[1].Branches[0].Engine)
+	assert.Equal(t, disambig.RE2, cached.Rules[0].Branches[0].Engine)
+	for _, p := range []string{"做路由分析", "vue路由分析", "slack bot 怎么接", "slack bot 搭建", "自动整理", "自动化", "有个 bug", ""} {
+		assert.Equal(t, ids(set.Fired(tokenize.NewText(p))), ids(cached.Fired(tokenize.NewText(p))), p)
+	}
+	assert.Equal(t, []string{"R02"}, ids(cached.Fired(tokenize.NewText("做路由分析"))))
+	assert.Equal(t, []string{"R03"}, ids(cached.Fired(tokenize.NewText("自动整理"))))
 }

@@ -20,23 +20,36 @@
 // skill is lowered by (1 − 0.3 × w) and, if it still stands above the skill
 // its rule boosts, is put just below it: a rule's verdict on rank holds.
 // When fired rules disagree, the most specific (the longest matched text)
-// has the last word, over its penalties and over what weaker rules boosted.
+// has the last word, over its penalties and over what weaker rules boosted;
+// two equally specific rules that pin each other leave the pair in the
+// order of its own scores. Names and file order never decide.
 //
-// Rules are read from our YAML or from bookworm's disambiguation-rules.json,
-// whose mutual_exclusion entries are honoured.
+// Rules adjust, they never bury: no score moves by more than √ClearLead
+// from the candidate's own, and a rule touches only the skills its boosted
+// skill could overtake, so a skill that wins clearly on its own evidence
+// stays above whatever a rule favours.
+//
+// A trigger matches whole words in English and anywhere in Chinese, and a
+// trigger written for JavaScript (look-around) runs on a backtracking
+// engine with a time bound (match.go).
+//
+// Rules are read from our YAML (Parse), or built from RuleSpecs by an
+// adapter for another router's file (package bookworm reads the bookworm
+// router's disambiguation-rules.json) with Build, whose lenient option
+// drops the rules that cannot work here. A rule may declare a mutual
+// exclusion with another (mutual_exclusion: {with, on_keyword}): of the
+// two, only one applies. A file's problems are counted by rule (Tally): a
+// rule is loaded, loaded trimmed, or skipped.
 package disambig
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"maps"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/explain"
 	"github.com/skillroute/skillroute/tokenize"
@@ -55,6 +68,21 @@ const EntryShare = 0.5
 // the boosted one: just under it, keeping the order of the rest.
 const BelowBoosted = 0.95
 
+// ClearLead is how far ahead on its own evidence a candidate must be to
+// win clearly: no rule reorders two candidates whose own scores differ by
+// this factor, and rules move a score by at most its square root (1.5)
+// either way. Fitted by cross-validation (cmd/skillroute TestFitClearLead,
+// run with -fit-rules): over 70 % of each dev set (dev, bookworm's
+// golden-dev, real-dev, fresh, sessions; 30 % held out by hash), the mean
+// top-1 of the sets climbs from 0.867 at 1.1 to 0.889 at 2.25, stays
+// within 0.001 of it up to 4, and is 0.885 with no bound; 5-fold CV chose
+// 2.25 in four folds (2.0 in one), CV top-1 0.883. On the held-out 30 %
+// it routes as the unbounded rules do. 2.25 also lets a skill that only a
+// rule names (entered at EntryShare of the top score, raised by at most
+// 1.5) pass the top only where its rule pins the top down (÷ 1.5): a rule
+// can name a skill BM25 missed, but not bury a strong match with it.
+const ClearLead = 2.25
+
 // Rule is one disambiguation rule.
 type Rule struct {
 	ID       string
@@ -66,7 +94,7 @@ type Rule struct {
 	Examples []string
 	Line     int // line in the rules file, 0 if unknown
 
-	// Bookworm's mutual exclusion: when the rule With also fires and
+	// Mutual exclusion: when the rule ExclusiveWith also fires and
 	// OnKeyword matches the prompt, only one of the two applies.
 	ExclusiveWith string
 	OnKeyword     string
@@ -75,12 +103,15 @@ type Rule struct {
 	// its own (prefilter.go).
 	Branches []Branch
 
-	re *lazyRegexps // shared by copies of the rule
+	kw *matcher // OnKeyword, compiled on first use; shared by copies of the rule
 }
 
 // Branch is one top-level alternative of a trigger.
 type Branch struct {
 	Pattern string
+	// Engine runs the branch: RE2, or the backtracking engine for a
+	// pattern RE2 cannot compile.
+	Engine Engine
 	// What a prompt must contain for the branch to have a chance: one
 	// literal of each group. Exact holds the alternatives of a plain-text
 	// branch, which its literals decide without a regular expression.
@@ -88,38 +119,11 @@ type Branch struct {
 	Exact    []string
 
 	ids [][]int32 // Literals numbered across the set, once (Set.memo)
-	re  *lazyRegexp
+	re  *matcher
 }
 
-type lazyRegexp struct {
-	once sync.Once
-	re   *regexp.Regexp
-}
-
-type lazyRegexps struct {
-	onKeyword     *regexp.Regexp
-	onKeywordOnce sync.Once
-}
-
-// compiled returns the branch's expression, compiled on first use: most
-// branches never pass their filter on a given prompt, and compiling them
-// all cost the hook more than routing (17 ms for 73 rules). Patterns were
-// validated when the rules file was parsed.
-func (b *Branch) compiled() *regexp.Regexp {
-	if b.re == nil {
-		b.re = &lazyRegexp{} // built by hand, outside Parse
-	}
-	l := b.re
-	l.once.Do(func() {
-		// Parse checked the pattern; one that no longer compiles (a
-		// damaged cache) never matches, rather than stop the router.
-		l.re, _ = regexp.Compile("(?i)" + b.Pattern)
-	})
-	return l.re
-}
-
-// find returns where the branch matches a lower-cased prompt: start byte
-// and length in runes, or -1.
+// find returns where the branch matches a lower-cased prompt as whole
+// words: start byte and length in runes, or -1.
 func (b *Branch) find(prompt string, seen literalMemo) (start, length int) {
 	if !seen.mayMatch(b, prompt) {
 		return -1, -1
@@ -127,29 +131,38 @@ func (b *Branch) find(prompt string, seen literalMemo) (start, length int) {
 	if b.Exact != nil {
 		return exactMatch(b.Exact, prompt)
 	}
-	re := b.compiled()
-	if re == nil {
-		return -1, -1
+	if b.re == nil {
+		b.re = &matcher{} // built by hand, outside Parse
 	}
-	loc := re.FindStringIndex(prompt)
-	if loc == nil {
-		return -1, -1
-	}
-	return loc[0], utf8.RuneCountInString(prompt[loc[0]:loc[1]])
+	// Most branches never pass their filter on a given prompt, and
+	// compiling them all cost the hook more than routing (17 ms for 73
+	// rules): the expression is compiled on first use.
+	return b.re.find(b.Pattern, b.Engine, prompt)
 }
 
-// onKeywordRegexp returns the mutual-exclusion keyword, compiled on first
-// use, or nil.
-func (r *Rule) onKeywordRegexp() *regexp.Regexp {
+// onKeywordMatches reports whether the mutual-exclusion keyword matches,
+// as whole words.
+func (r *Rule) onKeywordMatches(prompt string) bool {
 	if r.OnKeyword == "" {
-		return nil
+		return true
 	}
-	if r.re == nil {
-		r.re = &lazyRegexps{} // a Rule built by hand, outside Parse
+	if r.kw == nil {
+		r.kw = &matcher{} // a Rule built by hand, outside Parse
 	}
-	l := r.re
-	l.onKeywordOnce.Do(func() { l.onKeyword, _ = regexp.Compile("(?i)" + r.OnKeyword) })
-	return l.onKeyword
+	start, _ := r.kw.find(r.OnKeyword, anyEngine, prompt)
+	return start >= 0
+}
+
+// TimedOut returns how many of the rule's backtracking matches ran out of
+// MatchTimeout, in this process: such a match does not fire the rule.
+func (r *Rule) TimedOut() int64 {
+	var n int64
+	for _, b := range r.Branches {
+		if b.re != nil {
+			n += b.re.timeouts.Load()
+		}
+	}
+	return n
 }
 
 // Match reports whether the trigger matches a lower-cased prompt.
@@ -178,7 +191,11 @@ func (r *Rule) matchLength(prompt string, seen literalMemo) int {
 type Set struct {
 	Source  string
 	Rules   []Rule
-	Lenient bool // read from a bookworm file: unusable rules were dropped
+	Lenient bool // built with BuildOptions.Lenient: unusable rules were dropped
+	Read    int  // rules in the file, loaded or not
+	// Lead replaces ClearLead when above 0: for fitting it
+	// (cmd/skillroute's TestFitClearLead) and for tests.
+	Lead float64
 
 	prepare  sync.Once
 	literals []string // every filter literal of every branch, numbered
@@ -212,12 +229,17 @@ func (s *Set) memo(prompt string) literalMemo {
 	return literalMemo{state: make([]uint8, len(s.literals)), lits: s.literals, keys: s.keys, filter: promptFilter(prompt)}
 }
 
-// Problem is a rule the loader could not accept.
+// Problem is something wrong with one rule of a file: the rule is either
+// skipped (not loaded) or loaded trimmed (a penalty naming an unknown
+// skill left out). A rule may have several problems; it is still one
+// rule (Tally).
 type Problem struct {
-	File   string
-	Line   int
-	RuleID string
-	Reason string
+	File    string
+	Line    int // 0 when the format has no lines (JSON)
+	Rule    int // the rule's position in the file, from 1
+	RuleID  string
+	Reason  string
+	Skipped bool // the rule is not loaded
 }
 
 func (p Problem) Error() string {
@@ -228,58 +250,129 @@ func (p Problem) Error() string {
 	return fmt.Sprintf("%s: rule %s: %s", loc, p.RuleID, p.Reason)
 }
 
-type ruleEntry struct {
-	ID              string   `yaml:"id" json:"id"`
-	Note            string   `yaml:"note" json:"note"`
-	Trigger         string   `yaml:"trigger" json:"trigger"`
-	Boost           string   `yaml:"boost" json:"boost"`
-	Penalty         []string `yaml:"penalty" json:"penalty"`
-	Weight          float64  `yaml:"weight" json:"weight"`
-	Examples        []string `yaml:"examples" json:"examples"`
-	MutualExclusion *struct {
-		With      string `yaml:"with" json:"with"`
-		OnKeyword string `yaml:"on_keyword" json:"on_keyword"`
-	} `yaml:"mutual_exclusion" json:"mutual_exclusion"`
-	line int
+// Tally counts the rules the problems concern, not the problems: how many
+// rules were skipped and how many were loaded trimmed.
+func Tally(problems []Problem) (skipped, trimmed int) {
+	state := map[int]bool{} // rule position -> skipped
+	for _, p := range problems {
+		state[p.Rule] = state[p.Rule] || p.Skipped
+	}
+	for _, s := range state {
+		if s {
+			skipped++
+		} else {
+			trimmed++
+		}
+	}
+	return skipped, trimmed
 }
 
-// Parse reads a rules file. known reports whether a skill exists.
-//
-// Every problem in our YAML format is an error. A bookworm file (leading
-// '{') was written for a larger catalog and for JavaScript's regular
-// expressions, so its rules that name skills absent here or use
-// look-around are dropped and returned as problems to warn about; unknown
-// names in a penalty list are dropped from the list.
-func Parse(file string, data []byte, known func(string) bool) (*Set, []Problem, error) {
-	bookworm := bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
-	entries, err := decode(data, bookworm)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %v", file, err)
+// Summary says what became of a file's rules: "133 rules: 111 loaded (17
+// of them trimmed), 22 skipped".
+func Summary(read int, problems []Problem) string {
+	skipped, trimmed := Tally(problems)
+	out := fmt.Sprintf("%d rules: %d loaded", read, read-skipped)
+	if trimmed > 0 {
+		out += fmt.Sprintf(" (%d of them trimmed)", trimmed)
 	}
-	set := &Set{Source: file}
+	if skipped > 0 {
+		out += fmt.Sprintf(", %d skipped", skipped)
+	}
+	return out
+}
+
+// RuleSpec is a rule as a file writes it, before Build checks it.
+type RuleSpec struct {
+	ID   string // "" numbers the rule by its position (#1, #2, …)
+	Note string
+	// Trigger is a regular expression, matched case-insensitively and as
+	// whole words in English: RE2, or JavaScript's syntax (look-around)
+	// run on the backtracking engine with a time bound (match.go).
+	Trigger  string
+	Boost    string
+	Penalty  []string
+	Weight   float64
+	Examples []string
+	// Mutual exclusion: when the rule ExclusiveWith also fires and
+	// OnKeyword (a regular expression, as Trigger; "" for always) matches
+	// the prompt, only one of the two applies (Set.Fired).
+	ExclusiveWith string
+	OnKeyword     string
+	Line          int // where the rule starts in its file; 0 if the format has no lines
+}
+
+// BuildOptions say how Build treats a rule it cannot use.
+type BuildOptions struct {
+	// Lenient is for a file written for another router, for a larger
+	// catalog. Its unusable rules (a boost naming an unknown skill, a
+	// trigger that compiles in no engine, …) are skipped, unknown names
+	// in a penalty list are left out of the list (the rule loads
+	// trimmed), and each is returned as a Problem to warn about. Without
+	// it every problem is an error: our own files are written for this
+	// router. Triggers written for JavaScript (look-around) load either
+	// way and run on the backtracking engine (match.go).
+	Lenient bool
+}
+
+// Build checks rule specs read from file against the catalog (known
+// reports whether a skill exists) and returns them as a Set, in order.
+// Strict (the zero BuildOptions), any problem fails the whole file, the
+// error listing them all; lenient, it returns the rules it could use and
+// the problems to warn about, each saying which rule (Problem.Rule) and
+// whether it was skipped; Set.Read counts every spec, loaded or not.
+func Build(file string, specs []RuleSpec, known func(string) bool, opt BuildOptions) (*Set, []Problem, error) {
+	set := &Set{Source: file, Lenient: opt.Lenient, Read: len(specs)}
 	var problems []Problem
-	if bookworm {
-		set.Lenient = true
-	}
 	ids := map[string]int{}
-	for i, e := range entries {
+	for i, e := range specs {
 		if e.ID == "" {
 			e.ID = fmt.Sprintf("#%d", i+1)
 		}
-		r, probs := build(file, e, known, bookworm)
+		r, probs := build(file, e, known, opt.Lenient)
 		if prev, dup := ids[e.ID]; dup {
-			probs = append(probs, Problem{file, e.line, e.ID, fmt.Sprintf("duplicate id (first at rule %d)", prev+1)})
+			probs = append(probs, Problem{File: file, Line: e.Line, RuleID: e.ID, Reason: fmt.Sprintf("duplicate id (first at rule %d)", prev+1)})
 		}
 		ids[e.ID] = i
+		for k := range probs {
+			probs[k].Rule, probs[k].Skipped = i+1, r == nil
+		}
 		problems = append(problems, probs...)
 		if r != nil {
 			set.Rules = append(set.Rules, *r)
 		}
 	}
-	if !bookworm && len(problems) > 0 {
+	if !opt.Lenient && len(problems) > 0 {
 		return nil, nil, joinProblems(problems)
 	}
 	return set, problems, nil
+}
+
+// ruleEntry is one rule of our rules file.
+type ruleEntry struct {
+	ID              string   `yaml:"id"`
+	Note            string   `yaml:"note"`
+	Trigger         string   `yaml:"trigger"`
+	Boost           string   `yaml:"boost"`
+	Penalty         []string `yaml:"penalty"`
+	Weight          float64  `yaml:"weight"`
+	Examples        []string `yaml:"examples"`
+	MutualExclusion *struct {
+		With      string `yaml:"with"`
+		OnKeyword string `yaml:"on_keyword"`
+	} `yaml:"mutual_exclusion"`
+}
+
+// Parse reads our rules file (YAML; see rules/disambiguation.yaml) and
+// checks it with Build, strictly: every problem is an error naming the
+// file, line and rule. known reports whether a skill exists. It returns
+// problems as Build does, none when strict, so that a loader can call it
+// or another format's adapter (package bookworm) alike.
+func Parse(file string, data []byte, known func(string) bool) (*Set, []Problem, error) {
+	specs, err := decode(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", file, err)
+	}
+	return Build(file, specs, known, BuildOptions{})
 }
 
 func joinProblems(ps []Problem) error {
@@ -290,44 +383,42 @@ func joinProblems(ps []Problem) error {
 	return fmt.Errorf("%s", strings.Join(msgs, "\n"))
 }
 
-func decode(data []byte, bookworm bool) ([]ruleEntry, error) {
-	if bookworm {
-		var f struct {
-			Rules []ruleEntry `json:"rules"`
-		}
-		err := json.Unmarshal(data, &f)
-		return f.Rules, err
-	}
+func decode(data []byte) ([]RuleSpec, error) {
 	var doc struct {
 		Rules []yaml.Node `yaml:"rules"`
 	}
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
-	out := make([]ruleEntry, len(doc.Rules))
+	out := make([]RuleSpec, len(doc.Rules))
 	for i := range doc.Rules {
-		if err := doc.Rules[i].Decode(&out[i]); err != nil {
+		var e ruleEntry
+		if err := doc.Rules[i].Decode(&e); err != nil {
 			return nil, fmt.Errorf("line %d: %v", doc.Rules[i].Line, err)
 		}
-		out[i].line = doc.Rules[i].Line
+		out[i] = RuleSpec{ID: e.ID, Note: e.Note, Trigger: e.Trigger, Boost: e.Boost, Penalty: e.Penalty,
+			Weight: e.Weight, Examples: e.Examples, Line: doc.Rules[i].Line}
+		if me := e.MutualExclusion; me != nil {
+			out[i].ExclusiveWith, out[i].OnKeyword = me.With, me.OnKeyword
+		}
 	}
 	return out, nil
 }
 
-func build(file string, e ruleEntry, known func(string) bool, bookworm bool) (*Rule, []Problem) {
+func build(file string, e RuleSpec, known func(string) bool, lenient bool) (*Rule, []Problem) {
 	var probs []Problem
 	bad := func(format string, args ...any) {
-		probs = append(probs, Problem{file, e.line, e.ID, fmt.Sprintf(format, args...)})
+		probs = append(probs, Problem{File: file, Line: e.Line, RuleID: e.ID, Reason: fmt.Sprintf(format, args...)})
 	}
-	r := &Rule{ID: e.ID, Note: e.Note, Boost: e.Boost, Weight: e.Weight, Examples: e.Examples, Line: e.line, re: &lazyRegexps{}}
+	r := &Rule{ID: e.ID, Note: e.Note, Boost: e.Boost, Weight: e.Weight, Examples: e.Examples, Line: e.Line, kw: &matcher{}}
 	fatal := false
 	if strings.TrimSpace(e.Trigger) == "" {
 		bad("no trigger")
 		fatal = true
-	} else if re, err := regexp.Compile("(?i)" + e.Trigger); err != nil {
-		bad("trigger does not compile: %v", err)
+	} else if engine, err := checkPattern(e.Trigger); err != nil {
+		bad("trigger does not compile, as RE2 or as JavaScript: %v", err)
 		fatal = true
-	} else if re.MatchString("") {
+	} else if matchesEmpty(e.Trigger, engine) {
 		bad("trigger matches the empty string, so it would fire on every prompt")
 		fatal = true
 	} else {
@@ -357,16 +448,16 @@ func build(file string, e ruleEntry, known func(string) bool, bookworm bool) (*R
 			r.Penalty = append(r.Penalty, p)
 		}
 	}
-	if bookworm && len(r.Penalty) == 0 && r.Boost == "" {
-		fatal = true
+	if lenient && len(r.Penalty) == 0 && r.Boost == "" {
+		fatal = true // every name it penalised was left out: nothing remains
 	}
-	if me := e.MutualExclusion; me != nil && me.With != "" {
-		r.ExclusiveWith = me.With
-		if me.OnKeyword != "" {
-			if _, err := regexp.Compile("(?i)" + me.OnKeyword); err != nil {
-				bad("mutual_exclusion on_keyword does not compile: %v", err)
+	if e.ExclusiveWith != "" {
+		r.ExclusiveWith = e.ExclusiveWith
+		if e.OnKeyword != "" {
+			if _, err := checkPattern(e.OnKeyword); err != nil {
+				bad("mutual_exclusion on_keyword does not compile, as RE2 or as JavaScript: %v", err)
 			} else {
-				r.OnKeyword = me.OnKeyword
+				r.OnKeyword = e.OnKeyword
 			}
 		}
 	}
@@ -374,6 +465,19 @@ func build(file string, e ruleEntry, known func(string) bool, bookworm bool) (*R
 		return nil, probs
 	}
 	return r, probs
+}
+
+// matchesEmpty reports whether a trigger matches the empty prompt.
+func matchesEmpty(p string, engine Engine) bool {
+	if engine == Backtrack {
+		re, err := compileBacktrack(p)
+		if err != nil {
+			return false
+		}
+		ok, _ := re.MatchString("")
+		return ok
+	}
+	return regexp.MustCompile("(?i)" + p).MatchString("")
 }
 
 // Candidate is one ranked skill as the rules see it.
@@ -413,7 +517,7 @@ func (s *Set) fired(prompt string) ([]*Rule, map[*Rule]int) {
 		if !ok || drop[i] {
 			continue
 		}
-		if kw := r.onKeywordRegexp(); kw != nil && !kw.MatchString(prompt) {
+		if !r.onKeywordMatches(prompt) {
 			continue
 		}
 		drop[j] = true // r declares the exclusion, or is the earlier of two that do
@@ -429,86 +533,184 @@ func (s *Set) fired(prompt string) ([]*Rule, map[*Rule]int) {
 
 // Apply adjusts the candidates by the rules that fire on the prompt and
 // returns them re-ranked, with the fired rules.
+//
+// Rules adjust, they never bury: every score stays within a factor of
+// √ClearLead of the candidate's own score (the score it came with; for a
+// skill a rule entered, EntryShare × the top score), so a candidate whose
+// own score is ClearLead times another's stays above it whatever fires.
+// Within that bound, a rule's penalties and its verdict on rank reach only
+// the skills its boosted skill could overtake: one that wins clearly over
+// the boosted skill is left alone, rather than lowered so that a third,
+// unrelated skill wins.
 func (s *Set) Apply(p tokenize.Text, cands []Candidate) ([]Candidate, []*Rule) {
 	if s == nil {
 		return cands, nil
 	}
-	prompt := p.Lower
 	// A rule's specificity is the length of the text its trigger matched.
-	fired, specificity := s.fired(prompt)
+	fired, specificity := s.fired(p.Lower)
 	if len(fired) == 0 {
 		return cands, nil
 	}
 	sort.SliceStable(fired, func(i, j int) bool { return specificity[fired[i]] < specificity[fired[j]] })
+	lead := s.clearLead()
+	reach := math.Sqrt(lead)
 	top := 0.0
 	pos := map[string]int{}
 	for i, c := range cands {
 		top = max(top, c.Score)
 		pos[c.Skill] = i
 	}
+	// Boosts: the largest weight per skill, never the product.
 	boost, boostBy := map[string]float64{}, map[string]string{}
-	penalty, penaltyBy := map[string]float64{}, map[string]string{}
 	for _, r := range fired {
 		if r.Boost != "" && r.Weight > boost[r.Boost] {
 			boost[r.Boost], boostBy[r.Boost] = r.Weight, r.ID
 		}
-		for _, p := range r.Penalty {
-			if r.Weight > penalty[p] {
-				penalty[p], penaltyBy[p] = r.Weight, r.ID
+	}
+	for _, r := range fired { // in order of specificity, not of names
+		if _, ok := pos[r.Boost]; ok || r.Boost == "" {
+			continue
+		}
+		entry := top * EntryShare
+		cands = append(cands, Candidate{Skill: r.Boost, Score: entry, Explain: &explain.Node{
+			Value: entry, Message: fmt.Sprintf("not matched; entered by rule %s at %.1f × top score", boostBy[r.Boost], EntryShare)}})
+		pos[r.Boost] = len(cands) - 1
+	}
+	own := make([]float64, len(cands))
+	for i, c := range cands {
+		own[i] = c.Score
+	}
+	// clear reports whether candidate a wins clearly over b on its own
+	// evidence: no rule may reorder the two.
+	clear := func(a, b int) bool { return own[a] >= lead*own[b] }
+	// Penalties: the largest weight per skill, among the rules whose
+	// boosted skill it does not clearly beat.
+	penalty, penaltyBy := map[string]float64{}, map[string]string{}
+	for _, r := range fired {
+		bi, boosted := pos[r.Boost]
+		for _, name := range r.Penalty {
+			pi, ok := pos[name]
+			if !ok || boosted && clear(pi, bi) {
+				continue
+			}
+			if r.Weight > penalty[name] {
+				penalty[name], penaltyBy[name] = r.Weight, r.ID
 			}
 		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(boost)) {
-		i, ok := pos[name]
-		if !ok {
-			entry := top * EntryShare
-			cands = append(cands, Candidate{Skill: name, Score: entry, Explain: &explain.Node{
-				Value: entry, Message: fmt.Sprintf("not matched; entered by rule %s at %.1f × top score", boostBy[name], EntryShare)}})
-			i = len(cands) - 1
-			pos[name] = i
-		}
+	for name, w := range boost {
+		c := &cands[pos[name]]
+		c.Score *= 1 + w
+		c.Explain = explain.Wrap(c.Score, fmt.Sprintf("rule %s boosts %s × (1 + %.2f)", boostBy[name], name, w), c.Explain)
+	}
+	for name, w := range penalty {
+		c := &cands[pos[name]]
+		c.Score *= 1 - PenaltyFactor*w
+		c.Explain = explain.Wrap(c.Score, fmt.Sprintf("rule %s penalises %s × (1 − %.1f × %.2f)", penaltyBy[name], name, PenaltyFactor, w), c.Explain)
+	}
+	lo := func(i int) float64 { return own[i] / reach }
+	hi := func(i int) float64 { return own[i] * reach }
+	for i := range cands {
 		c := &cands[i]
-		c.Score *= 1 + boost[name]
-		c.Explain = explain.Wrap(c.Score, fmt.Sprintf("rule %s boosts %s × (1 + %.2f)", boostBy[name], name, boost[name]), c.Explain)
-	}
-	for _, name := range slices.Sorted(maps.Keys(penalty)) {
-		if i, ok := pos[name]; ok {
-			c := &cands[i]
-			c.Score *= 1 - PenaltyFactor*penalty[name]
-			c.Explain = explain.Wrap(c.Score, fmt.Sprintf("rule %s penalises %s × (1 − %.1f × %.2f)", penaltyBy[name], name, PenaltyFactor, penalty[name]), c.Explain)
+		if b := min(max(c.Score, lo(i)), hi(i)); b != c.Score {
+			c.Score = b
+			c.Explain = explain.Wrap(c.Score, fmt.Sprintf("rules move a score by at most × or ÷ %.2f (√%.2f)", reach, lead), c.Explain)
 		}
 	}
-	// Rank verdicts, least specific rule first, so that the most specific
-	// one speaks last: when "部署" (deploy → devops) and "kubernetes.*部署"
-	// (→ kubernetes) both fire, the longer match knows more. A rule's
-	// verdict also covers what less specific rules boosted instead.
+	// Rank verdicts, least specific first, so that the most specific one
+	// speaks last: when "部署" (deploy → devops) and "kubernetes.*部署"
+	// (→ kubernetes) both fire, the longer match knows more.
+	for _, v := range verdicts(fired, specificity, pos, own, clear) {
+		b, q := &cands[v.above], &cands[v.below]
+		if q.Score < b.Score {
+			continue
+		}
+		// The lower one goes just below, as far as its bound allows, and
+		// the other rises past it if that was not far enough.
+		q.Score = max(b.Score*BelowBoosted, lo(v.below))
+		if q.Score >= b.Score {
+			b.Score = min(q.Score/BelowBoosted, hi(v.above))
+			b.Explain = explain.Wrap(b.Score, fmt.Sprintf("rule %s puts %s above %s", v.rule, b.Skill, q.Skill), b.Explain)
+		}
+		q.Explain = explain.Wrap(q.Score, fmt.Sprintf("rule %s keeps %s below %s", v.rule, q.Skill, b.Skill), q.Explain)
+	}
+	// Equal scores keep the order they came in: never a name sort.
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].Score > cands[j].Score })
+	return cands, fired
+}
+
+// verdict is one rule's verdict on rank: candidate above before below.
+type verdict struct {
+	above, below int
+	spec         int
+	rule         string
+}
+
+// verdicts collects the fired rules' verdicts on rank, in order of
+// specificity: a rule's boosted skill goes above the skills it penalises
+// and above what less specific rules boosted instead, unless that skill
+// wins clearly on its own evidence. Two verdicts on one pair that
+// disagree are settled by the evidence: the more specific rule's stands;
+// of two equally specific, neither does, and the pair keeps the order of
+// its own scores (a tie of those, no order at all).
+func verdicts(fired []*Rule, specificity map[*Rule]int, pos map[string]int, own []float64, clear func(a, b int) bool) []verdict {
+	type pair struct{ a, b int } // a < b
+	best := map[pair]verdict{}
+	var order []pair
+	add := func(v verdict) {
+		k := pair{min(v.above, v.below), max(v.above, v.below)}
+		prev, seen := best[k]
+		switch {
+		case !seen:
+			order = append(order, k)
+			best[k] = v
+		case v.spec > prev.spec:
+			best[k] = v
+		case v.spec == prev.spec && prev.above != v.above:
+			// Equally specific rules pin each other: their own scores decide.
+			v.rule = prev.rule + " and " + v.rule
+			switch {
+			case own[v.above] < own[v.below]:
+				v.above, v.below = v.below, v.above
+			case own[v.above] == own[v.below]:
+				v.spec = -1 // no verdict
+			}
+			best[k] = v
+		}
+	}
 	for i, r := range fired {
 		bi, ok := pos[r.Boost]
 		if r.Boost == "" || !ok {
 			continue
 		}
-		below := append([]string(nil), r.Penalty...)
+		below := slices.Clone(r.Penalty)
 		for _, weaker := range fired[:i] {
 			if weaker.Boost != "" && weaker.Boost != r.Boost && specificity[weaker] < specificity[r] {
 				below = append(below, weaker.Boost)
 			}
 		}
-		for _, p := range below {
-			// Ties too: a name sort must not decide against the rule.
-			if pi, ok := pos[p]; ok && pi != bi && cands[pi].Score >= cands[bi].Score {
-				c := &cands[pi]
-				c.Score = cands[bi].Score * BelowBoosted
-				c.Explain = explain.Wrap(c.Score, fmt.Sprintf("rule %s keeps %s below %s", r.ID, p, r.Boost), c.Explain)
+		for _, name := range below {
+			if pi, ok := pos[name]; ok && pi != bi && !clear(pi, bi) {
+				add(verdict{above: bi, below: pi, spec: specificity[r], rule: r.ID})
 			}
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].Score != cands[j].Score {
-			return cands[i].Score > cands[j].Score
+	out := make([]verdict, 0, len(order))
+	for _, k := range order {
+		if v := best[k]; v.spec >= 0 {
+			out = append(out, v)
 		}
-		return cands[i].Skill < cands[j].Skill
-	})
-	return cands, fired
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].spec < out[j].spec })
+	return out
+}
+
+// clearLead is the set's ClearLead, or the one it was given to fit it.
+func (s *Set) clearLead() float64 {
+	if s.Lead > 0 {
+		return s.Lead
+	}
+	return ClearLead
 }
 
 // Restrict fits a rule set to a catalog: resolve maps a name the rules use
@@ -539,4 +741,20 @@ func (s *Set) Restrict(resolve func(string) (string, bool)) {
 		kept = append(kept, r)
 	}
 	s.Rules = kept
+}
+
+// Without returns a copy of the set without the rules of the given ids:
+// an ablation, for `skillroute rules lint --eval`. The copy compiles and
+// numbers its own patterns, so the two sets can be used side by side.
+func (s *Set) Without(ids ...string) *Set {
+	out := &Set{Source: s.Source, Lenient: s.Lenient, Read: s.Read, Lead: s.Lead}
+	for _, r := range s.Rules {
+		if slices.Contains(ids, r.ID) {
+			continue
+		}
+		r.Branches = branches(r.Pattern)
+		r.kw = &matcher{}
+		out.Rules = append(out.Rules, r)
+	}
+	return out
 }

@@ -8,7 +8,10 @@ import (
 )
 
 // A rule moves security work ahead of unit testing when the prompt asks
-// for a penetration test.
+// for a penetration test. The two are close (tester-expert leads by 2×,
+// under ClearLead), so the rule's verdict holds: tester-expert goes down
+// as far as the bound lets it (÷ √ClearLead), and security-expert rises
+// just past it.
 func Example() {
 	rules := []byte(`
 rules:
@@ -35,6 +38,6 @@ rules:
 	}
 	// Output:
 	// fired: test-pentest
-	// security-expert 6.500
-	// tester-expert 6.175
+	// security-expert 7.018
+	// tester-expert 6.667
 }

@@ -1,7 +1,6 @@
 package disambig
 
 import (
-	"regexp"
 	"regexp/syntax"
 	"slices"
 	"sort"
@@ -232,41 +231,71 @@ func allGroups[T any](groups [][]T, present func(T) bool) bool {
 	return true
 }
 
-// exactMatch finds what a plain-text branch matches, as the regular
-// expression would: the leftmost occurrence, and at that position the first
-// alternative in pattern order. It returns the start byte and the length in
-// runes, or -1, -1.
+// exactMatch finds what a plain-text branch matches, as the guarded
+// regular expression would: the leftmost occurrence that stands as whole
+// words (match.go), and at that position the first alternative in pattern
+// order. It returns the start byte and the length in runes, or -1, -1.
 func exactMatch(alts []string, prompt string) (start, length int) {
 	at, n := -1, -1
 	for _, lit := range alts {
-		if i := strings.Index(prompt, lit); i >= 0 && (at < 0 || i < at) {
+		if i := wordIndex(prompt, lit); i >= 0 && (at < 0 || i < at) {
 			at, n = i, utf8.RuneCountInString(lit)
 		}
 	}
 	return at, n
 }
 
+// wordIndex returns the first occurrence of lit in prompt that neither
+// begins nor ends inside a word, or -1.
+func wordIndex(prompt, lit string) int {
+	for from := 0; from <= len(prompt); {
+		i := strings.Index(prompt[from:], lit)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		if wholeWords(prompt, i, i+len(lit)) {
+			return i
+		}
+		_, size := utf8.DecodeRuneInString(prompt[i:])
+		from = i + max(size, 1)
+	}
+	return -1
+}
+
 // branches splits a trigger into its top-level alternatives, each with its
-// filter. A trigger such as '(react|vue).{0,25}(慢|卡顿)|首屏慢|lighthouse'
-// compiles, whole, to a program too large for Go's fast backtracking
-// matcher; apart, only the branches whose literals occur are compiled and
-// run, each small, and the plain-text ones not at all. Measured on the
-// built-in rules: route 689 µs -> see BenchmarkRoute.
+// filter and its engine. A trigger such as
+// '(react|vue).{0,25}(慢|卡顿)|首屏慢|lighthouse' compiles, whole, to a
+// program too large for Go's fast backtracking matcher; apart, only the
+// branches whose literals occur are compiled and run, each small, and the
+// plain-text ones not at all. Measured on the built-in rules: route 689 µs
+// -> see BenchmarkRoute. A branch RE2 cannot compile (look-around) runs on
+// the backtracking engine; its filter is that of the branch read as RE2
+// without its look-around (screenPattern).
 func branches(trigger string) []Branch {
 	alts := splitTopLevel(trigger)
 	// Every branch must stand as an expression of its own; a split that
 	// cut through something the splitter does not model keeps the trigger
 	// whole, which is only slower.
-	for _, alt := range alts {
-		if _, err := regexp.Compile("(?i)" + alt); err != nil {
+	engines := make([]Engine, len(alts))
+	for i, alt := range alts {
+		e, err := checkPattern(alt)
+		if err != nil {
 			alts = []string{trigger}
+			engines = []Engine{RE2}
+			engines[0], _ = checkPattern(trigger)
 			break
 		}
+		engines[i] = e
 	}
 	var out []Branch
-	for _, alt := range alts {
-		b := Branch{Pattern: alt, re: &lazyRegexp{}}
-		b.Literals, b.Exact = analyse(alt)
+	for i, alt := range alts {
+		b := Branch{Pattern: alt, Engine: engines[i], re: &matcher{}}
+		if b.Engine == Backtrack {
+			b.Literals, _ = analyse(screenPattern(alt))
+		} else {
+			b.Literals, b.Exact = analyse(alt)
+		}
 		out = append(out, b)
 	}
 	return out

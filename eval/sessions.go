@@ -92,7 +92,7 @@ func projectTypes(files []string) ([]string, error) {
 			return nil, err
 		}
 	}
-	types := sctx.DetectProject(project)
+	types := sctx.DetectProject(project, "")
 	if types == nil {
 		types = []string{}
 	}

@@ -22,6 +22,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -51,6 +52,7 @@ type Event struct {
 	ToolInput     json.RawMessage `json:"tool_input"`
 	ExpansionType string          `json:"expansion_type"`
 	CommandName   string          `json:"command_name"`
+	CommandArgs   string          `json:"command_args"`
 }
 
 // Decision is one routed prompt, as recorded in decisions.jsonl.
@@ -72,6 +74,18 @@ type Handler struct {
 	// events never load the index.
 	Open func() (*router.Router, error)
 	Now  func() time.Time
+	// Home is the user's home folder: project detection stops before it
+	// (sctx.DetectProject). Empty sets no limit.
+	Home string
+	// Changed returns those of the named skills whose files changed or
+	// went since the router's index was compiled (loader.Changed). The
+	// hook asks it of the skill it is about to name: one stat per prompt
+	// instead of one per skill. May be nil.
+	Changed func(r *router.Router, names ...string) []string
+	// Recompile starts a compile in the background that checks every
+	// skill file and compiles only if one changed; called at SessionStart
+	// and when Changed finds a change. May be nil.
+	Recompile func() error
 }
 
 // Result is what a handled event produced.
@@ -98,12 +112,9 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 		if ev.ToolName != "Skill" {
 			return Result{Reason: "PostToolUse of " + ev.ToolName}
 		}
-		return h.used(ctx, ev, skillOf(ev.ToolInput))
+		return h.used(ctx, ev, skillOf(ev.ToolInput), nil)
 	case "UserPromptExpansion":
-		if ev.ExpansionType != "" && ev.ExpansionType != "slash_command" {
-			return Result{Reason: "expansion " + ev.ExpansionType}
-		}
-		return h.used(ctx, ev, ev.CommandName)
+		return h.expansion(ctx, ev)
 	case "SessionStart":
 		return h.start(ctx, ev)
 	case "":
@@ -160,6 +171,8 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 			res.Reason = "closing turn: no skill needed"
 		case d.Skill == "":
 			res.Reason = fmt.Sprintf("abstained (confidence %.2f)", d.Confidence)
+		case h.gone(r, d.Skill):
+			res.Reason = fmt.Sprintf("%s was removed since the index was compiled; recompiling", d.Skill)
 		default:
 			injected := describe(d)
 			res.Output = contextOutput(injected)
@@ -178,6 +191,24 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	return res
 }
 
+// gone checks the file of the skill about to be named. A changed file
+// starts a compile in the background (the route stands: the skill is
+// still there); a removed one, too, and the skill is not named.
+func (h *Handler) gone(r *router.Router, skill string) bool {
+	if h.Changed == nil || len(h.Changed(r, skill)) == 0 {
+		return false
+	}
+	if h.Recompile != nil {
+		_ = h.Recompile()
+	}
+	id := r.Index.Resolve(skill)
+	if id < 0 {
+		return true
+	}
+	_, err := os.Stat(r.Index.Skills[id].Source)
+	return err != nil
+}
+
 // session is the router's snapshot of a session file: its recent skills,
 // the workflow statistics when there are skills to predict from, and the
 // project type of the working folder (detected again after
@@ -193,7 +224,7 @@ func (h *Handler) session(f *SessionFile, cwd string, now time.Time) router.Sess
 		}
 	}
 	if cwd != "" {
-		s.Project = f.ProjectFor(cwd, now)
+		s.Project = f.ProjectFor(cwd, h.Home, now)
 		if s.Project == nil {
 			s.Project = []string{} // looked, found none
 		}
@@ -232,14 +263,15 @@ func contextOutput(text string) []byte {
 	return data
 }
 
-// used records that the session used a skill.
-func (h *Handler) used(ctx context.Context, ev Event, skill string) Result {
+// used records that the session used a skill; about, when set, says
+// whether the use is about the routed prompt (see RecordUse).
+func (h *Handler) used(ctx context.Context, ev Event, skill string, about func(query string) bool) Result {
 	skill = strings.TrimSpace(skill)
 	if skill == "" {
 		return Result{Reason: "no skill name"}
 	}
 	same := func(a, b string) bool { return a == b || bare(a) == bare(b) }
-	if err := h.Store.RecordUse(ctx, ev.SessionID, skill, h.now(), same); err != nil {
+	if err := h.Store.RecordUse(ctx, ev.SessionID, skill, h.now(), same, about); err != nil {
 		return Result{Reason: "record use: " + err.Error()}
 	}
 	return Result{Reason: "recorded use of " + skill}
@@ -256,7 +288,15 @@ func (h *Handler) start(ctx context.Context, ev Event) Result {
 		return Result{Reason: "reset: " + err.Error()}
 	}
 	h.Store.Expire(h.now())
-	return Result{Reason: "session reset (" + ev.Source + ")"}
+	reason := "session reset (" + ev.Source + ")"
+	if h.Recompile != nil {
+		// A new session is when skills were most likely edited: check
+		// them all, off the user's clock.
+		if err := h.Recompile(); err != nil {
+			reason += "; catalog check: " + err.Error()
+		}
+	}
+	return Result{Reason: reason}
 }
 
 // bare strips a "plugin:" prefix: the hook recommends "skillroute:x" and

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/skillroute/skillroute/hook"
-	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 	"github.com/stretchr/testify/assert"
@@ -285,13 +285,13 @@ func TestImplicitFeedback(t *testing.T) {
 	now = now.Add(10 * time.Minute)
 	use("c", "kubernetes-specialist") // too late to be about that prompt
 
-	records, warnings, err := (&learn.Log{Dir: h.Store.Dir}).Read()
+	records, warnings, err := (&feedback.Log{Dir: h.Store.Dir}).Read()
 	require.NoError(t, err)
 	require.Empty(t, warnings)
 	require.Len(t, records, 2)
 	assert.Equal(t, "git-operation-master", records[0].Routed)
 	assert.Equal(t, "git-operation-master", records[0].Corrected, "a confirmation")
-	assert.Equal(t, learn.KindImplicit, records[0].Kind)
+	assert.Equal(t, feedback.KindImplicit, records[0].Kind)
 	assert.Equal(t, "tester-expert", records[1].Routed)
 	assert.Equal(t, "debugger-expert", records[1].Corrected)
 	assert.Contains(t, records[1].Query, "Jest")
@@ -317,11 +317,93 @@ func TestStoreHousekeeping(t *testing.T) {
 	}
 
 	path := filepath.Join(h.Store.Dir, "decisions.jsonl")
-	require.NoError(t, os.WriteFile(path, make([]byte, 2<<20), 0o644))
-	require.NoError(t, h.Store.RecordDecision(ctx, hook.Decision{ID: "d", Session: "live", Time: now}))
-	info, err := os.Stat(path)
+	require.NoError(t, os.WriteFile(path+".1", []byte("rotated by an older version\n"), 0o644))
+	for i := range 2 {
+		require.NoError(t, os.WriteFile(path, make([]byte, 2<<20), 0o644))
+		require.NoError(t, h.Store.RecordDecision(ctx, hook.Decision{ID: "d", Session: "live", Time: now}))
+		info, err := os.Stat(path)
+		require.NoError(t, err)
+		assert.Less(t, info.Size(), int64(1000), "rotated before the new line")
+		rotated, _ := filepath.Glob(filepath.Join(h.Store.Dir, "decisions*.jsonl"))
+		if old, _ := filepath.Glob(path + ".1"); len(old) > 0 {
+			rotated = append(old, rotated...)
+		}
+		assert.Equal(t, []string{filepath.Join(h.Store.Dir, fmt.Sprintf("decisions-%d.jsonl", i+1)), path}, rotated,
+			"one old file kept, numbered; the older version's .1 counts as older")
+	}
+}
+
+// A typed skill is a verdict on the routed prompt only when it is about
+// the same request; any other slash command is no skill use at all.
+func TestTypedSkillVerdict(t *testing.T) {
+	const routed = "React 页面加载慢，首屏要 4 秒" // routes to performance-expert
+	cases := []struct {
+		name    string
+		command string
+		args    string
+		verdict string // the corrected skill recorded, "" for none
+		recent  bool   // recorded as a skill use
+	}{
+		{"bare skill right after", "debugger-expert", "", "debugger-expert", true},
+		{"the routed skill, bare", "performance-expert", "", "performance-expert", true},
+		{"same request restated", "debugger-expert", "首屏加载慢", "debugger-expert", true},
+		{"same request in other words", "debugger-expert", "the React page: 首屏要 4 秒", "debugger-expert", true},
+		{"a new task", "tester-expert", "add unit tests for the date parser", "", true},
+		{"a new task in Chinese", "tester-expert", "给登录模块写单元测试", "", true},
+		{"a plain command", "standup", "", "", false},
+		{"skillroute's own command", "skillroute:wrong", "debugger-expert", "", false},
+		{"an MCP prompt", "mcp__github__pr", "", "", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHandler(t)
+			ctx := context.Background()
+			res := h.Handle(ctx, event(t, map[string]any{"session_id": "s", "hook_event_name": "UserPromptSubmit", "prompt": routed}))
+			require.NotNil(t, res.Output, res.Reason)
+			assert.Contains(t, string(res.Output), "performance-expert")
+			expansion := map[string]any{"session_id": "s", "hook_event_name": "UserPromptExpansion",
+				"expansion_type": "slash_command", "command_name": c.command, "command_args": c.args,
+				"command_source": "userSettings", "prompt": strings.TrimSpace("/" + c.command + " " + c.args)}
+			if strings.HasPrefix(c.command, "mcp__") {
+				expansion["expansion_type"] = "mcp_prompt"
+			}
+			h.Handle(ctx, event(t, expansion))
+			sess, err := h.Store.Session("s")
+			require.NoError(t, err)
+			if c.recent {
+				assert.Equal(t, []string{c.command}, sess.Recent)
+			} else {
+				assert.Empty(t, sess.Recent, "not a skill use")
+			}
+			records, _, err := (&feedback.Log{Dir: h.Store.Dir}).Read()
+			require.NoError(t, err)
+			if c.verdict == "" {
+				assert.Empty(t, records)
+			} else {
+				require.Len(t, records, 1)
+				assert.Equal(t, "performance-expert", records[0].Routed)
+				assert.Equal(t, c.verdict, records[0].Corrected)
+				assert.Equal(t, routed, records[0].Query)
+			}
+
+			// The model then calls a skill for the typed command: no
+			// verdict on the routed prompt, which the command closed.
+			h.Handle(ctx, []byte(`{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"Skill","tool_input":{"skill":"sre-expert"}}`))
+			after, _, err := (&feedback.Log{Dir: h.Store.Dir}).Read()
+			require.NoError(t, err)
+			assert.Len(t, after, len(records), "the route was closed")
+		})
+	}
+}
+
+func TestCommandArgsFromPrompt(t *testing.T) {
+	h := newHandler(t)
+	ctx := context.Background()
+	h.Handle(ctx, event(t, map[string]any{"session_id": "s", "hook_event_name": "UserPromptSubmit", "prompt": "React 页面加载慢，首屏要 4 秒"}))
+	// No command_args: the arguments are read from the prompt.
+	h.Handle(ctx, event(t, map[string]any{"session_id": "s", "hook_event_name": "UserPromptExpansion",
+		"command_name": "tester-expert", "prompt": "/tester-expert add unit tests for the date parser"}))
+	records, _, err := (&feedback.Log{Dir: h.Store.Dir}).Read()
 	require.NoError(t, err)
-	assert.Less(t, info.Size(), int64(1000), "rotated before the new line")
-	_, err = os.Stat(path + ".1")
-	assert.NoError(t, err)
+	assert.Empty(t, records, "a new task")
 }

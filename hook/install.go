@@ -1,17 +1,16 @@
 package hook
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 )
 
 // Registration is one hook entry the installer adds to settings.json.
@@ -203,31 +202,86 @@ func equalJSON(a, b any) bool {
 	return string(x) == string(y)
 }
 
+// MaxBackups is how many backups of a settings file edit keeps beside it:
+// enough to undo the last few installs, few enough not to litter the
+// user's folder (every install and uninstall used to add one for good).
+const MaxBackups = 5
+
+// BackupTag names backups of a settings file: PATH.skillroute-backup-N.
+const BackupTag = "skillroute-backup"
+
+// editTries is how often edit starts over when another program changed
+// the settings file while it was being edited.
+const editTries = 5
+
+// beforeWrite, when set (by tests), runs between computing an edit and
+// checking that the file has not changed meanwhile.
+var beforeWrite func(path string)
+
 // edit loads a settings file (missing is empty), applies change to its
 // "hooks" object and writes it back with a backup, unless nothing changed.
+// The file is written through package store: a symlink is written through
+// to its target, the file keeps its mode, and a read-only file is refused
+// with a clear error (before any backup is made). If the file changes
+// while the edit is computed (Claude Code or another tool saving it), the
+// edit starts over on the new content, so that their change is kept.
 func edit(path string, dryRun bool, change func(map[string]any) []Change) ([]Change, error) {
+	for try := 1; ; try++ {
+		old, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			old, err = nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		changes, data, err := applyEdit(path, old, change)
+		if err != nil || dryRun || data == nil {
+			return changes, err
+		}
+		if err := store.Writable(path); err != nil {
+			return nil, err
+		}
+		if beforeWrite != nil {
+			beforeWrite(path)
+		}
+		if now, err := os.ReadFile(path); (err == nil || old != nil) && !bytes.Equal(now, old) {
+			if try < editTries {
+				continue // changed meanwhile: edit what is there now
+			}
+			return nil, fmt.Errorf("%s keeps changing while being edited; left untouched, try again", path)
+		}
+		if old != nil {
+			if _, err := store.Backup(path, BackupTag, old, MaxBackups); err != nil {
+				return nil, fmt.Errorf("backup: %w", err)
+			}
+		}
+		return changes, store.Write(path, data, store.Settings)
+	}
+}
+
+// applyEdit applies change to the settings old (nil: no file) and returns
+// the changes and the new content, or nil content when nothing is to be
+// written.
+func applyEdit(path string, old []byte, change func(map[string]any) []Change) ([]Change, []byte, error) {
 	settings := map[string]any{}
-	old, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		old = nil
-	case err != nil:
-		return nil, err
-	case len(strings.TrimSpace(string(old))) > 0:
+	if len(strings.TrimSpace(string(old))) > 0 {
 		if err := json.Unmarshal(old, &settings); err != nil {
-			return nil, fmt.Errorf("%s: not valid JSON, left untouched: %v", path, err)
+			return nil, nil, fmt.Errorf("%s: not valid JSON, left untouched: %v", path, err)
+		}
+		if settings == nil { // the file holds null
+			settings = map[string]any{}
 		}
 	}
 	hooks, ok := settings["hooks"].(map[string]any)
 	if !ok {
 		if settings["hooks"] != nil {
-			return nil, fmt.Errorf("%s: \"hooks\" is not an object, left untouched", path)
+			return nil, nil, fmt.Errorf("%s: \"hooks\" is not an object, left untouched", path)
 		}
 		hooks = map[string]any{}
 	}
 	for event, v := range hooks {
 		if _, ok := v.([]any); !ok {
-			return nil, fmt.Errorf("%s: hooks.%s is not a list, left untouched", path, event)
+			return nil, nil, fmt.Errorf("%s: hooks.%s is not a list, left untouched", path, event)
 		}
 	}
 	changes := change(hooks)
@@ -238,27 +292,11 @@ func edit(path string, dryRun bool, change func(map[string]any) []Change) ([]Cha
 	}
 	data, err := json.MarshalIndent(settings, "", "  ")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	data = append(data, '\n')
-	if dryRun || string(data) == string(old) || (old == nil && len(settings) == 0) {
-		return changes, nil
+	if string(data) == string(old) || (old == nil && len(settings) == 0) {
+		return changes, nil, nil
 	}
-	if old != nil {
-		// Nanoseconds and O_EXCL: an install and an uninstall in the same
-		// second keep both backups.
-		backup := fmt.Sprintf("%s.skillroute-backup-%s", path, time.Now().UTC().Format("20060102T150405.000000000"))
-		f, err := os.OpenFile(backup, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err != nil {
-			return nil, fmt.Errorf("backup: %w", err)
-		}
-		_, werr := f.Write(old)
-		if err := errors.Join(werr, f.Close()); err != nil {
-			return nil, fmt.Errorf("backup: %w", err)
-		}
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	return changes, state.WriteAtomic(path, data)
+	return changes, data, nil
 }

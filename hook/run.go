@@ -11,6 +11,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"github.com/gofrs/flock"
 )
 
 // MaxEvent bounds what is read from stdin. The router reads only the first
@@ -93,9 +95,16 @@ func (rt *Runtime) Run(stdin io.Reader, stdout io.Writer) {
 	}
 }
 
-// CompileInBackground starts `BINARY compile --catalog installed` as a
-// detached process that outlives this one. A lock file in the cache
-// folder keeps it to one at a time.
+// CompileLock is the lock file, in the cache folder, that a background
+// compile holds while it runs: a second one finds it taken and does not
+// start, and a killed one leaves no lock behind (the kernel drops it).
+const CompileLock = "compile.lock"
+
+// CompileInBackground starts `BINARY compile --catalog installed
+// --background` as a detached process that outlives this
+// one, unless one is running already. The child checks every skill file,
+// compiles only if one changed, and records its progress in the cache
+// folder (see the compile command and doctor).
 func CompileInBackground(binary, cacheDir string) error {
 	if binary == "" {
 		return errors.New("no binary to run")
@@ -103,17 +112,22 @@ func CompileInBackground(binary, cacheDir string) error {
 	if strings.HasSuffix(binary, ".test") {
 		return errors.New("not from a test binary") // it would run the tests
 	}
-	lock := filepath.Join(cacheDir, ".compiling")
-	if info, err := os.Stat(lock); err == nil && time.Since(info.ModTime()) < time.Minute {
+	if err := os.MkdirAll(cacheDir, 0o700); err != nil {
+		return err
+	}
+	lk := flock.New(filepath.Join(cacheDir, CompileLock))
+	ok, err := lk.TryLock()
+	if err != nil {
+		return err
+	}
+	if !ok {
 		return nil // one is running
 	}
-	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(lock, nil, 0o644); err != nil {
-		return err
-	}
-	cmd := exec.Command(binary, "compile", "--catalog", "installed", "--done", lock)
+	lk.Unlock() // the child takes it; two racing children: one gives way
+	cmd := exec.Command(binary, "compile", "--catalog", "installed", "--background")
 	cmd.SysProcAttr = detached()
-	return cmd.Start() // not waited for: it runs on after the hook exits
+	if err := cmd.Start(); err != nil { // not waited for: it runs on after the hook exits
+		return err
+	}
+	return cmd.Process.Release()
 }

@@ -2,6 +2,7 @@ package hook_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -97,4 +98,25 @@ func TestRuntimeRecoversFromPanic(t *testing.T) {
 func TestCompileInBackgroundRefusesTestBinary(t *testing.T) {
 	assert.Error(t, hook.CompileInBackground("", t.TempDir()))
 	assert.Error(t, hook.CompileInBackground("/tmp/x/skillroute.test", t.TempDir()))
+}
+
+// The hook checks the one skill it is about to name: a removed skill is
+// not named, and a compile starts; a new session starts a full check.
+func TestChangedSkillStartsRecompile(t *testing.T) {
+	recompiles := 0
+	h := newHandler(t)
+	h.Changed = func(r *router.Router, names ...string) []string { return names }
+	h.Recompile = func() error { recompiles++; return nil }
+	res := h.Handle(context.Background(), []byte(promptEvent))
+	assert.Nil(t, res.Output, "the skill's file is gone: not named")
+	assert.Contains(t, res.Reason, "git-operation-master was removed")
+	assert.Equal(t, 1, recompiles)
+
+	h.Changed = func(*router.Router, ...string) []string { return nil }
+	res = h.Handle(context.Background(), []byte(promptEvent))
+	assert.NotNil(t, res.Output, res.Reason)
+	assert.Equal(t, 1, recompiles, "nothing changed: no compile")
+
+	h.Handle(context.Background(), []byte(`{"hook_event_name":"SessionStart","session_id":"s","source":"startup"}`))
+	assert.Equal(t, 2, recompiles)
 }

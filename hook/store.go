@@ -12,8 +12,8 @@ import (
 	"time"
 
 	sctx "github.com/skillroute/skillroute/context"
-	"github.com/skillroute/skillroute/learn"
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/learn/feedback"
+	"github.com/skillroute/skillroute/store"
 )
 
 // SessionTTL is how long an idle session's state is kept: a week covers a
@@ -26,9 +26,22 @@ const SessionTTL = 7 * 24 * time.Hour
 //	workflow.json      n-gram statistics of skill sequences
 //	decisions.jsonl    every routed prompt, one JSON line each
 //	hook.log           why the hook stayed silent, when it did
+//
+// Every file goes through package store: the JSON files in its versioned
+// header (sessionCodec, workflowCodec), the logs as store.Logs.
 type Store struct {
 	Dir string
 }
+
+// Codecs of the hook's JSON files. Version 1 is the layout these files had
+// before they had a header, so older files read as they are. They are
+// rewritten on every prompt and skill use, atomically but unsynced
+// (store.Codec.NoSync): a power cut costs at most the latest context,
+// where an fsync would cost every prompt.
+var (
+	sessionCodec  = store.Codec{Kind: "session", Version: 1, NoSync: true}
+	workflowCodec = store.Codec{Kind: "workflow", Version: 1, NoSync: true}
+)
 
 // SessionFile is a session's persisted state.
 type SessionFile struct {
@@ -77,34 +90,57 @@ func (s *Store) Session(id string) (*sctx.Session, error) {
 }
 
 // SessionFile reads a session's whole file. A missing file gives a new
-// session; a corrupt one gives a new session and the error.
+// session; a corrupt one (or one of a newer version) gives a new session
+// and the error, which names the file.
 func (s *Store) SessionFile(id string) (*SessionFile, error) {
-	data, err := os.ReadFile(s.sessionPath(id))
 	f := &SessionFile{Session: sctx.Session{ID: id}}
+	err := sessionCodec.Read(s.sessionPath(id), f)
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, nil
 	}
 	if err != nil {
-		return f, err
-	}
-	if err := json.Unmarshal(data, f); err != nil {
 		return &SessionFile{Session: sctx.Session{ID: id}}, err
 	}
 	return f, nil
 }
 
-// update reads, changes and writes a session file under its lock.
-func (s *Store) update(ctx context.Context, id string, change func(*SessionFile)) error {
+// UpdateSession reads a session's file, lets change modify it and writes
+// it back, holding the session's lock across all three, so that another
+// hook of the same session waits instead of losing this change or having
+// its own lost. A missing or corrupt file starts as a new session (a
+// corrupt one is replaced, not fatal). An error from change aborts the
+// update: nothing is written, and the error is returned.
+func (s *Store) UpdateSession(ctx context.Context, id string, change func(*SessionFile) error) error {
 	path := s.sessionPath(id)
-	return state.Locked(ctx, path, func() error {
-		f, _ := s.SessionFile(id) // a corrupt file is replaced, not fatal
-		change(f)
-		data, err := json.Marshal(f)
-		if err != nil {
+	return store.Lock(ctx, path, func() error {
+		f, _ := s.SessionFile(id)
+		if err := change(f); err != nil {
 			return err
 		}
-		return state.WriteAtomic(path, data)
+		return sessionCodec.Write(path, f)
 	})
+}
+
+// update is UpdateSession with a change that cannot fail.
+func (s *Store) update(ctx context.Context, id string, change func(*SessionFile)) error {
+	return s.UpdateSession(ctx, id, func(f *SessionFile) error {
+		change(f)
+		return nil
+	})
+}
+
+// Log names inside the state folder.
+const (
+	// DecisionsFile logs every routed prompt.
+	DecisionsFile = "decisions.jsonl"
+	// LogFile logs why the hook stayed silent.
+	LogFile = "hook.log"
+)
+
+// log returns one of the hook's logs: rotated past maxLog, one old file
+// kept (those of versions before the numbered scheme, NAME.1, count as it).
+func (s *Store) log(name string) *store.Log {
+	return &store.Log{Path: filepath.Join(s.Dir, name), MaxBytes: maxLog, Keep: 1, Legacy: name + ".1"}
 }
 
 // RecordDecision appends a routed prompt to decisions.jsonl.
@@ -113,64 +149,80 @@ func (s *Store) RecordDecision(ctx context.Context, d Decision) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(s.Dir, "decisions.jsonl")
-	rotate(path)
-	return state.AppendLine(ctx, path, line)
+	return s.log(DecisionsFile).Append(ctx, line)
 }
 
 // RecordUse notes that the session used a skill, in its window and in the
 // workflow statistics. When a routed prompt came less than FeedbackWindow
 // before, the use is also the user's verdict on that route: a
 // confirmation when it is the routed skill, an implicit correction
-// (learn.ImplicitFactor) when it is another; same names compare through
-// same (the catalog's spelling of "plugin:name").
-func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.Time, same func(a, b string) bool) error {
+// (feedback.KindImplicit, which the learner weighs less) when it is
+// another; same names compare through same (the catalog's spelling of
+// "plugin:name"). about, when not nil, says whether the use is about the
+// routed prompt's request (its query); a use for another task closes the
+// route without a verdict.
+func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.Time, same func(a, b string) bool, about func(query string) bool) error {
 	var prev []string
-	var verdict *learn.Record
+	var verdict *feedback.Record
 	err := s.update(ctx, session, func(f *SessionFile) {
 		prev = append(prev, f.Recent...)
 		f.Use(skill, now)
 		if l := f.Last; l != nil && !l.Answered && now.Sub(l.Time) >= 0 && now.Sub(l.Time) <= FeedbackWindow {
 			l.Answered = true
+			if about != nil && !about(l.Query) {
+				return
+			}
 			corrected := skill
 			if l.Skill != "" && same(l.Skill, skill) {
 				corrected = l.Skill
 			}
-			verdict = &learn.Record{TS: now, Session: session, Decision: l.ID, Query: l.Query, Routed: l.Skill,
-				Corrected: corrected, Kind: learn.KindImplicit, Confidence: l.Confidence, Cost: l.Cost}
+			verdict = &feedback.Record{TS: now, Session: session, Decision: l.ID, Query: l.Query, Routed: l.Skill,
+				Corrected: corrected, Kind: feedback.KindImplicit, Confidence: l.Confidence, Cost: l.Cost}
 		}
 	})
 	if err != nil {
 		return err
 	}
 	if verdict != nil {
-		if err := (&learn.Log{Dir: s.Dir}).Append(ctx, *verdict); err != nil {
+		if err := (&feedback.Log{Dir: s.Dir}).Append(ctx, *verdict); err != nil {
 			return err
 		}
 	}
-	path := filepath.Join(s.Dir, "workflow.json")
-	return state.Locked(ctx, path, func() error {
-		wf, _ := s.Workflow()
+	path := filepath.Join(s.Dir, WorkflowFile)
+	return store.Lock(ctx, path, func() error {
+		wf, _ := s.Workflow() // a corrupt file is replaced
 		wf.Observe(prev, skill)
-		data, err := json.Marshal(wf)
-		if err != nil {
-			return err
-		}
-		return state.WriteAtomic(path, data)
+		return workflowCodec.Write(path, wf)
 	})
 }
 
-// Workflow reads the workflow statistics; missing or corrupt gives empty.
+// CloseRoute ends the wait for a verdict on the session's routed prompt
+// without recording one: the user has moved on to another request (a
+// typed command that is not a skill use).
+func (s *Store) CloseRoute(ctx context.Context, session string) error {
+	f, err := s.SessionFile(session)
+	if err != nil || f.Last == nil || f.Last.Answered {
+		return err // nothing waits: no write
+	}
+	return s.update(ctx, session, func(f *SessionFile) {
+		if f.Last != nil {
+			f.Last.Answered = true
+		}
+	})
+}
+
+// WorkflowFile holds the workflow statistics in the state folder.
+const WorkflowFile = "workflow.json"
+
+// Workflow reads the workflow statistics; missing gives empty, corrupt (or
+// of a newer version) gives empty and the error.
 func (s *Store) Workflow() (*sctx.Workflow, error) {
 	wf := &sctx.Workflow{}
-	data, err := os.ReadFile(filepath.Join(s.Dir, "workflow.json"))
+	err := workflowCodec.Read(filepath.Join(s.Dir, WorkflowFile), wf)
 	if errors.Is(err, fs.ErrNotExist) {
 		return wf, nil
 	}
 	if err != nil {
-		return wf, err
-	}
-	if err := json.Unmarshal(data, wf); err != nil {
 		return &sctx.Workflow{}, err
 	}
 	return wf, nil
@@ -199,9 +251,8 @@ func (s *Store) Latest() string {
 		if err != nil || !info.ModTime().After(bestTime) {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(s.Dir, "sessions", e.Name()))
 		var f SessionFile
-		if err == nil && json.Unmarshal(data, &f) == nil && f.ID != "" {
+		if sessionCodec.Read(filepath.Join(s.Dir, "sessions", e.Name()), &f) == nil && f.ID != "" {
 			best, bestTime = f.ID, info.ModTime()
 		}
 	}
@@ -229,22 +280,14 @@ func (s *Store) Expire(now time.Time) {
 	}
 }
 
-// maxLog is the size at which hook.log and decisions.jsonl are rotated to
-// NAME.1: several thousand lines, this week's or so. The feedback log, the
-// one kept whole, has rotation of its own (package learn).
+// maxLog is the size at which hook.log and decisions.jsonl are rotated,
+// one old file kept: several thousand lines, this week's or so. The
+// feedback log, the one kept whole, rotates the same way but keeps every
+// file (package feedback).
 const maxLog = 1 << 20
-
-// rotate moves a log over maxLog aside to NAME.1, replacing the one before.
-func rotate(path string) {
-	if info, err := os.Stat(path); err == nil && info.Size() > maxLog {
-		_ = os.Rename(path, path+".1")
-	}
-}
 
 // Log appends a line to hook.log; failures are ignored (it is a log).
 func (s *Store) Log(ctx context.Context, now time.Time, event, msg string) {
-	path := filepath.Join(s.Dir, "hook.log")
-	rotate(path)
 	line, _ := json.Marshal(map[string]string{"time": now.UTC().Format(time.RFC3339Nano), "event": event, "msg": msg})
-	_ = state.AppendLine(ctx, path, line)
+	_ = s.log(LogFile).Append(ctx, line)
 }

@@ -118,7 +118,7 @@ func newDeriver(words [][2][]string, tok *tokenize.Tokenizer) *deriver {
 }
 
 func descriptionText(s *skills.Skill) string {
-	return s.Description + "\n" + s.WhenToUse
+	return s.Text()
 }
 
 // distinctive is the distinctiveness of a word, or of an adjacent pair

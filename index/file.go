@@ -9,7 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/skillroute/skillroute/internal/table"
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -27,8 +27,12 @@ const magic = "skillroute-index\n"
 // ErrStale reports an index file written by another format version.
 var ErrStale = errors.New("index file is from another version of skillroute")
 
+// cacheKind names index files in their store frame.
+const cacheKind = "index"
+
 // Save writes the index to path atomically (temp file and rename), so a
-// hook reading it concurrently sees the old file or the new, never half.
+// hook reading it concurrently sees the old file or the new, never half,
+// in a store frame whose checksum Load verifies.
 func (ix *Index) Save(path string) error {
 	var buf bytes.Buffer
 	buf.WriteString(magic)
@@ -72,15 +76,26 @@ func (ix *Index) Save(path string) error {
 	}
 	// Calibration: a section of its own, last (calibration.go).
 	w.calibration(ix.Calibration)
-	return state.WriteAtomic(path, buf.Bytes())
+	return store.WriteCache(path, cacheKind, uint32(ix.Format), buf.Bytes())
 }
 
-// Load reads an index written by Save.
+// Load reads an index written by Save. A file that is truncated, damaged
+// or not an index is an error naming it, never a panic; one of another
+// format version is ErrStale.
 func Load(path string) (*Index, error) {
-	data, err := state.ReadMapped(path)
+	data, err := store.LoadCache(path, cacheKind, FormatVersion)
+	if errors.Is(err, store.ErrVersion) {
+		return nil, fmt.Errorf("%s: %w", path, ErrStale)
+	}
 	if err != nil {
 		return nil, err
 	}
+	return decode(path, data)
+}
+
+// decode reads an index from the payload of its file, named path in
+// errors. Damaged data is an error, never a panic (FuzzLoad).
+func decode(path string, data []byte) (*Index, error) {
 	if !bytes.HasPrefix(data, []byte(magic)) {
 		return nil, fmt.Errorf("%s: not a skillroute index", path)
 	}
@@ -253,6 +268,10 @@ type reader struct {
 }
 
 func (r *reader) skip(n int) {
+	if n > len(r.data) {
+		r.err, r.data = errors.New("truncated"), nil
+		return
+	}
 	r.data = r.data[n:]
 	r.pos += n
 }

@@ -2,7 +2,7 @@
 //
 // Each skill is a small document with five fields. Its curated keywords
 // come in three tiers (core 1.0, strong 0.7, extended 0.4, or the weights a
-// bookworm index gives); its description and when_to_use text, and its
+// bookworm index gives); its description, when_to_use and triggers text, and its
 // SKILL.md body, are weaker fields. Paraphrased prompts rarely contain a
 // curated keyword, so the text fields catch the words people use to
 // describe a problem; they are weighted low so that a curated keyword
@@ -36,6 +36,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/internal/table"
@@ -51,7 +52,7 @@ const (
 	FieldCore Field = iota
 	FieldStrong
 	FieldExtended
-	FieldDescription // description and when_to_use
+	FieldDescription // description, when_to_use and triggers
 	FieldBody
 )
 
@@ -114,9 +115,12 @@ type SkillInfo struct {
 type Index struct {
 	Format     int
 	SourceHash string // sha256 of the catalog and synonyms it was built from
-	Stamp      string // the loader's cheap fingerprint of the same sources
-	Skills     []SkillInfo
-	AvgLength  float64
+	// Built is when the sources of the index were read (the loader sets
+	// it: the cache file's modification time); not stored in the file.
+	Built     time.Time
+	Stamp     string // the loader's cheap fingerprint of the same sources
+	Skills    []SkillInfo
+	AvgLength float64
 
 	Terms      table.Strings // sorted
 	Starts     []uint32      // postings of term i are [Starts[i], Starts[i+1])
@@ -407,7 +411,7 @@ func SourceHash(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) string
 		h.Write([]byte("derive\x00"))
 	}
 	for _, s := range cat.Skills {
-		for _, part := range []string{s.Name, s.Description, s.WhenToUse, s.Body, s.Maturity, s.Source,
+		for _, part := range []string{s.Name, s.Description, s.WhenToUse, s.Triggers, s.Body, s.Maturity, s.Source,
 			strings.Join(s.Enhances, ","), strings.Join(s.Conflicts, ",")} {
 			h.Write([]byte(part))
 			h.Write([]byte{0})

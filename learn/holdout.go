@@ -2,9 +2,11 @@ package learn
 
 import (
 	"hash/fnv"
+	"path/filepath"
 	"time"
 
 	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/learn/feedback"
 )
 
 // TrainShare is the share of records learned from; the rest judge the
@@ -28,7 +30,7 @@ const splitBuckets = 1000
 // and then nothing could be checked and nothing adopted. The record whose
 // hash lies nearest the boundary crosses over, so the split stays a
 // function of the records alone.
-func Split(records []Record) (train, test []Record) {
+func Split(records []feedback.Record) (train, test []feedback.Record) {
 	for _, r := range records {
 		if inTrain(r) {
 			train = append(train, r)
@@ -54,7 +56,7 @@ func Split(records []Record) (train, test []Record) {
 
 // nearestBoundary returns the record whose split hash lies nearest the
 // train/test boundary.
-func nearestBoundary(rs []Record) int {
+func nearestBoundary(rs []feedback.Record) int {
 	best, bestDist := 0, uint64(1<<63)
 	cut := uint64(TrainShare * splitBuckets)
 	for i, r := range rs {
@@ -70,11 +72,11 @@ func nearestBoundary(rs []Record) int {
 	return best
 }
 
-func inTrain(r Record) bool {
+func inTrain(r feedback.Record) bool {
 	return splitHash(r)%splitBuckets < uint64(TrainShare*splitBuckets)
 }
 
-func splitHash(r Record) uint64 {
+func splitHash(r feedback.Record) uint64 {
 	h := fnv.New64a()
 	for _, part := range []string{r.TS.UTC().Format(time.RFC3339Nano), r.Session, r.Query, r.Corrected} {
 		h.Write([]byte(part))
@@ -86,7 +88,7 @@ func splitHash(r Record) uint64 {
 // Accuracy returns the share of test records that route answers rightly:
 // route(Query) equals Corrected (which equals Routed for a confirmation;
 // "" means abstaining was right). An empty test set scores 0.
-func Accuracy(test []Record, route func(query string) string) float64 {
+func Accuracy(test []feedback.Record, route func(query string) string) float64 {
 	if len(test) == 0 {
 		return 0
 	}
@@ -118,7 +120,7 @@ type Outcome struct {
 // not empty: with nothing held out there is no evidence either way, and
 // the current weights stay. Trial only decides; saving is the caller's
 // (Replace).
-func Trial(records []Record, ix *index.Index, now time.Time, current *Weights, route func(*Weights) func(query string) string) (*Weights, Outcome) {
+func Trial(records []feedback.Record, ix *index.Index, now time.Time, current *Weights, route func(*Weights) func(query string) string) (*Weights, Outcome) {
 	train, test := Split(records)
 	learned := Learn(train, ix, now)
 	o := Outcome{Records: len(records), Train: len(train), Test: len(test)}
@@ -126,4 +128,27 @@ func Trial(records []Record, ix *index.Index, now time.Time, current *Weights, r
 	o.After = Accuracy(test, route(learned))
 	o.Adopted = len(test) > 0 && o.After >= o.Before
 	return learned, o
+}
+
+// Update is what `skillroute learn` does with the feedback log: it runs
+// the held-out Trial of records against the weights now in dir (none when
+// missing or unreadable) and, when the trial adopts and dryRun is false,
+// replaces them (Replace: the old ones are snapshotted first) with weights
+// learned from all the records. The trial has shown that learning from
+// this log does not hurt held-out routing; what is adopted is then learned
+// from the whole of it, so that no correction is lost to the held-out
+// share. route is as for Trial. The outcome says what the trial found,
+// and Adopted whether the weights were (or, dry, would be) adopted.
+func Update(dir string, records []feedback.Record, ix *index.Index, now time.Time, route func(*Weights) func(query string) string, dryRun bool) (Outcome, error) {
+	current, err := LoadWeights(filepath.Join(dir, WeightsFile))
+	if err != nil {
+		current = nil // judged against routing without weights; Replace keeps an unreadable file aside
+	}
+	_, out := Trial(records, ix, now, current, route)
+	if out.Adopted && !dryRun {
+		if err := Replace(dir, Learn(records, ix, now)); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
 }

@@ -2,20 +2,18 @@ package learn
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/skillroute/skillroute/bm25"
 	"github.com/skillroute/skillroute/index"
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/learn/feedback"
+	"github.com/skillroute/skillroute/store"
 )
 
 // Learning constants, the seed's (Part 5), each for a reason.
@@ -41,8 +39,12 @@ const (
 )
 
 // WeightsVersion changes whenever the meaning of Weights changes, so that
-// weights learned by another version are relearned, never misapplied.
+// weights learned by another version are relearned, never misapplied. It
+// is the version in the weights file's header (store.Codec).
 const WeightsVersion = 1
+
+// weightsCodec frames weights files and their snapshots.
+var weightsCodec = store.Codec{Kind: "weights", Version: WeightsVersion, Indent: true}
 
 // WeightsFile is the weights' file name in the state folder.
 const WeightsFile = "weights.json"
@@ -65,7 +67,6 @@ var _ bm25.Adjuster = (*Weights)(nil)
 // Weights are the learned deltas: per skill and normalised index term, and
 // per skill. A nil *Weights has no deltas.
 type Weights struct {
-	Version int                           `json:"version"`
 	Keyword map[string]map[string]float64 `json:"keyword"` // skill -> index term -> delta
 	Skill   map[string]float64            `json:"skill"`   // skill -> delta
 	Learned time.Time                     `json:"learned"` // the "now" they were learned at
@@ -91,14 +92,15 @@ func (w *Weights) SkillDelta(skill string) float64 {
 }
 
 // Decay returns the weight of a record of the given kind and age:
-// Rate × 0.5^(age / HalfLife) × (1 explicit, ImplicitFactor otherwise).
+// Rate × 0.5^(age / HalfLife) × (1 explicit, ImplicitFactor otherwise;
+// kinds are feedback.KindExplicit and feedback.KindImplicit).
 // A negative age (a clock ahead of ours) counts as zero.
 func Decay(age time.Duration, kind string) float64 {
 	if age < 0 {
 		age = 0
 	}
 	w := Rate * math.Pow(0.5, float64(age)/float64(HalfLife))
-	if kind != KindExplicit {
+	if kind != feedback.KindExplicit {
 		w *= ImplicitFactor
 	}
 	return w
@@ -124,9 +126,8 @@ func Decay(age time.Duration, kind string) float64 {
 // index are skipped and counted in Skipped (a whitelist); records Read
 // would reject (unknown kind, no time) are ignored. The sums are clamped to ±MaxDelta at the
 // end, so the result does not depend on the order of the records.
-func Learn(records []Record, ix *index.Index, now time.Time) *Weights {
+func Learn(records []feedback.Record, ix *index.Index, now time.Time) *Weights {
 	w := &Weights{
-		Version: WeightsVersion,
 		Keyword: map[string]map[string]float64{},
 		Skill:   map[string]float64{},
 		Learned: now.UTC(),
@@ -137,7 +138,7 @@ func Learn(records []Record, ix *index.Index, now time.Time) *Weights {
 	}
 	tok := ix.Tokenizer()
 	for _, r := range records {
-		if r.validate() != nil {
+		if r.Validate() != nil {
 			continue
 		}
 		if r.Routed != "" && !known[r.Routed] || r.Corrected != "" && !known[r.Corrected] {
@@ -228,84 +229,56 @@ func clampDelta(d float64) float64 {
 }
 
 // Save writes the weights as JSON to path, atomically (temp file and
-// rename): a reader sees the old weights or the new, never half.
+// rename), in a header naming their kind and version: a reader sees the
+// old weights or the new, never half.
 func (w *Weights) Save(path string) error {
-	data, err := json.MarshalIndent(w, "", "  ")
-	if err != nil {
-		return fmt.Errorf("weights: %w", err)
-	}
-	if err := state.WriteAtomic(path, append(data, '\n')); err != nil {
+	if err := weightsCodec.Write(path, w); err != nil {
 		return fmt.Errorf("weights: %w", err)
 	}
 	return nil
 }
 
-// LoadWeights reads weights saved by Save. A missing file is an error
-// wrapping fs.ErrNotExist; weights of another WeightsVersion are an error.
+// LoadWeights reads weights saved by Save (or by versions before the
+// header). A missing file is an error wrapping fs.ErrNotExist; weights of
+// another WeightsVersion, or damaged, an error naming the file (relearn).
 // Deltas beyond ±MaxDelta (a hand edit) are clamped.
 func LoadWeights(path string) (*Weights, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("weights: %w", err)
-	}
 	var w Weights
-	if err := json.Unmarshal(data, &w); err != nil {
-		return nil, fmt.Errorf("weights: %s: %w", path, err)
-	}
-	if w.Version != WeightsVersion {
-		return nil, fmt.Errorf("weights: %s: version %d, want %d (relearn)", path, w.Version, WeightsVersion)
+	if err := weightsCodec.Read(path, &w); err != nil {
+		return nil, fmt.Errorf("weights: %w", err)
 	}
 	w.normalize()
 	return &w, nil
 }
 
-// snapshot file names: weights-<UTC time>.json in dir/snapshots, fixed
-// width so that name order is time order.
-const (
-	snapshotDir    = "snapshots"
-	snapshotPrefix = "weights-"
-	snapshotSuffix = ".json"
-	snapshotTime   = "20060102T150405.000000000Z"
-)
+// Snapshots live in dir/snapshots as weights-N.json, N counting up (a
+// store.Series: numbered, so that a clock set back cannot reorder them;
+// those of older versions, weights-<UTC time>.json, count as older).
+const snapshotDir = "snapshots"
 
-// Snapshot saves w, the weights about to be replaced, as
-// dir/snapshots/weights-<UTC time>.json and deletes all but the newest
+func snapshots(dir string) store.Series {
+	return store.Series{Dir: filepath.Join(dir, snapshotDir), Prefix: "weights-", Suffix: ".json"}
+}
+
+// Snapshot saves w, the weights about to be replaced, as the newest of
+// dir/snapshots/weights-N.json and deletes all but the newest
 // MaxSnapshots snapshots. A nil w (nothing learned yet) saves nothing.
 func Snapshot(dir string, w *Weights) error {
 	if w == nil {
 		return nil
 	}
-	data, err := json.MarshalIndent(w, "", "  ")
-	if err != nil {
-		return fmt.Errorf("snapshot: %w", err)
-	}
-	sdir := filepath.Join(dir, snapshotDir)
+	s := snapshots(dir)
 	ctx, cancel := context.WithTimeout(context.Background(), snapshotLockWait)
 	defer cancel()
-	err = state.Locked(ctx, sdir, func() error {
-		if err := os.MkdirAll(sdir, 0o755); err != nil {
-			return err
-		}
-		// Step past names taken by a snapshot in the same nanosecond.
-		t := time.Now().UTC()
-		for ; ; t = t.Add(time.Nanosecond) {
-			if _, err := os.Lstat(snapshotPath(dir, t)); errors.Is(err, fs.ErrNotExist) {
-				break
-			}
-		}
-		if err := state.WriteAtomic(snapshotPath(dir, t), append(data, '\n')); err != nil {
-			return err
-		}
-		names, err := Snapshots(dir)
+	err := store.Lock(ctx, s.Dir, func() error {
+		name, err := s.Next()
 		if err != nil {
 			return err
 		}
-		for _, old := range names[min(len(names), MaxSnapshots):] {
-			if err := os.Remove(old); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return err
-			}
+		if err := weightsCodec.Write(name, w); err != nil {
+			return err
 		}
-		return nil
+		return s.Prune(MaxSnapshots)
 	})
 	if err != nil {
 		return fmt.Errorf("snapshot: %w", err)
@@ -313,29 +286,17 @@ func Snapshot(dir string, w *Weights) error {
 	return nil
 }
 
-func snapshotPath(dir string, t time.Time) string {
-	return filepath.Join(dir, snapshotDir, snapshotPrefix+t.Format(snapshotTime)+snapshotSuffix)
-}
-
 // Snapshots returns the paths of the saved snapshots, newest first. No
 // snapshots folder means none.
 func Snapshots(dir string) ([]string, error) {
-	entries, err := os.ReadDir(filepath.Join(dir, snapshotDir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	names, err := snapshots(dir).List()
 	if err != nil {
 		return nil, fmt.Errorf("snapshots: %w", err)
 	}
-	var out []string
-	for _, e := range entries {
-		name := e.Name()
-		if !e.IsDir() && strings.HasPrefix(name, snapshotPrefix) && strings.HasSuffix(name, snapshotSuffix) {
-			out = append(out, filepath.Join(dir, snapshotDir, name))
-		}
+	for i, j := 0, len(names)-1; i < j; i, j = i+1, j-1 {
+		names[i], names[j] = names[j], names[i]
 	}
-	sort.Sort(sort.Reverse(sort.StringSlice(out)))
-	return out, nil
+	return names, nil
 }
 
 // Rollback restores the n-th newest snapshot (1 = the latest) as
@@ -368,13 +329,13 @@ func Rollback(dir string, n int) (*Weights, error) {
 func lockWeights(dir string, fn func() error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), snapshotLockWait)
 	defer cancel()
-	return state.Locked(ctx, filepath.Join(dir, WeightsFile), fn)
+	return store.Lock(ctx, filepath.Join(dir, WeightsFile), fn)
 }
 
 // Replace snapshots the weights currently in dir/weights.json (if any)
 // and saves w in their place: what adopting new weights takes. A current
 // file that cannot be read (corrupt, another version) is kept beside the
-// snapshots as weights-unreadable-<time>.bak rather than lost.
+// snapshots as weights-unreadable-N.bak rather than lost.
 func Replace(dir string, w *Weights) error {
 	path := filepath.Join(dir, WeightsFile)
 	return lockWeights(dir, func() error {
@@ -382,7 +343,7 @@ func Replace(dir string, w *Weights) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			// Nothing learned yet: the snapshot is the empty state, so that
 			// a rollback can return to routing without learned weights.
-			old, err = &Weights{Version: WeightsVersion, Keyword: map[string]map[string]float64{}, Skill: map[string]float64{}}, nil
+			old, err = &Weights{Keyword: map[string]map[string]float64{}, Skill: map[string]float64{}}, nil
 		}
 		switch {
 		case err == nil:
@@ -391,8 +352,11 @@ func Replace(dir string, w *Weights) error {
 			}
 		case !errors.Is(err, fs.ErrNotExist):
 			if data, rerr := os.ReadFile(path); rerr == nil {
-				bak := filepath.Join(dir, snapshotDir, "weights-unreadable-"+time.Now().UTC().Format(snapshotTime)+".bak")
-				if err := state.WriteAtomic(bak, data); err != nil {
+				bak, err := store.Series{Dir: filepath.Join(dir, snapshotDir), Prefix: "weights-unreadable-", Suffix: ".bak"}.Next()
+				if err == nil {
+					err = store.WriteFile(bak, data)
+				}
+				if err != nil {
 					return fmt.Errorf("snapshot: %w", err)
 				}
 			}

@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/feedback"
+	"github.com/skillroute/skillroute/store"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -26,12 +28,12 @@ func TestDecay(t *testing.T) {
 		kind string
 		want float64
 	}{
-		{"fresh explicit", 0, learn.KindExplicit, 0.1},
-		{"one half-life", 5 * day, learn.KindExplicit, 0.05},
-		{"two half-lives", 10 * day, learn.KindExplicit, 0.025},
-		{"fresh implicit", 0, learn.KindImplicit, 0.05},
-		{"implicit one half-life", 5 * day, learn.KindImplicit, 0.025},
-		{"future counts as fresh", -3 * day, learn.KindExplicit, 0.1},
+		{"fresh explicit", 0, feedback.KindExplicit, 0.1},
+		{"one half-life", 5 * day, feedback.KindExplicit, 0.05},
+		{"two half-lives", 10 * day, feedback.KindExplicit, 0.025},
+		{"fresh implicit", 0, feedback.KindImplicit, 0.05},
+		{"implicit one half-life", 5 * day, feedback.KindImplicit, 0.025},
+		{"future counts as fresh", -3 * day, feedback.KindExplicit, 0.1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -44,60 +46,60 @@ func TestDecay(t *testing.T) {
 func TestLearnArithmetic(t *testing.T) {
 	ix := testIndex()
 	redis, latency := tokenize.Normalize("redis"), tokenize.Normalize("latency")
-	rec := func(age time.Duration, kind, routed, corrected string) learn.Record {
-		return learn.Record{TS: t0.Add(-age), Query: "redis latency", Routed: routed, Corrected: corrected, Kind: kind}
+	rec := func(age time.Duration, kind, routed, corrected string) feedback.Record {
+		return feedback.Record{TS: t0.Add(-age), Query: "redis latency", Routed: routed, Corrected: corrected, Kind: kind}
 	}
 	type delta struct{ skill, term string }
 	tests := []struct {
 		name     string
-		rec      learn.Record
+		rec      feedback.Record
 		keywords map[delta]float64 // every expected keyword delta
 		skill    map[string]float64
 	}{
 		{"explicit correction, age 0",
-			rec(0, learn.KindExplicit, "cache-expert", "perf-expert"),
+			rec(0, feedback.KindExplicit, "cache-expert", "perf-expert"),
 			map[delta]float64{{"perf-expert", latency}: 0.1, {"cache-expert", redis}: -0.1},
 			map[string]float64{"perf-expert": 0.1, "cache-expert": -0.1}},
 		{"explicit correction, age 5 days",
-			rec(5*day, learn.KindExplicit, "cache-expert", "perf-expert"),
+			rec(5*day, feedback.KindExplicit, "cache-expert", "perf-expert"),
 			map[delta]float64{{"perf-expert", latency}: 0.05, {"cache-expert", redis}: -0.05},
 			map[string]float64{"perf-expert": 0.05, "cache-expert": -0.05}},
 		{"implicit correction, age 0: half",
-			rec(0, learn.KindImplicit, "cache-expert", "perf-expert"),
+			rec(0, feedback.KindImplicit, "cache-expert", "perf-expert"),
 			map[delta]float64{{"perf-expert", latency}: 0.05, {"cache-expert", redis}: -0.05},
 			map[string]float64{"perf-expert": 0.05, "cache-expert": -0.05}},
 		// A confirmation reinforces the routed skill at half a correction.
 		{"implicit confirmation, age 0",
-			rec(0, learn.KindImplicit, "perf-expert", "perf-expert"),
+			rec(0, feedback.KindImplicit, "perf-expert", "perf-expert"),
 			map[delta]float64{{"perf-expert", latency}: 0.025},
 			map[string]float64{}}, // confirmations move words, not skills
 		{"explicit confirmation, age 0",
-			rec(0, learn.KindExplicit, "cache-expert", "cache-expert"),
+			rec(0, feedback.KindExplicit, "cache-expert", "cache-expert"),
 			map[delta]float64{{"cache-expert", redis}: 0.05},
 			map[string]float64{}},
 		{"router abstained: only the corrected side",
-			rec(0, learn.KindExplicit, "", "perf-expert"),
+			rec(0, feedback.KindExplicit, "", "perf-expert"),
 			map[delta]float64{{"perf-expert", latency}: 0.1},
 			map[string]float64{"perf-expert": 0.1}},
 		{"no skill was right: only the routed side",
-			rec(0, learn.KindExplicit, "cache-expert", ""),
+			rec(0, feedback.KindExplicit, "cache-expert", ""),
 			map[delta]float64{{"cache-expert", redis}: -0.1},
 			map[string]float64{"cache-expert": -0.1}},
 		{"abstention confirmed: nothing",
-			rec(0, learn.KindImplicit, "", ""),
+			rec(0, feedback.KindImplicit, "", ""),
 			map[delta]float64{}, map[string]float64{}},
 		{"corrected skill matched nothing: skill delta only",
-			learn.Record{TS: t0, Query: "redis", Routed: "cache-expert", Corrected: "perf-expert", Kind: learn.KindExplicit},
+			feedback.Record{TS: t0, Query: "redis", Routed: "cache-expert", Corrected: "perf-expert", Kind: feedback.KindExplicit},
 			map[delta]float64{{"cache-expert", redis}: -0.1},
 			map[string]float64{"perf-expert": 0.1, "cache-expert": -0.1}},
 		{"negated term is not learned",
-			learn.Record{TS: t0, Query: "latency, without redis", Routed: "perf-expert", Corrected: "cache-expert", Kind: learn.KindExplicit},
+			feedback.Record{TS: t0, Query: "latency, without redis", Routed: "perf-expert", Corrected: "cache-expert", Kind: feedback.KindExplicit},
 			map[delta]float64{{"perf-expert", latency}: -0.1},
 			map[string]float64{"cache-expert": 0.1, "perf-expert": -0.1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := learn.Learn([]learn.Record{tt.rec}, ix, t0)
+			w := learn.Learn([]feedback.Record{tt.rec}, ix, t0)
 			got := map[delta]float64{}
 			for skill, terms := range w.Keyword {
 				for term, d := range terms {
@@ -113,7 +115,6 @@ func TestLearnArithmetic(t *testing.T) {
 			for skill, want := range tt.skill {
 				assert.InDelta(t, want, w.SkillDelta(skill), 1e-12, skill)
 			}
-			assert.Equal(t, learn.WeightsVersion, w.Version)
 			assert.Equal(t, t0, w.Learned)
 		})
 	}
@@ -124,10 +125,10 @@ func TestLearnClamp(t *testing.T) {
 	latency := tokenize.Normalize("latency")
 	for _, n := range []int{4, 5, 8, 20} {
 		t.Run(fmt.Sprint(n, " corrections"), func(t *testing.T) {
-			var recs []learn.Record
+			var recs []feedback.Record
 			for i := range n {
-				recs = append(recs, learn.Record{TS: t0, Session: fmt.Sprint(i), Query: "redis latency",
-					Routed: "cache-expert", Corrected: "perf-expert", Kind: learn.KindExplicit})
+				recs = append(recs, feedback.Record{TS: t0, Session: fmt.Sprint(i), Query: "redis latency",
+					Routed: "cache-expert", Corrected: "perf-expert", Kind: feedback.KindExplicit})
 			}
 			w := learn.Learn(recs, ix, t0)
 			want := min(0.1*float64(n), learn.MaxDelta)
@@ -141,9 +142,9 @@ func TestLearnClamp(t *testing.T) {
 	// The clamp applies to the sum, so the order of records does not
 	// matter: 10 corrections then 3 the other way give min(1.0 − 0.3, 0.5),
 	// where clamping as they come would give 0.5 − 0.3.
-	var recs []learn.Record
+	var recs []feedback.Record
 	for i := range 13 {
-		r := learn.Record{TS: t0, Session: fmt.Sprint(i), Query: "redis latency", Routed: "cache-expert", Corrected: "perf-expert", Kind: learn.KindExplicit}
+		r := feedback.Record{TS: t0, Session: fmt.Sprint(i), Query: "redis latency", Routed: "cache-expert", Corrected: "perf-expert", Kind: feedback.KindExplicit}
 		if i >= 10 {
 			r.Routed, r.Corrected = r.Corrected, r.Routed
 		}
@@ -154,11 +155,11 @@ func TestLearnClamp(t *testing.T) {
 
 func TestLearnWhitelist(t *testing.T) {
 	ix := testIndex()
-	recs := []learn.Record{
-		{TS: t0, Query: "redis latency", Routed: "cache-expert", Corrected: "ghost-expert", Kind: learn.KindExplicit},
-		{TS: t0, Query: "redis latency", Routed: "removed-skill", Corrected: "perf-expert", Kind: learn.KindExplicit},
+	recs := []feedback.Record{
+		{TS: t0, Query: "redis latency", Routed: "cache-expert", Corrected: "ghost-expert", Kind: feedback.KindExplicit},
+		{TS: t0, Query: "redis latency", Routed: "removed-skill", Corrected: "perf-expert", Kind: feedback.KindExplicit},
 		{TS: t0, Query: "redis latency", Routed: "cache-expert", Corrected: "perf-expert", Kind: "rumour"}, // invalid: ignored
-		{TS: t0, Query: "redis latency", Routed: "cache-expert", Corrected: "perf-expert", Kind: learn.KindExplicit},
+		{TS: t0, Query: "redis latency", Routed: "cache-expert", Corrected: "perf-expert", Kind: feedback.KindExplicit},
 	}
 	w := learn.Learn(recs, ix, t0)
 	assert.Equal(t, 2, w.Skipped)
@@ -175,11 +176,11 @@ func TestLearnWhitelist(t *testing.T) {
 func TestLearnChangesRoute(t *testing.T) {
 	ix := testIndex()
 	assert.Equal(t, "cache-expert", router(ix, (*learn.Weights)(nil))("redis latency"))
-	corr := learn.Record{TS: t0, Query: "redis latency", Routed: "cache-expert", Corrected: "perf-expert", Kind: learn.KindImplicit}
-	w := learn.Learn([]learn.Record{corr}, ix, t0)
+	corr := feedback.Record{TS: t0, Query: "redis latency", Routed: "cache-expert", Corrected: "perf-expert", Kind: feedback.KindImplicit}
+	w := learn.Learn([]feedback.Record{corr}, ix, t0)
 	assert.Equal(t, "perf-expert", router(ix, w)("redis latency"))
-	conf := learn.Record{TS: t0, Query: "redis latency", Routed: "cache-expert", Corrected: "cache-expert", Kind: learn.KindImplicit}
-	w = learn.Learn([]learn.Record{conf}, ix, t0)
+	conf := feedback.Record{TS: t0, Query: "redis latency", Routed: "cache-expert", Corrected: "cache-expert", Kind: feedback.KindImplicit}
+	w = learn.Learn([]feedback.Record{conf}, ix, t0)
 	assert.Equal(t, "cache-expert", router(ix, w)("redis latency"))
 	assert.Positive(t, w.KeywordDelta("cache-expert", "redi"), "a confirmation reinforces the words")
 	assert.Zero(t, w.SkillDelta("cache-expert"), "not the skill as a whole")
@@ -197,7 +198,7 @@ func TestWeightsNil(t *testing.T) {
 func TestWeightsSaveLoad(t *testing.T) {
 	dir := t.TempDir()
 	ix := testIndex()
-	w := learn.Learn([]learn.Record{{TS: t0, Query: "redis latency", Routed: "cache-expert", Corrected: "perf-expert", Kind: learn.KindExplicit}}, ix, t0)
+	w := learn.Learn([]feedback.Record{{TS: t0, Query: "redis latency", Routed: "cache-expert", Corrected: "perf-expert", Kind: feedback.KindExplicit}}, ix, t0)
 	path := filepath.Join(dir, learn.WeightsFile)
 	require.NoError(t, w.Save(path))
 	got, err := learn.LoadWeights(path)
@@ -218,10 +219,20 @@ func TestWeightsSaveLoad(t *testing.T) {
 		{"other version", `{"version":99}`,
 			func(t *testing.T, w *learn.Weights, err error) {
 				assert.ErrorContains(t, err, "version 99")
+				assert.ErrorIs(t, err, store.ErrVersion)
+				assert.Nil(t, w)
+			}},
+		{"newer version, with header", `{"skillroute":"weights","version":2,"data":{}}`,
+			func(t *testing.T, w *learn.Weights, err error) {
+				assert.ErrorContains(t, err, "newer skillroute")
+				assert.ErrorIs(t, err, store.ErrVersion)
 				assert.Nil(t, w)
 			}},
 		{"corrupt", `{"version":`,
-			func(t *testing.T, w *learn.Weights, err error) { assert.Error(t, err) }},
+			func(t *testing.T, w *learn.Weights, err error) {
+				assert.ErrorIs(t, err, store.ErrDamaged)
+				assert.ErrorContains(t, err, "corrupt.json", "the error names the file")
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -242,7 +253,7 @@ func TestSnapshotsAndRollback(t *testing.T) {
 	assert.Empty(t, names)
 	require.NoError(t, learn.Snapshot(dir, nil)) // nothing to keep
 	for i := 1; i <= 25; i++ {
-		require.NoError(t, learn.Snapshot(dir, &learn.Weights{Version: learn.WeightsVersion, Records: i}))
+		require.NoError(t, learn.Snapshot(dir, &learn.Weights{Records: i}))
 	}
 	names, err = learn.Snapshots(dir)
 	require.NoError(t, err)
@@ -250,9 +261,11 @@ func TestSnapshotsAndRollback(t *testing.T) {
 	records := func(path string) int {
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
-		var w learn.Weights
+		var w struct {
+			Data learn.Weights `json:"data"`
+		}
 		require.NoError(t, json.Unmarshal(data, &w))
-		return w.Records
+		return w.Data.Records
 	}
 	assert.Equal(t, 25, records(names[0]), "newest first")
 	assert.Equal(t, 6, records(names[len(names)-1]), "the oldest five are gone")
@@ -292,14 +305,14 @@ func TestSnapshotsAndRollback(t *testing.T) {
 func TestReplace(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, learn.WeightsFile)
-	first := &learn.Weights{Version: learn.WeightsVersion, Records: 1}
+	first := &learn.Weights{Records: 1}
 	require.NoError(t, learn.Replace(dir, first)) // snapshots the empty state
 	names, _ := learn.Snapshots(dir)
 	require.Len(t, names, 1)
 	empty, err := learn.LoadWeights(names[0])
 	require.NoError(t, err)
 	assert.Zero(t, empty.Records, "rolling back the first adoption returns to no learning")
-	require.NoError(t, learn.Replace(dir, &learn.Weights{Version: learn.WeightsVersion, Records: 2}))
+	require.NoError(t, learn.Replace(dir, &learn.Weights{Records: 2}))
 	names, _ = learn.Snapshots(dir)
 	require.Len(t, names, 2)
 	cur, err := learn.LoadWeights(path)
@@ -311,7 +324,7 @@ func TestReplace(t *testing.T) {
 
 	// An unreadable current file is kept aside, not lost.
 	require.NoError(t, os.WriteFile(path, []byte("garbage"), 0o644))
-	require.NoError(t, learn.Replace(dir, &learn.Weights{Version: learn.WeightsVersion, Records: 3}))
+	require.NoError(t, learn.Replace(dir, &learn.Weights{Records: 3}))
 	baks, _ := filepath.Glob(filepath.Join(dir, "snapshots", "*.bak"))
 	assert.Len(t, baks, 1)
 }

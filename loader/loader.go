@@ -25,18 +25,19 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
-	"sort"
 
+	"github.com/skillroute/skillroute/bookworm"
+	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/rules"
 	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/store"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -69,6 +70,15 @@ type Config struct {
 	// StateDir, when set, is where the learner keeps weights.json and the
 	// calibration table calibration.json; those present are applied.
 	StateDir string
+	// OnCompile, when set, is called as a compile of the index begins:
+	// the hook's runtime learns that the slow part is the compile, with no
+	// stat after its deadline to find out.
+	OnCompile func()
+	// OnStale, when set, lets OpenIndex use the last index compiled for
+	// this catalog while the catalog's folders have changed since (a skill
+	// added or removed), and is called when it does: the caller starts a
+	// compile in the background. Unset, such a change compiles at once.
+	OnStale func()
 	// Warn receives problems that do not stop routing (a bookworm rule
 	// that names a skill not in the catalog). May be nil.
 	Warn io.Writer
@@ -89,6 +99,9 @@ func Open(cfg Config) (*router.Router, error) {
 		return nil, err
 	}
 	r := router.New(ix, set)
+	if r.Projects, err = projectFavours(cfg.CacheDir); err != nil {
+		return nil, err
+	}
 	if cfg.StateDir != "" {
 		// What was learned only adjusts; a damaged file is skipped, with
 		// a warning, rather than stopping the router.
@@ -97,7 +110,7 @@ func Open(cfg Config) (*router.Router, error) {
 		} else if !errors.Is(err, fs.ErrNotExist) && cfg.Warn != nil {
 			fmt.Fprintf(cfg.Warn, "warning: learned weights ignored: %v\n", err)
 		}
-		if t, err := learn.LoadTable(filepath.Join(cfg.StateDir, CalibrationFile)); err == nil {
+		if t, err := calibrate.LoadTable(filepath.Join(cfg.StateDir, CalibrationFile)); err == nil {
 			if t.Catalog == "" || t.Catalog == ix.SourceHash {
 				r.Table = t
 			} else if cfg.Warn != nil {
@@ -109,6 +122,34 @@ func Open(cfg Config) (*router.Router, error) {
 	}
 	return r, nil
 }
+
+// projectFavours returns the shipped table of the skills each project
+// type favours. Parsing its YAML costs about 0.2 ms and a thousand
+// allocations (BenchmarkParseProjectFavours), a tenth of a hook call, so
+// with a cache folder the parsed table is kept there as JSON, keyed by the
+// data's hash, and decoded in a fraction of that (BenchmarkOpenCached).
+func projectFavours(cacheDir string) (sctx.ProjectFavours, error) {
+	var cache string
+	if cacheDir != "" {
+		sum := sha256.Sum256(rules.Projects)
+		cache = filepath.Join(cacheDir, "projects-"+hex.EncodeToString(sum[:8])+".json")
+		var f sctx.ProjectFavours
+		if projectsCodec.Read(cache, &f) == nil && len(f) > 0 {
+			return f, nil
+		}
+	}
+	f, err := sctx.ParseProjectFavours(rules.ProjectsName, rules.Projects)
+	if err != nil {
+		return nil, err
+	}
+	if cache != "" {
+		_ = projectsCodec.Write(cache, f) // a cache that cannot be written is only slower
+	}
+	return f, nil
+}
+
+// projectsCodec frames the cached project table.
+var projectsCodec = store.Codec{Kind: "projects", Version: 1}
 
 // LoadRules reads a rules file ("" or "builtin" for the default) and
 // checks it against the index's skills. With a cache folder, a file already
@@ -133,7 +174,7 @@ func LoadRules(path string, ix *index.Index, warn io.Writer, cacheDir string) (*
 		}
 		cache = filepath.Join(cacheDir, "rules-"+hex.EncodeToString(h.Sum(nil))[:16]+".bin")
 		if set, problems, err := disambig.LoadCached(cache); err == nil {
-			warnProblems(warn, name, problems)
+			warnProblems(warn, name, set.Read, problems)
 			return set, nil
 		}
 	}
@@ -143,7 +184,11 @@ func LoadRules(path string, ix *index.Index, warn io.Writer, cacheDir string) (*
 	if name == rules.DisambiguationName {
 		known = func(string) bool { return true }
 	}
-	set, problems, err := disambig.Parse(name, data, known)
+	parse := disambig.Parse
+	if bookworm.Is(name, data) {
+		parse = bookworm.Rules
+	}
+	set, problems, err := parse(name, data, known)
 	if err != nil {
 		return nil, err
 	}
@@ -153,20 +198,18 @@ func LoadRules(path string, ix *index.Index, warn io.Writer, cacheDir string) (*
 		}
 		return "", false
 	})
-	msgs := make([]string, len(problems))
-	for i, p := range problems {
-		msgs[i] = p.Error()
-	}
-	warnProblems(warn, name, msgs)
+	warnProblems(warn, name, set.Read, problems)
 	if cache != "" {
 		_ = set.Save(cache, problems) // a cache that cannot be written is only slower
 	}
 	return set, nil
 }
 
-func warnProblems(warn io.Writer, name string, problems []string) {
+// warnProblems says, in one line, how many of the file's rules are not
+// usable here as written: rules counted, not problems.
+func warnProblems(warn io.Writer, name string, read int, problems []disambig.Problem) {
 	if warn != nil && len(problems) > 0 {
-		fmt.Fprintf(warn, "warning: %s: %d rules not usable here, skipped or trimmed (first: %s)\n", name, len(problems), problems[0])
+		fmt.Fprintf(warn, "warning: %s: %s (first problem: %s; `skillroute rules lint` lists them)\n", name, disambig.Summary(read, problems), problems[0].Error())
 	}
 }
 
@@ -174,114 +217,6 @@ func warnProblems(warn io.Writer, name string, problems []string) {
 type sources struct {
 	catalog  *skills.Catalog
 	synonyms *tokenize.Synonyms
-}
-
-// OpenIndex returns the compiled index for the options, from the cache
-// when its stamp still matches the sources, else compiled afresh (and
-// cached, when a cache folder is given).
-func OpenIndex(cfg Config) (*index.Index, error) {
-	stamp, err := Stamp(cfg)
-	if err != nil {
-		return nil, err
-	}
-	var cache string
-	if cfg.CacheDir != "" {
-		cache = filepath.Join(cfg.CacheDir, "index-"+stamp[:16]+".bin")
-		if ix, err := index.Load(cache); err == nil && ix.Stamp == stamp {
-			return ix, nil
-		}
-	}
-	src, err := readSources(cfg)
-	if err != nil {
-		return nil, err
-	}
-	ix := index.Compile(src.catalog, src.synonyms, index.Options{DeriveKeywords: cfg.DeriveKeywords})
-	ix.Calibration = router.Calibrate(ix, func(i int) (string, string) {
-		s := &src.catalog.Skills[i]
-		return s.Description + "\n" + s.WhenToUse, s.Body
-	})
-	ix.Stamp = stamp
-	if cache != "" {
-		if err := ix.Save(cache); err != nil && cfg.Warn != nil {
-			fmt.Fprintf(cfg.Warn, "warning: cannot cache index: %v\n", err)
-		}
-		pruneCache(cfg.CacheDir)
-	}
-	return ix, nil
-}
-
-// Cached reports whether the index for the options is compiled and
-// current in the cache folder.
-func Cached(cfg Config) bool {
-	stamp, err := Stamp(cfg)
-	if err != nil || cfg.CacheDir == "" {
-		return false
-	}
-	_, err = os.Stat(filepath.Join(cfg.CacheDir, "index-"+stamp[:16]+".bin"))
-	return err == nil
-}
-
-// Stamp fingerprints the sources of an index cheaply: the content of the
-// built-in data, and the path, size and modification time of files. It
-// changes whenever a source does, so a stale cached index is never used.
-func Stamp(cfg Config) (string, error) {
-	h := sha256.New()
-	fmt.Fprintf(h, "format %d derive %v\n", index.FormatVersion, cfg.DeriveKeywords)
-	// The compiler is a source too: a rebuilt binary may cut text
-	// differently, so its own file is part of the stamp.
-	if cfg.Binary != "" {
-		_ = stampPath(h, cfg.Binary)
-	}
-	if cfg.Catalog == "" || cfg.Catalog == Installed {
-		for _, f := range cfg.Places.Files() {
-			if err := stampPath(h, f); err != nil {
-				fmt.Fprintf(h, "%s missing\n", f)
-			}
-		}
-	}
-	if cfg.Catalog == "" || cfg.Catalog == Builtin {
-		files, err := skills.BuiltinFiles()
-		if err != nil {
-			return "", err
-		}
-		for _, name := range slices.Sorted(maps.Keys(files)) {
-			fmt.Fprintf(h, "builtin %s %d\n", name, len(files[name]))
-			h.Write(files[name])
-		}
-	} else if cfg.Catalog != Installed {
-		if err := stampPath(h, cfg.Catalog); err != nil {
-			return "", fmt.Errorf("catalog: %w", err)
-		}
-	}
-	if cfg.Synonyms == "" || cfg.Synonyms == Builtin {
-		h.Write(rules.Synonyms)
-	} else if err := stampPath(h, cfg.Synonyms); err != nil {
-		return "", fmt.Errorf("synonyms: %w", err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func stampPath(w io.Writer, path string) error {
-	info, err := os.Stat(path)
-	if err != nil {
-		return err
-	}
-	abs, _ := filepath.Abs(path)
-	fmt.Fprintf(w, "%s %d %d\n", abs, info.Size(), info.ModTime().UnixNano())
-	if !info.IsDir() {
-		return nil
-	}
-	entries, err := os.ReadDir(path)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		p := filepath.Join(path, e.Name(), "SKILL.md")
-		if fi, err := os.Stat(p); err == nil {
-			fmt.Fprintf(w, "%s %d %d\n", p, fi.Size(), fi.ModTime().UnixNano())
-		}
-	}
-	return nil
 }
 
 func readSources(cfg Config) (sources, error) {
@@ -299,7 +234,11 @@ func readSources(cfg Config) (sources, error) {
 	case Builtin:
 		src.catalog, err = skills.Builtin()
 	default:
-		src.catalog, err = skills.Load(cfg.Catalog)
+		if bookworm.Is(cfg.Catalog, nil) {
+			src.catalog, err = bookworm.Catalog(cfg.Catalog)
+		} else {
+			src.catalog, err = skills.Load(cfg.Catalog)
+		}
 	}
 	if err != nil {
 		return src, err
@@ -314,34 +253,10 @@ func readSources(cfg Config) (sources, error) {
 		}
 		name = cfg.Synonyms
 	}
-	src.synonyms, err = tokenize.ParseSynonyms(name, data)
-	return src, err
-}
-
-// cacheKeep is how many compiled files of each kind the cache keeps: one
-// per catalog and rules file in use, with room for a few, the oldest going
-// first, so rebuilt binaries and edited files do not pile up.
-const cacheKeep = 8
-
-func pruneCache(dir string) {
-	for _, pattern := range []string{"index-*.bin", "rules-*.bin"} {
-		files, _ := filepath.Glob(filepath.Join(dir, pattern))
-		if len(files) <= cacheKeep {
-			continue
-		}
-		type aged struct {
-			path string
-			mod  int64
-		}
-		var list []aged
-		for _, f := range files {
-			if info, err := os.Stat(f); err == nil {
-				list = append(list, aged{f, info.ModTime().UnixNano()})
-			}
-		}
-		sort.Slice(list, func(i, j int) bool { return list[i].mod > list[j].mod })
-		for _, a := range list[min(cacheKeep, len(list)):] {
-			os.Remove(a.path)
-		}
+	parseSynonyms := tokenize.ParseSynonyms
+	if bookworm.Is(name, data) {
+		parseSynonyms = bookworm.Synonyms
 	}
+	src.synonyms, err = parseSynonyms(name, data)
+	return src, err
 }

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,17 +38,45 @@ func TestInstalledCatalogFromPlaces(t *testing.T) {
 	assert.True(t, loader.Cached(cfg), "opening compiles into the cache")
 	assert.Equal(t, "invoice-helper", r.Route("the VAT lines on this invoice are wrong", router.Session{}).Skill)
 
-	// An edited skill changes the stamp: the cache no longer matches.
+	// An edited skill leaves the quick stamp (folders only) as it was:
+	// the cache still answers, and the full check and the per-skill check
+	// both see the edit.
 	require.NoError(t, os.WriteFile(path, []byte("---\ndescription: roll out the acme platform to every region\n---\n"), 0o644))
-	later := time.Now().Add(time.Second)
-	require.NoError(t, os.Chtimes(path, later, later))
-	assert.False(t, loader.Cached(cfg))
+	edited := time.Now()
+	require.NoError(t, os.Chtimes(path, edited, edited))
+	assert.True(t, loader.Cached(cfg))
+	r, err = loader.Open(cfg)
+	require.NoError(t, err)
+	assert.False(t, loader.Fresh(cfg, r.Index))
+	assert.Equal(t, []string{"fleet-deploy"}, loader.Changed(r.Index, "fleet-deploy", "invoice-helper"))
+	ix, err := loader.Compile(cfg)
+	require.NoError(t, err)
+	assert.True(t, loader.Fresh(cfg, ix))
+	assert.Empty(t, loader.Changed(ix, "fleet-deploy", "invoice-helper"))
+
+	// A skill folder added moves the quick stamp. With OnStale, the last
+	// index answers meanwhile and the caller is told to compile.
+	writeSkill(t, filepath.Join(project, ".claude", "skills"), "release-notes", "---\ndescription: write release notes from the changelog\n---\n")
+	stale := 0
+	staleCfg := cfg
+	staleCfg.OnStale = func() { stale++ }
+	assert.False(t, loader.Cached(staleCfg))
+	r, err = loader.Open(staleCfg)
+	require.NoError(t, err)
+	assert.Equal(t, 1, stale)
+	assert.NotContains(t, r.Index.SkillNames(), "release-notes", "the last index, until the compile lands")
+	r, err = loader.Open(cfg) // without OnStale: compiled at once
+	require.NoError(t, err)
+	assert.Contains(t, r.Index.SkillNames(), "release-notes")
 
 	// Without the project, its skills are not there.
 	cfg.Places.ProjectDir = ""
 	r, err = loader.Open(cfg)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"invoice-helper"}, r.Index.SkillNames())
+	removed := filepath.Join(home, ".claude", "skills", "invoice-helper", "SKILL.md")
+	require.NoError(t, os.Remove(removed))
+	assert.Equal(t, []string{"invoice-helper"}, loader.Changed(r.Index, "invoice-helper"), "a removed file is a change")
 }
 
 // The built-in rules fit any catalog: rules about skills that are not
@@ -110,5 +139,63 @@ func TestDamagedCacheNeverPanics(t *testing.T) {
 				r.Route(p, router.Session{})
 			}
 		}()
+	}
+}
+
+// The warning about a rules file's unusable rules counts rules, not
+// problems, and says the same when the rules come from the cache.
+func TestRulesWarningCountsRules(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rules.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"rules": [
+    {"id": "R1", "trigger": "(bad", "boost": "ghost", "penalty": ["ghost2"], "weight": 0.3},
+    {"id": "R2", "trigger": "pentest", "boost": "security-expert", "penalty": ["ghost", "ghost2"], "weight": 0.3},
+    {"id": "R3", "trigger": "(?<!vue)路由", "boost": "security-expert", "weight": 0.3}
+  ]}`), 0o644))
+	ix, err := loader.OpenIndex(loader.Config{Catalog: loader.Builtin})
+	require.NoError(t, err)
+	cache := t.TempDir()
+	for _, pass := range []string{"parsed", "cached"} {
+		var warn strings.Builder
+		set, err := loader.LoadRules(path, ix, &warn, cache)
+		require.NoError(t, err, pass)
+		assert.Len(t, set.Rules, 2, pass)
+		assert.Contains(t, warn.String(), "3 rules: 2 loaded (1 of them trimmed), 1 skipped", pass)
+	}
+}
+
+// The project table is parsed from its YAML once, then read from the
+// cache as the same value.
+func TestProjectFavoursCached(t *testing.T) {
+	cache := t.TempDir()
+	cfg := loader.Config{Catalog: loader.Builtin, CacheDir: cache}
+	first, err := loader.Open(cfg)
+	require.NoError(t, err)
+	files, _ := filepath.Glob(filepath.Join(cache, "projects-*.json"))
+	require.Len(t, files, 1)
+	again, err := loader.Open(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, first.Projects, again.Projects)
+	assert.Equal(t, 1.0, again.Projects["go"]["golang-pro"])
+
+	// A damaged cache file is parsed afresh.
+	require.NoError(t, os.WriteFile(files[0], []byte("{"), 0o644))
+	damaged, err := loader.Open(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, first.Projects, damaged.Projects)
+}
+
+// BenchmarkOpenCached opens the built-in catalog from a warm cache:
+// what a hook call pays for the index, the rules and the project table.
+func BenchmarkOpenCached(b *testing.B) {
+	cfg := loader.Config{Catalog: loader.Builtin, CacheDir: b.TempDir()}
+	if _, err := loader.Open(cfg); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := loader.Open(cfg); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/explain"
-	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
 )
 
 // PriorBoost is how much a calibration table's pick for the prompt's
@@ -28,13 +28,13 @@ func applyPrior(r *Router, st *route) {
 	st.prior, st.silence = r.prior(st.category(), st.cands)
 }
 
-func (r *Router) prior(category string, cands []disambig.Candidate) (string, bool) {
-	e := r.Table.Lookup(category)
+func (r *Router) prior(cat string, cands []disambig.Candidate) (string, bool) {
+	e := r.Table.Lookup(cat)
 	switch {
-	case e.Level == learn.LevelPrior:
+	case e.Level == calibrate.LevelPrior:
 		return "", false
-	case e.Arm == "" && e.Level == learn.LevelCalibrated:
-		return fmt.Sprintf("calibrated table (%s): no skill has helped %q prompts, so none is injected", r.Table.Preset, category), true
+	case e.Arm == "" && e.Level == calibrate.LevelCalibrated:
+		return fmt.Sprintf("calibrated table (%s): no skill has helped %q prompts, so none is injected", r.Table.Preset, cat), true
 	case e.Arm == "":
 		return "", false
 	}
@@ -45,10 +45,10 @@ func (r *Router) prior(category string, cands []disambig.Candidate) (string, boo
 		before := cands[0].Skill
 		cands[i].Score *= 1 + PriorBoost
 		if r.Explain {
-			cands[i].Explain = explain.Wrap(cands[i].Score, fmt.Sprintf("calibration prior × (1 + %.2f): the %s table's pick for %q prompts", PriorBoost, e.Level, category), cands[i].Explain)
+			cands[i].Explain = explain.Wrap(cands[i].Score, fmt.Sprintf("calibration prior × (1 + %.2f): the %s table's pick for %q prompts", PriorBoost, e.Level, cat), cands[i].Explain)
 		}
 		sort.SliceStable(cands, func(a, b int) bool { return cands[a].Score > cands[b].Score })
-		msg := fmt.Sprintf("%s table (%s) favours %s for %q prompts", e.Level, r.Table.Preset, e.Arm, category)
+		msg := fmt.Sprintf("%s table (%s) favours %s for %q prompts", e.Level, r.Table.Preset, e.Arm, cat)
 		if cands[0].Skill != before {
 			msg += fmt.Sprintf("; it decided over %s", before)
 		}

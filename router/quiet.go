@@ -1,7 +1,7 @@
 package router
 
 import (
-	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/category"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -11,7 +11,7 @@ import (
 // adds tokens. Such a question still meets some skill's words, and on a
 // catalog of plain skills often passes the abstain line. So a prompt that
 // the category classifier reads as a question (interrogative cues and no
-// task cue: learn.Classify's "question") gets a skill only when one
+// task cue: category.Classify's "question") gets a skill only when one
 // matches it clearly: at HIGH, or on a keyword that names something
 // specific of the skill ("how do I write a Helm chart" names helm), when
 // a disambiguation rule written for such prompts boosts it, or when it
@@ -29,7 +29,7 @@ import (
 // quiet abstains on a question that no skill matches clearly.
 func quiet(r *Router, st *route) {
 	d := &st.decision
-	if d.Skill == "" || d.Level == High || st.category() != learn.CategoryQuestion || pasted(st.query) {
+	if d.Skill == "" || d.Level == High || st.category() != category.Question || pasted(st.query) {
 		return
 	}
 	for i := range st.results {
@@ -61,11 +61,11 @@ func pasted(q tokenize.Query) bool {
 	return false
 }
 
-// category is the prompt's task category (learn.Classify), worked out
+// category is the prompt's task category (category.ClassifyText), worked out
 // once: the calibration prior and the question stage both read it.
 func (st *route) category() string {
 	if st.cat == "" {
-		st.cat = learn.Classify(st.text.Raw)
+		st.cat = category.ClassifyText(st.text)
 	}
 	return st.cat
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/skillroute/skillroute/bm25"
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/index"
-	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/category"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -52,7 +52,7 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 				assert.False(t, st.decision.Quiet)
 				return
 			}
-			assert.Equal(t, learn.CategoryQuestion, st.category())
+			assert.Equal(t, category.Question, st.category())
 			assert.Empty(t, st.decision.Skill)
 			assert.Equal(t, Low, st.decision.Level)
 			assert.True(t, st.decision.Quiet)

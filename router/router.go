@@ -44,10 +44,11 @@ import (
 	"strings"
 
 	"github.com/skillroute/skillroute/bm25"
+	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/explain"
 	"github.com/skillroute/skillroute/index"
-	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
 )
 
 // Level is a coarse reading of confidence.
@@ -116,7 +117,10 @@ type Router struct {
 	Weights bm25.Adjuster
 	// Table is the calibration table, a prior among the candidates (nil:
 	// none).
-	Table *learn.Table
+	Table *calibrate.Table
+	// Projects are the skills each project type favours (nil: the
+	// project signal is off).
+	Projects sctx.ProjectFavours
 	// Explain makes every candidate carry its explanation tree. Off on the
 	// hook's path: building the messages costs more than routing.
 	Explain bool

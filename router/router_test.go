@@ -5,7 +5,8 @@ import (
 	"testing"
 
 	sctx "github.com/skillroute/skillroute/context"
-	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
+	"github.com/skillroute/skillroute/learn/category"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 	"github.com/stretchr/testify/assert"
@@ -119,8 +120,8 @@ func TestCalibrationPrior(t *testing.T) {
 	require.GreaterOrEqual(t, len(d.Candidates), 2)
 	second := d.Candidates[1].Skill
 
-	tab := &learn.Table{Preset: learn.PresetMaximizeAccuracy, Categories: map[string]learn.Entry{
-		learn.Classify(prompt): {Arm: second, Level: learn.LevelCalibrated},
+	tab := &calibrate.Table{Preset: calibrate.PresetMaximizeAccuracy, Categories: map[string]calibrate.Entry{
+		category.Classify(prompt): {Arm: second, Level: calibrate.LevelCalibrated},
 	}}
 	withTable := *base
 	withTable.Table = tab
@@ -129,13 +130,13 @@ func TestCalibrationPrior(t *testing.T) {
 	assert.Contains(t, d2.Prior, "favours "+second)
 
 	// A calibrated "no skill ever helped" means no injection.
-	withTable.Table = &learn.Table{Preset: learn.PresetBalanced, Categories: map[string]learn.Entry{learn.Classify(prompt): {Level: learn.LevelCalibrated}}}
+	withTable.Table = &calibrate.Table{Preset: calibrate.PresetBalanced, Categories: map[string]calibrate.Entry{category.Classify(prompt): {Level: calibrate.LevelCalibrated}}}
 	silent := withTable.Route(prompt, router.Session{})
 	assert.Empty(t, silent.Skill)
 	assert.Contains(t, silent.Prior, "none is injected")
 
 	// The prior level (too few samples, no fallback) leaves routing alone.
-	withTable.Table = &learn.Table{Categories: map[string]learn.Entry{learn.Classify(prompt): {Arm: second, Level: learn.LevelPrior}}}
+	withTable.Table = &calibrate.Table{Categories: map[string]calibrate.Entry{category.Classify(prompt): {Arm: second, Level: calibrate.LevelPrior}}}
 	d3 := withTable.Route(prompt, router.Session{})
 	assert.Empty(t, d3.Prior)
 	assert.Equal(t, d.Skill, d3.Skill)

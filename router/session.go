@@ -93,7 +93,7 @@ func gatherSignals(r *Router, st *route) {
 	if s.Workflow != nil && len(s.Recent) > 0 {
 		st.signals.Workflow = s.Workflow.Predict(st.recent)
 	}
-	if s.Project != nil {
-		st.signals.Project = sctx.ProjectScores(s.Project)
+	if len(s.Project) > 0 && r.Projects != nil {
+		st.signals.Project = sctx.ProjectScores(s.Project, r.Projects)
 	}
 }

@@ -1,9 +1,10 @@
 // Package rules ships the default data of the router's rule stages: the
-// disambiguation rules (disambiguation.yaml, read by package disambig) and
-// the synonym groups (synonyms.yaml, read by package tokenize). Both are
-// plain files, edited and linted like any user's own
-// (`skillroute rules lint rules/disambiguation.yaml`), and embedded so the
-// binary routes with them out of the box.
+// disambiguation rules (disambiguation.yaml, read by package disambig),
+// the synonym groups (synonyms.yaml, read by package tokenize) and the
+// skills each project type favours (projects.yaml, read by package
+// context). They are plain files, edited like any user's own (the rules
+// linted with `skillroute rules lint rules/disambiguation.yaml`), and
+// embedded so the binary routes with them out of the box.
 package rules
 
 import _ "embed"
@@ -18,8 +19,15 @@ var Disambiguation []byte
 //go:embed synonyms.yaml
 var Synonyms []byte
 
+// Projects is the default table of the skills each project type
+// favours.
+//
+//go:embed projects.yaml
+var Projects []byte
+
 // Names under which the embedded files appear in messages.
 const (
 	DisambiguationName = "builtin:rules/disambiguation.yaml"
 	SynonymsName       = "builtin:rules/synonyms.yaml"
+	ProjectsName       = "builtin:rules/projects.yaml"
 )

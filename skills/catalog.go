@@ -2,14 +2,13 @@ package skills
 
 import (
 	"embed"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
-	"strings"
 )
 
 // builtinFS holds the built-in catalog, one folder per skill, exactly as
@@ -41,8 +40,10 @@ func (c *Catalog) Names() []string {
 	return names
 }
 
-// newCatalog sorts skills by name and rejects duplicates, naming both sources.
-func newCatalog(list []Skill) (*Catalog, error) {
+// NewCatalog makes a catalog of skills read from any source: it sorts them
+// by name and rejects a name defined twice, naming both sources. An adapter
+// for another router's catalog builds its Skills and calls it.
+func NewCatalog(list []Skill) (*Catalog, error) {
 	sort.SliceStable(list, func(i, j int) bool { return list[i].Name < list[j].Name })
 	for i := 1; i < len(list); i++ {
 		if list[i].Name == list[i-1].Name {
@@ -54,7 +55,9 @@ func newCatalog(list []Skill) (*Catalog, error) {
 
 // Builtin returns the catalog embedded in the binary.
 func Builtin() (*Catalog, error) {
-	return loadFS(builtinFS, ".", "builtin:")
+	return loadFS(builtinFS, ".", "builtin:", func(name string) ([]byte, error) {
+		return builtinFS.ReadFile(path.Join(name, "SKILL.md"))
+	})
 }
 
 // BuiltinFiles returns the embedded SKILL.md files by skill folder name.
@@ -71,25 +74,32 @@ func BuiltinFiles() (map[string][]byte, error) {
 	return out, err
 }
 
-// Load reads a catalog from a skills folder (DIR/NAME/SKILL.md) or from a
-// bookworm skills-index.json file.
+// Load reads a catalog from a skills folder (DIR/NAME/SKILL.md). Unlike
+// LoadDir it says plainly when p is a file: other routers' catalog files
+// are read by their adapters (package bookworm).
 func Load(p string) (*Catalog, error) {
 	info, err := os.Stat(p)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: %w", err)
 	}
-	if info.IsDir() {
-		return LoadDir(p)
+	if !info.IsDir() {
+		return nil, fmt.Errorf("catalog %s: not a skills folder (DIR/NAME/SKILL.md)", p)
 	}
-	return LoadBookworm(p)
+	return LoadDir(p)
 }
 
 // LoadDir reads every DIR/NAME/SKILL.md under dir.
+// Files are read by ReadFile: a FIFO, device or oversized file is an
+// error naming it.
 func LoadDir(dir string) (*Catalog, error) {
-	return loadFS(os.DirFS(dir), dir, "")
+	return loadFS(os.DirFS(dir), dir, "", func(name string) ([]byte, error) {
+		return ReadFile(filepath.Join(dir, name, "SKILL.md"))
+	})
 }
 
-func loadFS(fsys fs.FS, root, prefix string) (*Catalog, error) {
+// loadFS reads the skill folders of fsys; read returns a folder's
+// SKILL.md.
+func loadFS(fsys fs.FS, root, prefix string, read func(name string) ([]byte, error)) (*Catalog, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, fmt.Errorf("catalog %s: %w", root, err)
@@ -100,9 +110,12 @@ func loadFS(fsys fs.FS, root, prefix string) (*Catalog, error) {
 			continue
 		}
 		name := e.Name()
-		data, err := fs.ReadFile(fsys, path.Join(name, "SKILL.md"))
-		if err != nil {
+		data, err := read(name)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue // a folder without SKILL.md is not a skill
+		}
+		if err != nil {
+			return nil, err
 		}
 		source := prefix + name
 		if prefix == "" {
@@ -114,84 +127,5 @@ func loadFS(fsys fs.FS, root, prefix string) (*Catalog, error) {
 		}
 		list = append(list, sk)
 	}
-	return newCatalog(list)
-}
-
-// bookwormIndex is the skills-index.json of the bookworm router.
-type bookwormIndex struct {
-	Skills []struct {
-		Name        string `json:"name"`
-		Description string `json:"description"`
-		Maturity    string `json:"maturity"`
-		Keywords    []struct {
-			Keyword string  `json:"keyword"`
-			Weight  float64 `json:"weight"`
-			Tier    string  `json:"tier"`
-		} `json:"keywords"`
-		Composable struct {
-			Enhances []string `json:"enhances"`
-		} `json:"composable"`
-	} `json:"skills"`
-}
-
-// LoadBookworm reads a bookworm skills-index.json. Keyword weights are
-// taken as given (bookworm's tiers are 2.0 / 1.5 / 1.0); the precomputed
-// tfidfWeight is ignored, since the index applies IDF itself, once.
-func LoadBookworm(file string) (*Catalog, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, fmt.Errorf("catalog: %w", err)
-	}
-	var bw bookwormIndex
-	if err := json.Unmarshal(data, &bw); err != nil {
-		return nil, fmt.Errorf("%s: %s", file, jsonErrorPosition(data, err))
-	}
-	list := make([]Skill, 0, len(bw.Skills))
-	for i, s := range bw.Skills {
-		if s.Name == "" {
-			return nil, fmt.Errorf("%s: skills[%d] has no name", file, i)
-		}
-		sk := Skill{
-			Name:        s.Name,
-			Description: s.Description,
-			Maturity:    s.Maturity,
-			Enhances:    s.Composable.Enhances,
-			Source:      file + "#" + s.Name,
-		}
-		for _, k := range s.Keywords {
-			if strings.TrimSpace(k.Keyword) == "" {
-				continue
-			}
-			sk.Keywords = append(sk.Keywords, Keyword{Text: k.Keyword, Tier: parseTier(k.Tier), Weight: k.Weight})
-		}
-		list = append(list, sk)
-	}
-	return newCatalog(list)
-}
-
-func parseTier(s string) Tier {
-	switch strings.ToLower(s) {
-	case "core":
-		return Core
-	case "strong":
-		return Strong
-	default:
-		return Extended
-	}
-}
-
-// jsonErrorPosition turns a JSON error's byte offset into a line number.
-func jsonErrorPosition(data []byte, err error) string {
-	var offset int64 = -1
-	switch e := err.(type) {
-	case *json.SyntaxError:
-		offset = e.Offset
-	case *json.UnmarshalTypeError:
-		offset = e.Offset
-	}
-	if offset < 0 {
-		return err.Error()
-	}
-	line := 1 + strings.Count(string(data[:min(int(offset), len(data))]), "\n")
-	return fmt.Sprintf("line %d: %v", line, err)
+	return NewCatalog(list)
 }

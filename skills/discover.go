@@ -2,13 +2,17 @@ package skills
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"syscall"
 
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 )
 
 // Places says where Claude Code keeps skills on this machine.
@@ -86,8 +90,12 @@ func Discover(p Places, withBuiltin bool) (*Catalog, []error, error) {
 		}
 		for _, e := range entries {
 			file := filepath.Join(d.Path, e.Name(), "SKILL.md")
-			data, err := os.ReadFile(file)
+			data, err := ReadFile(file)
+			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+				continue // not a skill folder
+			}
 			if err != nil {
+				warnings = append(warnings, err) // a FIFO, a device, a link loop, a huge file
 				continue
 			}
 			// Claude Code invokes personal and project skills by folder name.
@@ -113,23 +121,8 @@ func Discover(p Places, withBuiltin bool) (*Catalog, []error, error) {
 	for _, s := range byName {
 		list = append(list, s)
 	}
-	cat, err := newCatalog(list)
+	cat, err := NewCatalog(list)
 	return cat, warnings, err
-}
-
-// Files returns the SKILL.md files a discovery reads, for fingerprinting.
-func (p Places) Files() []string {
-	var out []string
-	for _, d := range p.Dirs() {
-		entries, err := os.ReadDir(d.Path)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			out = append(out, filepath.Join(d.Path, e.Name(), "SKILL.md"))
-		}
-	}
-	return out
 }
 
 // InstallResult says what Install did with one skill.
@@ -139,9 +132,12 @@ type InstallResult struct {
 	Action string // "written", "unchanged", "skipped (differs; use --force)", "overwritten"
 }
 
-// Install writes the built-in skills as DIR/NAME/SKILL.md. A file that
-// exists with other content is the user's: it is kept unless force is set.
-func Install(dir string, force bool) ([]InstallResult, error) {
+// Install writes the built-in skills as DIR/NAME/SKILL.md: all of them,
+// or only those named (each skill Claude Code loads takes a line of its
+// skill listing, ListingSize). A file that exists with other content is
+// the user's: it is kept unless force is set. An unknown name writes
+// nothing and is an error that lists the known ones.
+func Install(dir string, force bool, only ...string) ([]InstallResult, error) {
 	files, err := BuiltinFiles()
 	if err != nil {
 		return nil, err
@@ -151,6 +147,14 @@ func Install(dir string, force bool) ([]InstallResult, error) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	if len(only) > 0 {
+		for _, n := range only {
+			if _, ok := files[n]; !ok {
+				return nil, fmt.Errorf("no built-in skill %q; the built-in skills are: %s", n, strings.Join(names, ", "))
+			}
+		}
+		names = slices.Compact(slices.Sorted(slices.Values(only)))
+	}
 	var out []InstallResult
 	for _, name := range names {
 		path := filepath.Join(dir, name, "SKILL.md")
@@ -162,10 +166,7 @@ func Install(dir string, force bool) ([]InstallResult, error) {
 		case err == nil && !force:
 			res.Action = "skipped (differs; use --force)"
 		default:
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				return out, err
-			}
-			if err := state.WriteAtomic(path, files[name]); err != nil {
+			if err := store.Write(path, files[name], store.Public); err != nil {
 				return out, fmt.Errorf("%s: %w", path, err)
 			}
 			res.Action = "written"

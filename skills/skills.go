@@ -4,6 +4,7 @@
 // Markdown body. skillroute understands Claude Code's own fields (name,
 // description, when_to_use) and adds its routing fields:
 //
+//	triggers: ...      # trigger phrases and a fuller account, for the router only
 //	keywords:
 //	  core: [...]      # terms that belong to this skill alone    (weight 1.0)
 //	  strong: [...]    # terms that point strongly to this skill (weight 0.7)
@@ -13,8 +14,16 @@
 //	maturity: stable
 //
 // A catalog is loaded from a folder laid out as Claude Code lays skills
-// (DIR/NAME/SKILL.md), from a bookworm skills-index.json, or from the
-// built-in skills embedded in this package. Errors name the file and line.
+// (DIR/NAME/SKILL.md) or from the built-in skills embedded in this package;
+// errors name the file and line. Another router's catalog file is read by
+// its adapter (package bookworm), which builds the Skills and calls
+// NewCatalog.
+//
+// Claude Code lists every skill's description and when_to_use to the model
+// within a budget of characters (listing.go); the routing fields are not
+// listed. So a skill's description can stay one short line for the model,
+// and its trigger phrases go to triggers, which the router indexes with
+// the description.
 package skills
 
 import (
@@ -73,7 +82,7 @@ func (t Tier) Weight() float64 {
 type Keyword struct {
 	Text   string
 	Tier   Tier
-	Weight float64 // tier weight, or the weight a bookworm index gives
+	Weight float64 // tier weight, or the weight an imported catalog gives
 }
 
 // Skill is one routable skill.
@@ -81,6 +90,7 @@ type Skill struct {
 	Name        string
 	Description string
 	WhenToUse   string
+	Triggers    string    // routing text Claude Code does not list
 	Keywords    []Keyword // empty for plain Claude Code skills
 	Enhances    []string
 	Requires    []string
@@ -90,11 +100,18 @@ type Skill struct {
 	Source      string // where it was read: a path, "builtin:NAME", or "FILE#NAME"
 }
 
+// Text is what the router reads as the skill's description field: the
+// description, when_to_use and triggers.
+func (s *Skill) Text() string {
+	return s.Description + "\n" + s.WhenToUse + "\n" + s.Triggers
+}
+
 // frontmatter mirrors the YAML header of a SKILL.md.
 type frontmatter struct {
 	Name        string   `yaml:"name"`
 	Description string   `yaml:"description"`
 	WhenToUse   string   `yaml:"when_to_use"`
+	Triggers    string   `yaml:"triggers"`
 	Keywords    tiers    `yaml:"keywords"`
 	Enhances    []string `yaml:"enhances"`
 	Requires    []string `yaml:"requires"`
@@ -153,6 +170,7 @@ func Parse(source, dirName string, data []byte) (Skill, error) {
 	}
 	sk.Description = strings.TrimSpace(fm.Description)
 	sk.WhenToUse = strings.TrimSpace(fm.WhenToUse)
+	sk.Triggers = strings.TrimSpace(fm.Triggers)
 	sk.Enhances, sk.Requires, sk.Conflicts = fm.Enhances, fm.Requires, fm.Conflicts
 	sk.Maturity = fm.Maturity
 	sk.Body = body

@@ -21,6 +21,7 @@ description: >-
   Redis caching, eviction
   and cache stampedes.
 when_to_use: '"cache is slow", "缓存击穿怎么办"'
+triggers: cache penetration, hot keys
 keywords:
   core: [redis, 缓存击穿]
   strong: [" cache ", ""]
@@ -43,6 +44,7 @@ func TestParseFull(t *testing.T) {
 		Name:        "cache-expert",
 		Description: "Redis caching, eviction and cache stampedes.",
 		WhenToUse:   `"cache is slow", "缓存击穿怎么办"`,
+		Triggers:    "cache penetration, hot keys",
 		Keywords: []skills.Keyword{
 			{Text: "redis", Tier: skills.Core, Weight: 1.0},
 			{Text: "缓存击穿", Tier: skills.Core, Weight: 1.0},
@@ -226,88 +228,31 @@ func TestLoadDirErrors(t *testing.T) {
 	})
 }
 
-const bookwormJSON = `{
- "_note": "test",
- "version": "reconstructed-1",
- "skills": [
-  {
-   "name": "vue-expert",
-   "description": "Vue 3 专家",
-   "maturity": "stable",
-   "keywords": [
-    {"keyword": "Vue", "weight": 2, "tier": "core", "tfidfWeight": 7.6},
-    {"keyword": "pinia", "weight": 1.5, "tier": "strong"},
-    {"keyword": "组件", "weight": 1, "tier": "extended"},
-    {"keyword": "  ", "weight": 1, "tier": "extended"},
-    {"keyword": "nuxt", "weight": 1, "tier": "knowledge"}
-   ],
-   "composable": {"enhances": ["frontend-expert"]}
-  },
-  {
-   "name": "ai-ml-expert",
-   "description": "AI/机器学习专家",
-   "keywords": [{"keyword": "AI", "weight": 2, "tier": "CORE"}]
-  }
- ]
-}`
+// TestNewCatalog protects catalogs built by adapters: skills come out in
+// name order, and a name defined twice is refused naming both sources.
+func TestNewCatalog(t *testing.T) {
+	cat, err := skills.NewCatalog([]skills.Skill{{Name: "vue-expert", Source: "a.json#vue-expert"}, {Name: "ai-ml-expert", Source: "a.json#ai-ml-expert"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"ai-ml-expert", "vue-expert"}, cat.Names())
+	_, ok := cat.Lookup("vue-expert")
+	assert.True(t, ok)
 
-// TestLoadBookworm protects reading a bookworm skills-index.json: weights
-// as given, tiers by name, tfidfWeight ignored, skills sorted by name.
-func TestLoadBookworm(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "skills-index.json")
-	require.NoError(t, os.WriteFile(file, []byte(bookwormJSON), 0o644))
-
-	for _, load := range []func(string) (*skills.Catalog, error){skills.LoadBookworm, skills.Load} {
-		cat, err := load(file)
-		require.NoError(t, err)
-		assert.Equal(t, []string{"ai-ml-expert", "vue-expert"}, cat.Names())
-		vue, ok := cat.Lookup("vue-expert")
-		require.True(t, ok)
-		assert.Equal(t, skills.Skill{
-			Name:        "vue-expert",
-			Description: "Vue 3 专家",
-			Maturity:    "stable",
-			Enhances:    []string{"frontend-expert"},
-			Source:      file + "#vue-expert",
-			Keywords: []skills.Keyword{
-				{Text: "Vue", Tier: skills.Core, Weight: 2},
-				{Text: "pinia", Tier: skills.Strong, Weight: 1.5},
-				{Text: "组件", Tier: skills.Extended, Weight: 1},
-				{Text: "nuxt", Tier: skills.Extended, Weight: 1},
-			},
-		}, *vue)
-		ai, _ := cat.Lookup("ai-ml-expert")
-		assert.Equal(t, []skills.Keyword{{Text: "AI", Tier: skills.Core, Weight: 2}}, ai.Keywords)
-	}
+	_, err = skills.NewCatalog([]skills.Skill{{Name: "a", Source: "one.json#a"}, {Name: "a", Source: "two.json#a"}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "one.json#a")
+	assert.Contains(t, err.Error(), "two.json#a")
+	assert.Contains(t, err.Error(), `"a"`)
 }
 
-// TestLoadBookwormErrors protects users pointing at a broken index: the
-// error names the file and, for JSON errors, the line.
-func TestLoadBookwormErrors(t *testing.T) {
-	dir := t.TempDir()
-	tests := []struct {
-		name, data string
-		want       []string
-	}{
-		{"syntax", "{\n \"skills\": [\n  {\"name\": \"a\",}\n ]\n}", []string{"line 3"}},
-		{"type", "{\n \"skills\": {}\n}", []string{"line 2"}},
-		{"no name", `{"skills": [{"name": "a"}, {"description": "x"}]}`, []string{"skills[1] has no name"}},
-		{"duplicate", `{"skills": [{"name": "a"}, {"name": "a"}]}`, []string{`skill "a" is already defined`}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			file := filepath.Join(dir, tt.name+".json")
-			require.NoError(t, os.WriteFile(file, []byte(tt.data), 0o644))
-			_, err := skills.LoadBookworm(file)
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), file)
-			for _, w := range tt.want {
-				assert.Contains(t, err.Error(), w)
-			}
-		})
-	}
-	_, err := skills.LoadBookworm(filepath.Join(dir, "missing.json"))
-	assert.ErrorIs(t, err, os.ErrNotExist)
+// TestLoadFile protects users who point Load at a file: it reads skills
+// folders only, and says so.
+func TestLoadFile(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "SKILL.md")
+	require.NoError(t, os.WriteFile(file, []byte("---\nname: x\n---\n"), 0o644))
+	_, err := skills.Load(file)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), file)
+	assert.Contains(t, err.Error(), "not a skills folder")
 }
 
 // TestTier protects the tier names and weights written in SKILL.md.

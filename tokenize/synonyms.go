@@ -1,8 +1,6 @@
 package tokenize
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -15,7 +13,8 @@ import (
 
 // SynonymWeight is the weight of a word added by synonym expansion. Below 1
 // so that the user's own word always outweighs what we guessed it means;
-// 0.6 sits between bookworm's two levels (0.7 and 0.4).
+// 0.6 sits between the two levels of the bookworm router's synonyms
+// (0.7 and 0.4; package bookworm).
 const SynonymWeight = 0.6
 
 // Synonyms maps a word to the words it expands to. It is stored flat, so
@@ -64,69 +63,52 @@ func (s *Synonyms) Expand(term string) []Expansion {
 	return out
 }
 
-type synonymFile struct {
-	Groups []struct {
-		ID     string   `yaml:"id" json:"id"`
-		Note   string   `yaml:"note" json:"note"`
-		Words  []string `yaml:"words" json:"words"`
-		Weight float64  `yaml:"weight" json:"weight"`
-	} `yaml:"groups" json:"groups"`
+// SynonymGroup is one group of words that stand for each other: a prompt
+// holding any of them is expanded by the others.
+type SynonymGroup struct {
+	ID    string        // names the group in explanations; "" numbers it (#1, #2, …)
+	Words []SynonymWord // as written; blank words are skipped
 }
 
-// ParseSynonyms reads a synonym file: our YAML, or bookworm's synonyms.json
-// (recognised by its leading '{'). In bookworm's format the first three
-// words of a group expand at 0.7 and the rest at 0.4, as that router does.
-func ParseSynonyms(name string, data []byte) (*Synonyms, error) {
-	var f synonymFile
-	bookworm := bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
-	var err error
-	if bookworm {
-		err = json.Unmarshal(data, &f)
-	} else {
-		err = yaml.Unmarshal(data, &f)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
-	}
+// SynonymWord is one word of a group, with the weight it is added at when
+// another word of the group expands to it.
+type SynonymWord struct {
+	Text   string
+	Weight float64 // above 0 and below 1; 0 means SynonymWeight
+}
+
+// NewSynonyms builds the synonym table of groups, whatever file they were
+// read from. Words are normalised as the tokenizer normalises prompts. A
+// group needs two words that are not blank, and every weight must stay
+// below 1 so that the user's own word outweighs its synonyms; errors name
+// the group.
+func NewSynonyms(groups ...SynonymGroup) (*Synonyms, error) {
 	expand := map[string][]Expansion{}
-	var groups []string
-	for gi, g := range f.Groups {
+	ids := make([]string, 0, len(groups))
+	for gi, g := range groups {
 		id := g.ID
 		if id == "" {
 			id = fmt.Sprintf("#%d", gi+1)
 		}
-		nonEmpty := 0
-		for _, w := range g.Words {
-			if strings.TrimSpace(w) != "" {
-				nonEmpty++
-			}
-		}
-		if nonEmpty < 2 {
-			return nil, fmt.Errorf("%s: group %s: needs at least two words", name, id)
-		}
-		weight := SynonymWeight
-		if g.Weight != 0 {
-			if g.Weight < 0 || g.Weight >= 1 {
-				return nil, fmt.Errorf("%s: group %s: weight %.2f must be above 0 and below 1", name, id, g.Weight)
-			}
-			weight = g.Weight
-		}
-		groups = append(groups, id)
 		terms := make([]Expansion, 0, len(g.Words))
-		for wi, w := range g.Words {
-			w = strings.TrimSpace(w)
-			if w == "" {
+		for _, w := range g.Words {
+			text := strings.TrimSpace(w.Text)
+			if text == "" {
 				continue
 			}
-			ew := weight
-			if bookworm {
-				ew = 0.4
-				if wi < 3 {
-					ew = 0.7
-				}
+			weight := w.Weight
+			if weight == 0 {
+				weight = SynonymWeight
 			}
-			terms = append(terms, Expansion{Term: Normalize(w), Weight: ew, Group: id})
+			if weight < 0 || weight >= 1 {
+				return nil, fmt.Errorf("group %s: %q: weight %.2f must be above 0 and below 1", id, text, w.Weight)
+			}
+			terms = append(terms, Expansion{Term: Normalize(text), Weight: weight, Group: id})
 		}
+		if len(terms) < 2 {
+			return nil, fmt.Errorf("group %s: needs at least two words", id)
+		}
+		ids = append(ids, id)
 		for _, from := range terms {
 			if _, ok := expand[from.Term]; !ok {
 				expand[from.Term] = nil
@@ -138,7 +120,47 @@ func ParseSynonyms(name string, data []byte) (*Synonyms, error) {
 			}
 		}
 	}
-	return flatten(expand, groups), nil
+	return flatten(expand, ids), nil
+}
+
+// synonymFile is our synonym file (rules/synonyms.yaml).
+type synonymFile struct {
+	Groups []struct {
+		ID     string   `yaml:"id"`
+		Note   string   `yaml:"note"`
+		Words  []string `yaml:"words"`
+		Weight float64  `yaml:"weight"`
+	} `yaml:"groups"`
+}
+
+// ParseSynonyms reads our synonym file (YAML; see rules/synonyms.yaml):
+// groups of words, each group expanding at its weight, SynonymWeight by
+// default. Errors name the file. Another router's file is read by its
+// adapter (package bookworm), which calls NewSynonyms.
+func ParseSynonyms(name string, data []byte) (*Synonyms, error) {
+	var f synonymFile
+	if err := yaml.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	groups := make([]SynonymGroup, len(f.Groups))
+	for gi, g := range f.Groups {
+		if g.Weight < 0 || g.Weight >= 1 {
+			id := g.ID
+			if id == "" {
+				id = fmt.Sprintf("#%d", gi+1)
+			}
+			return nil, fmt.Errorf("%s: group %s: weight %.2f must be above 0 and below 1", name, id, g.Weight)
+		}
+		groups[gi].ID = g.ID
+		for _, w := range g.Words {
+			groups[gi].Words = append(groups[gi].Words, SynonymWord{Text: w, Weight: g.Weight})
+		}
+	}
+	syn, err := NewSynonyms(groups...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return syn, nil
 }
 
 // flatten stores an expansion map in the flat form.

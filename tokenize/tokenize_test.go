@@ -1,6 +1,7 @@
 package tokenize_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -337,27 +338,43 @@ func TestSynonymExpansion(t *testing.T) {
 	})
 }
 
-// TestBookwormSynonyms protects reading bookworm's synonyms.json: the first
-// three words of a group expand at 0.7, the rest at 0.4.
-func TestBookwormSynonyms(t *testing.T) {
-	data := `{
-  "version": "v6.5",
-  "groups": [
-    {"id": "frontend", "words": ["前端", "frontend", "客户端", "ui", "界面"]}
-  ]
-}`
-	syn, err := tokenize.ParseSynonyms("synonyms.json", []byte(data))
+// TestNewSynonyms protects synonym tables built by adapters: each word is
+// added at its own weight (the default when none is given), normalised,
+// and unnamed groups are numbered for explanations.
+func TestNewSynonyms(t *testing.T) {
+	syn, err := tokenize.NewSynonyms(
+		tokenize.SynonymGroup{ID: "frontend", Words: []tokenize.SynonymWord{{Text: "前端", Weight: 0.7}, {Text: "Frontend", Weight: 0.7}, {Text: " "}, {Text: "界面", Weight: 0.4}}},
+		tokenize.SynonymGroup{Words: []tokenize.SynonymWord{{Text: "db"}, {Text: "数据库"}}},
+	)
 	require.NoError(t, err)
-	weights := func(term string) map[string]float64 {
-		out := map[string]float64{}
+	expand := func(term string) map[string]string {
+		out := map[string]string{}
 		for _, e := range syn.Expand(term) {
-			assert.Equal(t, "frontend", e.Group)
-			out[e.Term] = e.Weight
+			out[e.Term] = fmt.Sprintf("%s %.2f", e.Group, e.Weight)
 		}
 		return out
 	}
-	assert.Equal(t, map[string]float64{"frontend": 0.7, "客户端": 0.7, "ui": 0.4, "界面": 0.4}, weights("前端"))
-	assert.Equal(t, map[string]float64{"前端": 0.7, "frontend": 0.7, "客户端": 0.7, "ui": 0.4}, weights("界面"))
+	assert.Equal(t, map[string]string{"frontend": "frontend 0.70", "界面": "frontend 0.40"}, expand("前端"))
+	assert.Equal(t, map[string]string{"前端": "frontend 0.70", "frontend": "frontend 0.70"}, expand("界面"))
+	assert.Equal(t, map[string]string{"数据库": "#2 0.60"}, expand("db"))
+
+	tests := []struct {
+		name   string
+		group  tokenize.SynonymGroup
+		reason string
+	}{
+		{"one word", tokenize.SynonymGroup{ID: "solo", Words: []tokenize.SynonymWord{{Text: "only"}, {Text: "  "}}}, "group solo: needs at least two words"},
+		{"weight 1", tokenize.SynonymGroup{ID: "heavy", Words: []tokenize.SynonymWord{{Text: "a", Weight: 1}, {Text: "b"}}}, `group heavy: "a": weight 1.00 must be above 0 and below 1`},
+		{"negative weight", tokenize.SynonymGroup{Words: []tokenize.SynonymWord{{Text: "a"}, {Text: "b", Weight: -0.1}}}, `group #1: "b": weight -0.10`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			syn, err := tokenize.NewSynonyms(tt.group)
+			require.Error(t, err)
+			assert.Nil(t, syn)
+			assert.Contains(t, err.Error(), tt.reason)
+		})
+	}
 }
 
 // TestSynonymErrors protects users editing a synonym file: every error
@@ -368,9 +385,9 @@ func TestSynonymErrors(t *testing.T) {
 	}{
 		{"bad yaml", "my-syn.yaml", "groups: [\n  - id: x\n    words: [a", ""},
 		{"wrong yaml type", "my-syn.yaml", "groups: 3\n", ""},
-		{"bad json", "bw.json", `{"groups": [`, ""},
 		{"one word", "my-syn.yaml", "groups:\n  - id: solo\n    words: [only]\n", "group solo"},
-		{"weight too high", "my-syn.yaml", "groups:\n  - id: heavy\n    words: [a, b]\n    weight: 1.5\n", "below 1"},
+		{"weight too high", "my-syn.yaml", "groups:\n  - id: heavy\n    words: [a, b]\n    weight: 1.5\n", "group heavy: weight 1.50 must be above 0 and below 1"},
+		{"negative weight, unnamed group", "my-syn.yaml", "groups:\n  - words: [a, b]\n  - words: [c, d]\n    weight: -0.5\n", "group #2: weight -0.50"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,11 +4,12 @@ import (
 	"flag"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/skills"
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 )
 
 // app is what the command takes from its environment, resolved once by
@@ -29,6 +30,12 @@ type app struct {
 	session string
 	// stdin is what `hook` reads its event from.
 	stdin io.Reader
+	// listingBudget is $SLASH_COMMAND_TOOL_CHAR_BUDGET, Claude Code's
+	// override of its skill-listing budget, for doctor.
+	listingBudget string
+	// lookGo finds the go command, which the plugin builds its router
+	// with (exec.LookPath, on $PATH), for doctor.
+	lookGo func() (string, error)
 }
 
 // appFromEnv resolves the app from the process environment.
@@ -36,11 +43,13 @@ func appFromEnv() *app {
 	home, _ := os.UserHomeDir()
 	bin, _ := os.Executable()
 	return &app{
-		stateDir: state.DirFrom(os.Getenv, home),
-		places:   skills.Places{Home: home, ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"), PluginRoot: os.Getenv("CLAUDE_PLUGIN_ROOT")},
-		binary:   bin,
-		session:  os.Getenv("CLAUDE_CODE_SESSION_ID"),
-		stdin:    os.Stdin,
+		stateDir:      store.DefaultDir(os.Getenv, home),
+		places:        skills.Places{Home: home, ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR"), PluginRoot: os.Getenv("CLAUDE_PLUGIN_ROOT")},
+		binary:        bin,
+		session:       os.Getenv("CLAUDE_CODE_SESSION_ID"),
+		stdin:         os.Stdin,
+		listingBudget: os.Getenv("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
+		lookGo:        func() (string, error) { return exec.LookPath("go") },
 	}
 }
 

@@ -11,8 +11,11 @@ import (
 
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/store"
 )
 
 // runDoctor checks that the router is installed and working where Claude
@@ -33,13 +36,11 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 	}
 	note := func(what, detail string) { fmt.Fprintf(stdout, "     %-22s %s\n", what, detail) }
 
-	// Hook entries, in the user's or the project's settings.
+	// Hook entries, in the user's or the project's settings, and the plugin.
 	home := a.places.Home
+	files := settingsFiles(a.places)
 	var found []string
-	for _, path := range []string{filepath.Join(home, ".claude", "settings.json"), a.projectSettings()} {
-		if path == "" {
-			continue
-		}
+	for _, path := range files {
 		if events, cmd := hook.Installed(path); len(events) > 0 {
 			bin := strings.Trim(strings.TrimSuffix(strings.TrimSpace(cmd), " hook"), "'")
 			_, err := os.Stat(bin)
@@ -48,8 +49,19 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 			found = append(found, path)
 		}
 	}
-	if len(found) == 0 && a.places.PluginRoot == "" {
+	plugin := pluginEnabledIn(files)
+	if a.places.PluginRoot != "" {
+		plugin = append(plugin, "this session (running as the plugin)")
+	}
+	if len(plugin) > 0 {
+		a.checkPlugin(home, plugin, check, note)
+	}
+	switch {
+	case len(found) == 0 && len(plugin) == 0:
 		check(false, "hooks", "none registered: run `skillroute install` (or add the plugin)")
+	case len(found) > 0 && len(plugin) > 0:
+		check(false, "installed twice", fmt.Sprintf("hooks in %s and the plugin enabled in %s: every prompt runs both and gets two lines; run `skillroute uninstall` (--project for a project's settings) or disable the plugin",
+			strings.Join(found, ", "), strings.Join(plugin, ", ")))
 	}
 
 	// The skills Claude Code can load, which are all the hook may name.
@@ -67,21 +79,62 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 			got = "no skill"
 		}
 		check(true, "routing", fmt.Sprintf("a sample prompt (React page slow) routes to %s (confidence %.2f)", got, d.Confidence))
+		// The hook checks only the skill it names; doctor checks them all.
+		cfg := a.config(&dataFlags{catalog: loader.Installed}, stderr)
+		if loader.Fresh(cfg, r.Index) {
+			note("index", "current: compiled after the last change to any skill file")
+		} else {
+			note("index", "older than a skill file: the hook recompiles it in the background at the next session start; `skillroute compile` does it now")
+		}
+	}
+	if st, ok := readStatus(a.cacheDir()); ok {
+		switch st.State {
+		case "compiling":
+			note("background compile", fmt.Sprintf("running since %s (pid %d)", st.Started.Format(time.DateTime), st.PID))
+		case "failed":
+			check(false, "background compile", fmt.Sprintf("failed at %s: %s", st.Finished.Format(time.DateTime), st.Error))
+		default:
+			note("background compile", fmt.Sprintf("%s %d skills at %s in %v", st.State, st.Skills, st.Finished.Format(time.DateTime), st.Finished.Sub(st.Started).Round(time.Millisecond)))
+		}
+	}
+
+	// Claude Code's skill listing: over its budget, the model sees skills
+	// by bare name.
+	places := a.places
+	if cat, _, err := skills.Discover(places, false); err == nil {
+		listed := append(cat.Skills, places.Commands()...)
+		ours := skills.ListingSize(listed)
+		size := ours + skills.ClaudeCodeListing
+		budget := listingBudget(a.listingBudget, filepath.Join(home, ".claude", "settings.json"), skills.ListingBudget)
+		detail := fmt.Sprintf("%d of %d chars: %d skills and commands take %d, Claude Code's own about %d", size, budget, len(listed), ours, skills.ClaudeCodeListing)
+		if size > budget {
+			detail += "; over budget, Claude Code lists the least-used skills without their descriptions. Remove skills you do not use " +
+				"(`skillroute skills install NAME...` installs only those named), shorten long descriptions, move trigger phrases " +
+				"from when_to_use to triggers (not listed), or raise skillListingBudgetFraction in settings"
+		} else {
+			detail += fmt.Sprintf(" (a model with a 200k-token context allows about %d)", skills.SmallContextBudget)
+		}
+		check(size <= budget, "skill listing", detail)
 	}
 
 	// State: writable, with what it has gathered.
 	dir := a.stateDir
 	probe := filepath.Join(dir, ".doctor")
-	werr := os.MkdirAll(dir, 0o755)
-	if werr == nil {
-		werr = os.WriteFile(probe, nil, 0o644)
-		os.Remove(probe)
+	werr := store.WriteFile(probe, nil) // creates the folder 0700, refuses one not yours
+	os.Remove(probe)
+	if werr != nil {
+		check(false, "state folder", werr.Error())
+	} else {
+		check(true, "state folder", dir)
+		// Made 0700 since the store's rules; an older one may be open.
+		if info, err := os.Stat(dir); err == nil && info.Mode().Perm()&0o077 != 0 {
+			note("state folder", fmt.Sprintf("readable by other users (mode %04o) and it holds your prompts: chmod 700 %s", info.Mode().Perm(), dir))
+		}
 	}
-	check(werr == nil, "state folder", dir)
 	if n := countLines(filepath.Join(dir, "decisions.jsonl")); n > 0 {
 		note("decisions", fmt.Sprintf("%d routed prompts logged", n))
 	}
-	if records, warnings, err := (&learn.Log{Dir: dir}).Read(); err == nil && len(records) > 0 {
+	if records, warnings, err := (&feedback.Log{Dir: dir}).Read(); err == nil && len(records) > 0 {
 		corrections := 0
 		for _, r := range records {
 			if r.IsCorrection() {
@@ -102,11 +155,32 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func (a *app) projectSettings() string {
-	if dir := a.places.ProjectDir; dir != "" {
-		return filepath.Join(dir, ".claude", "settings.json")
+// checkPlugin reports whether the enabled plugin has its router: it builds
+// it with Go on its first event and, without Go, stays silent forever.
+func (a *app) checkPlugin(home string, enabledIn []string, check func(bool, string, string), note func(string, string)) {
+	where := "enabled in " + strings.Join(enabledIn, ", ")
+	dirs := pluginDataDirs(home)
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "bin", "skillroute")); err == nil {
+			check(true, "plugin", where+"; its router is built in "+filepath.Join(d, "bin"))
+			return
+		}
 	}
-	return ""
+	if _, err := a.lookGo(); err != nil {
+		check(false, "plugin", where+", but Go is not installed, so the plugin cannot build its router and stays silent: "+
+			"install Go 1.26 or later (https://go.dev/dl/), or run `skillroute install` and disable the plugin")
+		return
+	}
+	for _, d := range dirs {
+		log := filepath.Join(d, "build.log")
+		if info, err := os.Stat(log); err == nil && info.Size() > 0 {
+			if _, err := os.Stat(filepath.Join(d, "bin.lock")); err != nil {
+				check(false, "plugin", where+", but building its router failed: see "+log)
+				return
+			}
+		}
+	}
+	note("plugin", where+"; it builds its router with Go on its first event")
 }
 
 func countLines(path string) int {

@@ -59,19 +59,23 @@ func (a *app) runInstall(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	verb := ""
 	if *dryRun {
-		verb = " (dry run: nothing written)"
+		fmt.Fprintf(stdout, "dry run: nothing is written. Hooks in %s:\n", settings)
+	} else {
+		fmt.Fprintf(stdout, "hooks in %s:\n", settings)
 	}
-	fmt.Fprintf(stdout, "hooks in %s%s:\n", settings, verb)
 	for _, c := range changes {
-		fmt.Fprintf(stdout, "  %-20s %s\n", c.Event, c.Action)
+		fmt.Fprintf(stdout, "  %-20s %s\n", c.Event, action(c.Action, *dryRun))
+	}
+	if plugin := pluginEnabledIn(settingsFiles(a.places)); len(plugin) > 0 {
+		fmt.Fprintf(stderr, "warning: the skillroute plugin is also enabled (%s): every prompt would run both and get two lines; disable the plugin or run `skillroute uninstall`\n",
+			strings.Join(plugin, ", "))
 	}
 	if *noSkills {
 		return nil
 	}
 	if *dryRun {
-		fmt.Fprintf(stdout, "would install the built-in skills into %s\n", skillDir)
+		fmt.Fprintf(stdout, "the built-in skills would be installed into %s\n", skillDir)
 		return nil
 	}
 	results, err := skills.Install(skillDir, false)
@@ -130,9 +134,31 @@ func (a *app) runUninstall(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "no skillroute hooks in %s\n", settings)
 		return nil
 	}
-	for _, c := range changes {
-		fmt.Fprintf(stdout, "  %-20s %s\n", c.Event, c.Action)
+	if *dryRun {
+		fmt.Fprintf(stdout, "dry run: nothing is written. Hooks in %s:\n", settings)
+	} else {
+		fmt.Fprintf(stdout, "hooks in %s:\n", settings)
 	}
-	fmt.Fprintf(stdout, "installed skills were left in place; remove them from the skills folder if you wish\n")
+	for _, c := range changes {
+		fmt.Fprintf(stdout, "  %-20s %s\n", c.Event, action(c.Action, *dryRun))
+	}
+	if *dryRun {
+		fmt.Fprintf(stdout, "installed skills would be left in place\n")
+	} else {
+		fmt.Fprintf(stdout, "installed skills were left in place; remove them from the skills folder if you wish\n")
+	}
 	return nil
+}
+
+// action words a change for the user: as done, or, in a dry run, as what
+// would be done.
+func action(done string, dryRun bool) string {
+	if !dryRun {
+		return done
+	}
+	switch done {
+	case "added", "updated", "removed":
+		return "would be " + done
+	}
+	return done // "already present"
 }

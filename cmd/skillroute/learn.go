@@ -16,18 +16,28 @@ import (
 
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
+	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 )
 
 func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("correct", "correct SKILL [--query TEXT] [--session ID]", stderr)
+	fs := newFlags("correct", "correct SKILL [--query TEXT] [--session ID] [--state DIR]", stderr)
 	var data dataFlags
 	data.register(fs, true)
 	query := fs.String("query", "", "the prompt that should have gone to SKILL (default: the session's last routed prompt)")
 	session := fs.String("session", a.session, "the session whose last prompt to correct (default: $CLAUDE_CODE_SESSION_ID, else the most recently active)")
+	stateFlag := fs.String("state", "", "the state folder to read the session from and record in (default: $CLAUDE_PLUGIN_DATA, else $SKILLROUTE_HOME, else ~/.claude/skillroute); the plugin's /skillroute:wrong passes its data folder")
 	if err := parseInterspersed(fs, args); err != nil {
 		return err
+	}
+	if *stateFlag != "" {
+		// A plugin command's shell gets no CLAUDE_PLUGIN_DATA; only the
+		// command's text has it substituted.
+		named := *a
+		named.stateDir = *stateFlag
+		a = &named
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -42,7 +52,7 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 	if id < 0 {
 		return fmt.Errorf("unknown skill %q; nearest: %s", want, strings.Join(nearest(want, r.Index.SkillNames(), 3), ", "))
 	}
-	rec := learn.Record{TS: time.Now(), Kind: learn.KindExplicit, Corrected: r.Index.Skills[id].Name}
+	rec := feedback.Record{TS: time.Now(), Kind: feedback.KindExplicit, Corrected: r.Index.Skills[id].Name}
 	if *query != "" {
 		d := r.Route(*query, router.Session{})
 		rec.Query, rec.Routed, rec.Confidence, rec.Session = *query, d.Skill, d.Confidence, *session
@@ -60,7 +70,7 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := (&learn.Log{Dir: a.stateDir}).Append(ctx, rec); err != nil {
+	if err := (&feedback.Log{Dir: a.stateDir}).Append(ctx, rec); err != nil {
 		return err
 	}
 	was := rec.Routed
@@ -155,7 +165,7 @@ func (a *app) runLearn(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "restored snapshot %d: weights learned %s from %d records\n", n, w.Learned.Format(time.RFC3339), w.Records)
 		return nil
 	}
-	records, warnings, err := (&learn.Log{Dir: dir}).Read()
+	records, warnings, err := (&feedback.Log{Dir: dir}).Read()
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}
@@ -168,10 +178,6 @@ func (a *app) runLearn(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	current, err := learn.LoadWeights(filepath.Join(dir, learn.WeightsFile))
-	if err != nil {
-		current = nil
-	}
 	route := func(w *learn.Weights) func(string) string {
 		routed := *r
 		if w != nil {
@@ -179,15 +185,9 @@ func (a *app) runLearn(args []string, stdout, stderr io.Writer) error {
 		}
 		return func(q string) string { return routed.Route(q, router.Session{}).Skill }
 	}
-	now := time.Now()
-	_, out := learn.Trial(records, r.Index, now, current, route)
-	if out.Adopted && !*dryRun {
-		// The trial has shown that learning from this log does not hurt
-		// held-out routing; what is adopted is then learned from all of
-		// it, so that no correction is lost to the held-out share.
-		if err := learn.Replace(dir, learn.Learn(records, r.Index, now)); err != nil {
-			return err
-		}
+	out, err := learn.Update(dir, records, r.Index, time.Now(), route, *dryRun)
+	if err != nil {
+		return err
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(out)
@@ -210,16 +210,16 @@ func (a *app) runCalibrate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("calibrate", "calibrate --preset minimize-cost|balanced|maximize-accuracy [--min-samples N] [--tolerance T] [--fallback FILE] [-o FILE]", stderr)
 	var data dataFlags
 	data.register(fs, false)
-	preset := fs.String("preset", learn.PresetBalanced, "minimize-cost, balanced or maximize-accuracy")
-	minSamples := fs.Int("min-samples", learn.DefaultMinSamples, "samples a (category, skill) cell needs to count")
-	tolerance := fs.Float64("tolerance", learn.DefaultTolerance, "minimize-cost: accuracy a cheaper skill may give up")
+	preset := fs.String("preset", calibrate.PresetBalanced, "minimize-cost, balanced or maximize-accuracy")
+	minSamples := fs.Int("min-samples", calibrate.DefaultMinSamples, "samples a (category, skill) cell needs to count")
+	tolerance := fs.Float64("tolerance", calibrate.DefaultTolerance, "minimize-cost: accuracy a cheaper skill may give up")
 	fallbackFile := fs.String("fallback", "", "JSON {category: skill} used where samples are too few")
 	out := fs.String("o", "", "write the table here (default: the state folder, where the router reads it)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	dir := a.stateDir
-	records, warnings, err := (&learn.Log{Dir: dir}).Read()
+	records, warnings, err := (&feedback.Log{Dir: dir}).Read()
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}
@@ -236,7 +236,7 @@ func (a *app) runCalibrate(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: %v", *fallbackFile, err)
 		}
 	}
-	t, err := learn.Build(learn.SamplesFromRecords(records), *preset, *minSamples, *tolerance, fallback, time.Now())
+	t, err := calibrate.Build(calibrate.SamplesFromRecords(records), *preset, *minSamples, *tolerance, fallback, time.Now())
 	if err != nil {
 		return err
 	}
@@ -271,7 +271,7 @@ func (a *app) runCalibrate(args []string, stdout, stderr io.Writer) error {
 		arm := e.Arm
 		if arm == "" {
 			arm = "(BM25 decision)"
-			if e.Level == learn.LevelCalibrated {
+			if e.Level == calibrate.LevelCalibrated {
 				arm = "(no injection)"
 			}
 		}

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/skillroute/skillroute/eval"
+	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 	"github.com/stretchr/testify/assert"
@@ -50,8 +52,8 @@ func devRouter(t *testing.T) (*eval.File, *router.Router) {
 // hook does when the user follows the route.
 func confirm(t *testing.T, dir, query, skill string, at time.Time) {
 	t.Helper()
-	require.NoError(t, (&learn.Log{Dir: dir}).Append(context.Background(), learn.Record{
-		TS: at, Session: "s", Query: query, Routed: skill, Corrected: skill, Kind: learn.KindImplicit}))
+	require.NoError(t, (&feedback.Log{Dir: dir}).Append(context.Background(), feedback.Record{
+		TS: at, Session: "s", Query: query, Routed: skill, Corrected: skill, Kind: feedback.KindImplicit}))
 }
 
 // The replay of the issue: route dev.jsonl, correct the misrouted prompts
@@ -79,9 +81,9 @@ func TestReplayCorrectionsImproveRouting(t *testing.T) {
 		require.Equal(t, 0, code, errOut)
 		assert.Contains(t, out, "should go to "+c.Expected)
 		for k := 0; k < 2; k++ { // a user corrects a route that keeps recurring
-			require.NoError(t, (&learn.Log{Dir: dir}).Append(context.Background(), learn.Record{
+			require.NoError(t, (&feedback.Log{Dir: dir}).Append(context.Background(), feedback.Record{
 				TS: t0.Add(time.Duration(10*i+k) * time.Second), Session: "s", Query: c.Query,
-				Routed: r.Route(c.Query, router.Session{}).Skill, Corrected: c.Expected, Kind: learn.KindExplicit}))
+				Routed: r.Route(c.Query, router.Session{}).Skill, Corrected: c.Expected, Kind: feedback.KindExplicit}))
 		}
 	}
 	o := learnOutcome(t, a)
@@ -118,7 +120,7 @@ func TestPoisonedLogIsRefused(t *testing.T) {
 	// held-out confirmations show it.
 	names := r.Index.SkillNames()
 	rng := rand.New(rand.NewPCG(1, 2))
-	log := &learn.Log{Dir: dir}
+	log := &feedback.Log{Dir: dir}
 	for i, c := range f.Cases {
 		d := r.Route(c.Query, router.Session{})
 		if c.Expected == eval.None || d.Skill != c.Expected {
@@ -128,8 +130,8 @@ func TestPoisonedLogIsRefused(t *testing.T) {
 		confirm(t, dir, c.Query, d.Skill, at)
 		confirm(t, dir, c.Query, d.Skill, at.Add(time.Second))
 		for k := 2; k < 10; k++ {
-			require.NoError(t, log.Append(context.Background(), learn.Record{TS: at.Add(time.Duration(k) * time.Second),
-				Session: "s", Query: c.Query, Routed: d.Skill, Corrected: names[rng.IntN(len(names))], Kind: learn.KindExplicit}))
+			require.NoError(t, log.Append(context.Background(), feedback.Record{TS: at.Add(time.Duration(k) * time.Second),
+				Session: "s", Query: c.Query, Routed: d.Skill, Corrected: names[rng.IntN(len(names))], Kind: feedback.KindExplicit}))
 		}
 	}
 	o := learnOutcome(t, a)
@@ -183,6 +185,35 @@ func TestCorrectRefusesUnknownSkill(t *testing.T) {
 	code, _, errOut = runApp(t, a, "correct", "tester-expert")
 	assert.Equal(t, 1, code)
 	assert.True(t, strings.Contains(errOut, "no routed prompt to correct"), errOut)
+}
+
+// The plugin's /skillroute:wrong runs `correct` in a shell without
+// CLAUDE_PLUGIN_DATA and names the plugin's data folder with --state.
+func TestCorrectInNamedStateFolder(t *testing.T) {
+	a := learnHome(t)
+	defaultDir := a.stateDir
+	pluginData := t.TempDir()
+	h := &hook.Handler{Store: &hook.Store{Dir: pluginData}, Open: func() (*router.Router, error) {
+		return loader.Open(loader.Config{Catalog: loader.Builtin})
+	}}
+	res := h.Handle(context.Background(), []byte(`{"hook_event_name":"UserPromptSubmit","session_id":"s1","prompt":"React 页面加载慢，首屏要 4 秒"}`))
+	require.NotNil(t, res.Output, res.Reason)
+
+	code, _, errOut := runApp(t, a, "correct", "debugger-expert", "--session", "s1")
+	assert.Equal(t, 1, code, "the default folder has no such session")
+	assert.Contains(t, errOut, "no routed prompt to correct")
+
+	code, out, errOut := runApp(t, a, "correct", "--state", pluginData, "--session", "s1", "debugger-expert")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "should go to debugger-expert (it went to performance-expert)")
+	records, _, err := (&feedback.Log{Dir: pluginData}).Read()
+	require.NoError(t, err)
+	require.Len(t, records, 1)
+	assert.Equal(t, feedback.KindExplicit, records[0].Kind)
+	assert.Equal(t, "s1", records[0].Session)
+	_, err = os.Stat(filepath.Join(defaultDir, feedback.LogFile))
+	assert.True(t, os.IsNotExist(err), "nothing lands in the default folder")
+	assert.Equal(t, defaultDir, a.stateDir, "--state lasts one command")
 }
 
 func TestCalibrateWritesTable(t *testing.T) {

@@ -7,11 +7,11 @@
 //	skillroute eval [--catalog P] [--rules P] [--synonyms P] [--derive-keywords] [--json] [-v] FILE.jsonl
 //	skillroute rules lint [--catalog P] [--synonyms P] FILE
 //	skillroute skills list [--catalog P]
-//	skillroute skills install [--dir DIR] [--force]
+//	skillroute skills install [--dir DIR] [--force] [NAME...]
 //	skillroute hook < EVENT.json
 //	skillroute install [--project] [--dry-run] [--no-skills]
 //	skillroute uninstall [--project] [--dry-run]
-//	skillroute correct SKILL [--query TEXT] [--session ID]
+//	skillroute correct SKILL [--query TEXT] [--session ID] [--state DIR]
 //	skillroute learn [--dry-run] [--json] | skillroute learn --rollback [N]
 //	skillroute calibrate --preset P [--min-samples N] [--tolerance T]
 //	skillroute doctor

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,7 +21,8 @@ import (
 func isolate(tb testing.TB) *app {
 	tb.Helper()
 	home := tb.TempDir()
-	return &app{stateDir: filepath.Join(home, ".claude", "skillroute"), places: skills.Places{Home: home}, stdin: strings.NewReader("")}
+	return &app{stateDir: filepath.Join(home, ".claude", "skillroute"), places: skills.Places{Home: home}, stdin: strings.NewReader(""),
+		lookGo: func() (string, error) { return "/usr/local/go/bin/go", nil }}
 }
 
 // runApp runs a command line in-process with the given app.
@@ -106,6 +108,19 @@ func TestCompileWritesLoadableIndex(t *testing.T) {
 	assert.Greater(t, info.Size(), int64(1000))
 }
 
+// The hook's background compile must leave both caches the hook loads,
+// else the prompts after a catalog change keep missing the deadline.
+func TestCompileCachesIndexAndRules(t *testing.T) {
+	a := isolate(t)
+	code, _, errOut := runApp(t, a, "compile", "--catalog", "builtin")
+	require.Equal(t, 0, code, errOut)
+	cache := a.cacheDir()
+	for _, pattern := range []string{"index-*.bin", "rules-*.bin"} {
+		found, _ := filepath.Glob(filepath.Join(cache, pattern))
+		assert.Len(t, found, 1, pattern)
+	}
+}
+
 func TestCompileReportsBadSkillFile(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "broken"), 0o755))
@@ -163,7 +178,7 @@ func TestRulesLint(t *testing.T) {
 `), 0o644))
 	code, out, errOut := runCLI(t, "rules", "lint", good)
 	require.Equal(t, 0, code, out+errOut)
-	assert.Contains(t, out, "1 rules, 1 examples: ok")
+	assert.Contains(t, out, "1 rules: 1 loaded, 1 examples: ok")
 
 	bad := filepath.Join(dir, "bad.yaml")
 	require.NoError(t, os.WriteFile(bad, []byte(`rules:
@@ -234,6 +249,28 @@ func TestSkillsInstallAndDiscovery(t *testing.T) {
 	assert.Contains(t, out, "1 overwritten")
 }
 
+// A user may install only the built-in skills they want: each skill
+// Claude Code loads takes a line of its skill listing.
+func TestSkillsInstallNamed(t *testing.T) {
+	a := isolate(t)
+	dir := filepath.Join(a.places.Home, ".claude", "skills")
+	code, _, errOut := runApp(t, a, "skills", "install", "performance-expert", "--force", "tester-expert")
+	require.Equal(t, 0, code, errOut)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.Equal(t, []string{"performance-expert", "tester-expert"}, names)
+
+	code, _, errOut = runApp(t, a, "skills", "install", "perfomance-expert")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, `no built-in skill "perfomance-expert"`)
+	entries, _ = os.ReadDir(dir)
+	assert.Len(t, entries, 2, "nothing written")
+}
+
 func TestDiscoveryAddsProjectAndPluginSkills(t *testing.T) {
 	a, project := isolate(t), t.TempDir()
 	home := a.places.Home
@@ -279,6 +316,89 @@ func TestDoctor(t *testing.T) {
 	code, out, _ = runApp(t, a, "install", "--binary", bin, "--no-skills")
 	require.Equal(t, 0, code)
 	assert.NotContains(t, out, "added")
+}
+
+// doctor says when Claude Code's skill listing is over its budget, when
+// skillroute is installed twice, and when the plugin cannot build its
+// router for want of Go.
+func TestDoctorListingPluginAndDoubleInstall(t *testing.T) {
+	a := isolate(t)
+	home := a.places.Home
+	bin, err := os.Executable()
+	require.NoError(t, err)
+	code, _, errOut := runApp(t, a, "install", "--binary", bin)
+	require.Equal(t, 0, code, errOut)
+
+	doctor := func() (int, string) {
+		code, out, _ := runApp(t, a, "doctor")
+		return code, out
+	}
+	code, text := doctor()
+	require.Equal(t, 0, code, text)
+	assert.Regexp(t, `ok   skill listing +\d+ of 30000 chars: 50 skills and commands take \d+`, text)
+
+	a.listingBudget = "9000"
+	code, text = doctor()
+	assert.Equal(t, 1, code)
+	assert.Regexp(t, `FAIL skill listing +\d+ of 9000 chars: .*over budget`, text)
+	a.listingBudget = ""
+
+	// The plugin enabled as well: two lines per prompt.
+	settings := filepath.Join(home, ".claude", "settings.json")
+	var s map[string]any
+	data, err := os.ReadFile(settings)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &s))
+	s["enabledPlugins"] = map[string]any{"skillroute@local": true}
+	data, _ = json.Marshal(s)
+	require.NoError(t, os.WriteFile(settings, data, 0o644))
+	a.lookGo = func() (string, error) { return "", exec.ErrNotFound } // no Go
+	code, text = doctor()
+	assert.Equal(t, 1, code)
+	assert.Contains(t, text, "FAIL installed twice")
+	assert.Contains(t, text, "FAIL plugin")
+	assert.Contains(t, text, "Go is not installed, so the plugin cannot build its router and stays silent")
+
+	// install warns about the plugin.
+	code, _, errOut = runApp(t, a, "install", "--binary", bin, "--no-skills")
+	require.Equal(t, 0, code)
+	assert.Contains(t, errOut, "the skillroute plugin is also enabled")
+
+	// Plugin only, built: no complaint about hooks.
+	code, _, _ = runApp(t, a, "uninstall")
+	require.Equal(t, 0, code)
+	pluginBin := filepath.Join(home, ".claude", "plugins", "data", "skillroute-local", "bin")
+	require.NoError(t, os.MkdirAll(pluginBin, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(pluginBin, "skillroute"), nil, 0o755))
+	code, text = doctor()
+	assert.Equal(t, 0, code, text)
+	assert.Contains(t, text, "ok   plugin")
+	assert.NotContains(t, text, "installed twice")
+}
+
+// uninstall --dry-run reads as a dry run and writes nothing.
+func TestUninstallDryRun(t *testing.T) {
+	a := isolate(t)
+	bin, err := os.Executable()
+	require.NoError(t, err)
+	code, _, errOut := runApp(t, a, "install", "--binary", bin, "--no-skills")
+	require.Equal(t, 0, code, errOut)
+	settings := filepath.Join(a.places.Home, ".claude", "settings.json")
+	before, err := os.ReadFile(settings)
+	require.NoError(t, err)
+
+	code, out, _ := runApp(t, a, "uninstall", "--dry-run")
+	require.Equal(t, 0, code)
+	assert.True(t, strings.HasPrefix(out, "dry run: nothing is written."), out)
+	assert.Contains(t, out, "UserPromptSubmit     would be removed")
+	assert.NotContains(t, out, "were left")
+	after, err := os.ReadFile(settings)
+	require.NoError(t, err)
+	assert.Equal(t, string(before), string(after))
+
+	code, out, _ = runApp(t, a, "uninstall")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, "UserPromptSubmit     removed")
 }
 
 // The hook command end to end, as Claude Code runs it: after `skills

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/skillroute/skillroute/loader"
@@ -57,39 +56,5 @@ func (a *app) runRoute(args []string, stdout, stderr io.Writer) error {
 	if *explain {
 		fmt.Fprintf(stdout, "\n%s", d.Explain())
 	}
-	return nil
-}
-
-func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("compile", "compile [--catalog P] [--synonyms P] [-o FILE]", stderr)
-	var data dataFlags
-	data.register(fs, false)
-	out := fs.String("o", "", "write the index here (default: the cache in the state folder, where route and hook look)")
-	done := fs.String("done", "", "remove this file when finished (the hook's background compile)")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if *done != "" {
-		defer os.Remove(*done)
-	}
-	opt := a.config(&data, stderr)
-	if *out != "" {
-		opt.CacheDir = ""
-	}
-	ix, err := loader.OpenIndex(opt)
-	if err != nil {
-		return err
-	}
-	if *out != "" {
-		if err := ix.Save(*out); err != nil {
-			return err
-		}
-	}
-	where := *out
-	if where == "" {
-		where = opt.CacheDir
-	}
-	fmt.Fprintf(stdout, "compiled %d skills, %d terms, %d postings, %d segmentation words -> %s (source %s)\n",
-		len(ix.Skills), ix.Terms.Len(), len(ix.PostSkill), ix.Dict.Len(), where, ix.SourceHash[:12])
 	return nil
 }

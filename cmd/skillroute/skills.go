@@ -10,7 +10,7 @@ import (
 	"github.com/skillroute/skillroute/skills"
 )
 
-const skillsUsage = "skills list [--catalog P] | skills install [--dir DIR] [--force]"
+const skillsUsage = "skills list [--catalog P] | skills install [--dir DIR] [--force] [NAME...]"
 
 func (a *app) runSkills(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
@@ -58,14 +58,14 @@ func (a *app) skillsList(args []string, stdout, stderr io.Writer) error {
 }
 
 func (a *app) skillsInstall(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("skills install", "skills install [--dir DIR] [--force]", stderr)
+	fs := newFlags("skills install", "skills install [--dir DIR] [--force] [NAME...]\n\nWrites the built-in skills named, or all of them, as DIR/NAME/SKILL.md.", stderr)
 	home := a.places.Home
 	dir := fs.String("dir", filepath.Join(home, ".claude", "skills"), "write DIR/NAME/SKILL.md here")
 	force := fs.Bool("force", false, "overwrite skill files that differ from the built-in ones")
-	if err := parse(fs, args); err != nil {
+	if err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
-	results, err := skills.Install(*dir, *force)
+	results, err := skills.Install(*dir, *force, fs.Args()...)
 	counts := map[string]int{}
 	for _, r := range results {
 		counts[r.Action]++

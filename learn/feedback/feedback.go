@@ -1,4 +1,19 @@
-package learn
+// Package feedback keeps the log of what users corrected and confirmed:
+// every correction ("that should have been performance-expert") and every
+// confirmation (the session went on to use the routed skill) is one JSON
+// line in feedback.jsonl, the record the learner (package learn) and the
+// calibration tables (package calibrate) are computed from.
+//
+// The log is a store.Log: each Append is one write under the log's lock,
+// so any number of hook processes may append at once without tearing each
+// other's lines, and each starts on a fresh line even after a torn one.
+// Past MaxLogBytes the file is rotated, under the same lock, to
+// feedback-N.jsonl (N counting up); every rotated file is kept, and Read
+// merges them all in order (files rotated by older versions,
+// feedback-<UTC time>.jsonl, first). A line that does not parse (a crash in
+// the middle of a write, a hand edit) is skipped with a warning naming its
+// file and line: one bad line never costs the rest of the history.
+package feedback
 
 import (
 	"bufio"
@@ -8,14 +23,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
-	"github.com/skillroute/skillroute/state"
+	"github.com/skillroute/skillroute/store"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -25,7 +36,7 @@ const (
 	// command): full weight.
 	KindExplicit = "explicit"
 	// KindImplicit is inferred from what the session did next (it used a
-	// different skill, or the routed one): ImplicitFactor of the weight.
+	// different skill, or the routed one): the learner weighs it less.
 	KindImplicit = "implicit"
 )
 
@@ -49,8 +60,9 @@ type Record struct {
 // IsCorrection reports whether the record says the routed skill was wrong.
 func (r Record) IsCorrection() bool { return r.Corrected != r.Routed }
 
-// validate rejects what Learn could not use: an unknown kind or no time.
-func (r Record) validate() error {
+// Validate rejects what the learner could not use: an unknown kind or no
+// time.
+func (r Record) Validate() error {
 	if r.Kind != KindExplicit && r.Kind != KindImplicit {
 		return fmt.Errorf("kind %q is neither %q nor %q", r.Kind, KindExplicit, KindImplicit)
 	}
@@ -60,31 +72,21 @@ func (r Record) validate() error {
 	return nil
 }
 
-// Log file names inside Log.Dir.
-const (
-	// LogFile is the log being appended to.
-	LogFile = "feedback.jsonl"
-	// rotatedPrefix and rotatedSuffix frame a rotated log's name,
-	// feedback-<UTC time>.jsonl.
-	rotatedPrefix = "feedback-"
-	rotatedSuffix = ".jsonl"
-)
+// LogFile is the log being appended to, inside Log.Dir; rotated files
+// are feedback-N.jsonl beside it.
+const LogFile = "feedback.jsonl"
 
 // MaxLogBytes is the size past which the log is rotated on the next
 // Append. A record is a few hundred bytes, so 4 MiB holds some ten
 // thousand: months of feedback, and still read in milliseconds.
 const MaxLogBytes = 4 << 20
 
-// rotatedTime is the timestamp layout of rotated files: fixed width, UTC,
-// nanoseconds, so that name order is time order.
-const rotatedTime = "20060102T150405.000000000Z"
-
 // readLockWait bounds how long Read waits for appenders to let go of the
 // log: appends take microseconds, so a longer wait means a stuck process.
 const readLockWait = 10 * time.Second
 
 // Log is the feedback log in Dir: Dir/feedback.jsonl and its rotated
-// predecessors Dir/feedback-<UTC time>.jsonl.
+// predecessors Dir/feedback-N.jsonl.
 type Log struct {
 	Dir string
 	// MaxBytes overrides MaxLogBytes when positive (for tests, or a
@@ -102,150 +104,61 @@ func (l *Log) maxBytes() int64 {
 	return MaxLogBytes
 }
 
+// store returns the log's file handling: rotated past maxBytes, every
+// rotated file kept, each append synced (a correction reported recorded
+// must survive a crash).
+func (l *Log) store() *store.Log {
+	// Files rotated by older versions, feedback-<UTC time>.jsonl, are
+	// members of the same series whose "number" is not one: read first,
+	// in name (time) order.
+	return &store.Log{Path: l.Path(), MaxBytes: l.maxBytes(), Sync: true}
+}
+
 // Append writes r as one line. A zero TS is set to now; the query is cut
 // to tokenize.MaxInput characters, all that routing ever reads. The line
-// goes out in one write under the log's lock (state.AppendLine), so
-// concurrent processes never interleave. If the log has outgrown its
-// limit it is rotated first.
+// goes out in one write under the log's lock, after rotating the log if
+// it has outgrown its limit, so concurrent processes never interleave or
+// lose a line.
 func (l *Log) Append(ctx context.Context, r Record) error {
 	if r.TS.IsZero() {
 		r.TS = time.Now()
 	}
 	r.TS = r.TS.UTC()
 	r.Query = tokenize.Cap(r.Query)
-	if err := r.validate(); err != nil {
+	if err := r.Validate(); err != nil {
 		return fmt.Errorf("feedback: %w", err)
 	}
 	line, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("feedback: %w", err)
 	}
-	path := l.Path()
-	// A cheap unlocked look first: rotation is rare, and the lock is
-	// taken (and the size checked again) only when it seems due.
-	if info, err := os.Stat(path); err == nil && info.Size() >= l.maxBytes() {
-		if err := state.Locked(ctx, path, l.rotate); err != nil {
-			return fmt.Errorf("feedback: rotate: %w", err)
-		}
-	}
-	return state.AppendLine(ctx, path, line)
-}
-
-// rotate renames an oversized log to feedback-<UTC time>.jsonl; the caller
-// holds the log's lock, so no append is in flight and no other process
-// rotates the same file.
-func (l *Log) rotate() error {
-	path := l.Path()
-	info, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	if info.Size() < l.maxBytes() {
-		return nil // another process rotated it meanwhile
-	}
-	// Two rotations in the same nanosecond (or a clock that stands
-	// still) must not overwrite each other: step past taken names.
-	for t := time.Now().UTC(); ; t = t.Add(time.Nanosecond) {
-		dst := filepath.Join(l.Dir, rotatedPrefix+t.Format(rotatedTime)+rotatedSuffix)
-		if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
-			return os.Rename(path, dst)
-		}
-	}
+	return l.store().Append(ctx, line)
 }
 
 // Files returns the log's files in reading order: rotated ones oldest
 // first, then the current one (if it exists).
-func (l *Log) Files() ([]string, error) {
-	entries, err := os.ReadDir(l.Dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var rotated []string
-	current := false
-	for _, e := range entries {
-		name := e.Name()
-		switch {
-		case e.IsDir():
-		case name == LogFile:
-			current = true
-		case strings.HasPrefix(name, rotatedPrefix) && strings.HasSuffix(name, rotatedSuffix):
-			rotated = append(rotated, name)
-		}
-	}
-	sort.Strings(rotated) // fixed-width UTC stamps: name order is time order
-	out := make([]string, 0, len(rotated)+1)
-	for _, name := range rotated {
-		out = append(out, filepath.Join(l.Dir, name))
-	}
-	if current {
-		out = append(out, l.Path())
-	}
-	return out, nil
-}
-
-// snapshotFile is one log file opened for reading, with the size it had
-// when opened: lines appended later belong to the next read.
-type snapshotFile struct {
-	name string
-	f    *os.File
-	size int64
-}
+func (l *Log) Files() ([]string, error) { return l.store().Files() }
 
 // Read returns every record of the log, rotated files oldest first, then
 // the current file. A line that does not parse or is not a valid record is
 // skipped and reported in warnings as "FILE:LINE: reason"; err is kept for
-// failures to read at all. A missing folder is an empty log.
-//
-// The files are listed and opened under the log's lock and read up to the
-// size they had then, so a concurrent rotation or append never makes Read
-// miss a file or see half a line.
+// failures to read at all. A missing folder is an empty log. Files are
+// read as they were when Read began (store.Log.Read), so a concurrent
+// rotation or append never makes Read miss a file or see half a line.
 func (l *Log) Read() (records []Record, warnings []error, err error) {
-	if _, err := os.Stat(l.Dir); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
-	}
-	var files []snapshotFile
-	defer func() {
-		for _, sf := range files {
-			sf.f.Close()
-		}
-	}()
 	ctx, cancel := context.WithTimeout(context.Background(), readLockWait)
 	defer cancel()
-	err = state.Locked(ctx, l.Path(), func() error {
-		names, err := l.Files()
+	err = l.store().Read(ctx, func(name string, r io.Reader) error {
+		recs, warns, err := readFile(name, r)
+		records = append(records, recs...)
+		warnings = append(warnings, warns...)
 		if err != nil {
-			return err
-		}
-		for _, name := range names {
-			f, err := os.Open(name)
-			if err != nil {
-				return err
-			}
-			info, err := f.Stat()
-			if err != nil {
-				f.Close()
-				return err
-			}
-			files = append(files, snapshotFile{name, f, info.Size()})
+			return fmt.Errorf("%s: %w", name, err)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("feedback: %w", err)
-	}
-	for _, sf := range files {
-		recs, warns, err := readFile(sf.name, io.LimitReader(sf.f, sf.size))
-		records = append(records, recs...)
-		warnings = append(warnings, warns...)
-		if err != nil {
-			return records, warnings, fmt.Errorf("feedback: %s: %w", sf.name, err)
-		}
+		return records, warnings, fmt.Errorf("feedback: %w", err)
 	}
 	return records, warnings, nil
 }
@@ -281,7 +194,7 @@ func parseLine(line []byte, last bool) (Record, error) {
 		}
 		return rec, fmt.Errorf("corrupt line skipped: %w", err)
 	}
-	if err := rec.validate(); err != nil {
+	if err := rec.Validate(); err != nil {
 		return rec, fmt.Errorf("not a feedback record, skipped: %w", err)
 	}
 	return rec, nil

@@ -1,4 +1,4 @@
-package learn_test
+package feedback_test
 
 import (
 	"bufio"
@@ -17,9 +17,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/tokenize"
 )
+
+// t0 is the time of the records of these tests.
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // Environment of the helper process of TestLogConcurrentProcesses.
 const (
@@ -38,13 +41,13 @@ func TestHelperAppend(t *testing.T) {
 		t.Skip("helper process for TestLogConcurrentProcesses")
 	}
 	id := os.Getenv(helperIDEnv)
-	log := learn.Log{Dir: dir}
+	log := feedback.Log{Dir: dir}
 	for i := range helperCount {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		err := log.Append(ctx, learn.Record{
+		err := log.Append(ctx, feedback.Record{
 			Session: "proc-" + id, Decision: strconv.Itoa(i),
 			Query:  strings.Repeat("React 页面加载慢 ", 1+i%7), // lines of varying length
-			Routed: "frontend-expert", Corrected: "performance-expert", Kind: learn.KindImplicit,
+			Routed: "frontend-expert", Corrected: "performance-expert", Kind: feedback.KindImplicit,
 		})
 		cancel()
 		if err != nil {
@@ -78,7 +81,7 @@ func TestLogConcurrentProcesses(t *testing.T) {
 		require.NoError(t, errs[p], "process %d: %s", p, outs[p])
 	}
 
-	f, err := os.Open(filepath.Join(dir, learn.LogFile))
+	f, err := os.Open(filepath.Join(dir, feedback.LogFile))
 	require.NoError(t, err)
 	defer f.Close()
 	lines := 0
@@ -86,13 +89,13 @@ func TestLogConcurrentProcesses(t *testing.T) {
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		lines++
-		var r learn.Record
+		var r feedback.Record
 		require.NoError(t, json.Unmarshal(sc.Bytes(), &r), "line %d: %q", lines, sc.Text())
 	}
 	require.NoError(t, sc.Err())
 	assert.Equal(t, helperProcs*helperCount, lines)
 
-	recs, warns, err := (&learn.Log{Dir: dir}).Read()
+	recs, warns, err := (&feedback.Log{Dir: dir}).Read()
 	require.NoError(t, err)
 	assert.Empty(t, warns)
 	require.Len(t, recs, helperProcs*helperCount)
@@ -114,18 +117,18 @@ func TestLogConcurrentProcesses(t *testing.T) {
 
 func TestLogAppendRead(t *testing.T) {
 	dir := t.TempDir()
-	log := &learn.Log{Dir: dir}
-	recs, warns, err := (&learn.Log{Dir: filepath.Join(dir, "missing")}).Read()
+	log := &feedback.Log{Dir: dir}
+	recs, warns, err := (&feedback.Log{Dir: filepath.Join(dir, "missing")}).Read()
 	require.NoError(t, err)
 	assert.Empty(t, recs)
 	assert.Empty(t, warns)
 
 	ctx := context.Background()
-	in := learn.Record{TS: t0.In(time.FixedZone("CST", 8*3600)), Session: "s", Decision: "d1", Query: "a\nb \"quoted\"",
-		Routed: "x", Corrected: "y", Kind: learn.KindExplicit, Confidence: 0.72, Cost: 1200}
+	in := feedback.Record{TS: t0.In(time.FixedZone("CST", 8*3600)), Session: "s", Decision: "d1", Query: "a\nb \"quoted\"",
+		Routed: "x", Corrected: "y", Kind: feedback.KindExplicit, Confidence: 0.72, Cost: 1200}
 	require.NoError(t, log.Append(ctx, in))
-	require.NoError(t, log.Append(ctx, learn.Record{Query: strings.Repeat("慢", tokenize.MaxInput+50), Routed: "x", Corrected: "x", Kind: learn.KindImplicit}))
-	assert.Error(t, log.Append(ctx, learn.Record{Kind: "guess"}), "unknown kind")
+	require.NoError(t, log.Append(ctx, feedback.Record{Query: strings.Repeat("慢", tokenize.MaxInput+50), Routed: "x", Corrected: "x", Kind: feedback.KindImplicit}))
+	assert.Error(t, log.Append(ctx, feedback.Record{Kind: "guess"}), "unknown kind")
 
 	recs, warns, err = log.Read()
 	require.NoError(t, err)
@@ -149,7 +152,7 @@ func TestLogAppendRead(t *testing.T) {
 
 func TestLogCorruptLines(t *testing.T) {
 	good := func(d string) string {
-		b, _ := json.Marshal(learn.Record{TS: t0, Decision: d, Routed: "x", Corrected: "y", Kind: learn.KindExplicit})
+		b, _ := json.Marshal(feedback.Record{TS: t0, Decision: d, Routed: "x", Corrected: "y", Kind: feedback.KindExplicit})
 		return string(b)
 	}
 	tests := []struct {
@@ -159,27 +162,27 @@ func TestLogCorruptLines(t *testing.T) {
 		warnings  []string          // substrings, one per warning, in order
 	}{
 		{"clean",
-			map[string]string{learn.LogFile: good("1") + "\n" + good("2") + "\n"},
+			map[string]string{feedback.LogFile: good("1") + "\n" + good("2") + "\n"},
 			[]string{"1", "2"}, nil},
 		{"garbage line in the middle",
-			map[string]string{learn.LogFile: good("1") + "\nnot json at all\n" + good("3") + "\n"},
+			map[string]string{feedback.LogFile: good("1") + "\nnot json at all\n" + good("3") + "\n"},
 			[]string{"1", "3"}, []string{"feedback.jsonl:2: corrupt line"}},
 		{"torn last line",
-			map[string]string{learn.LogFile: good("1") + "\n" + good("2")[:20]},
+			map[string]string{feedback.LogFile: good("1") + "\n" + good("2")[:20]},
 			[]string{"1"}, []string{"feedback.jsonl:2: torn line"}},
 		{"whole last line without newline is kept",
-			map[string]string{learn.LogFile: good("1") + "\n" + good("2")},
+			map[string]string{feedback.LogFile: good("1") + "\n" + good("2")},
 			[]string{"1", "2"}, nil},
 		{"valid JSON, not a record",
-			map[string]string{learn.LogFile: `{"ts":"2026-03-01T00:00:00Z","kind":"maybe"}` + "\n" + `{}` + "\n" + good("3") + "\n"},
+			map[string]string{feedback.LogFile: `{"ts":"2026-03-01T00:00:00Z","kind":"maybe"}` + "\n" + `{}` + "\n" + good("3") + "\n"},
 			[]string{"3"}, []string{"feedback.jsonl:1: not a feedback record", "feedback.jsonl:2: not a feedback record"}},
 		{"blank lines are no records and no warnings",
-			map[string]string{learn.LogFile: "\n" + good("1") + "\n\n  \n" + good("2") + "\n"},
+			map[string]string{feedback.LogFile: "\n" + good("1") + "\n\n  \n" + good("2") + "\n"},
 			[]string{"1", "2"}, nil},
 		{"corrupt rotated file is named",
 			map[string]string{
 				"feedback-20260101T000000.000000000Z.jsonl": good("1") + "\n{oops\n",
-				learn.LogFile: good("3") + "\n",
+				feedback.LogFile: good("3") + "\n",
 			},
 			[]string{"1", "3"}, []string{"feedback-20260101T000000.000000000Z.jsonl:2: corrupt line"}},
 	}
@@ -189,7 +192,7 @@ func TestLogCorruptLines(t *testing.T) {
 			for name, content := range tt.files {
 				require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
 			}
-			recs, warns, err := (&learn.Log{Dir: dir}).Read()
+			recs, warns, err := (&feedback.Log{Dir: dir}).Read()
 			require.NoError(t, err)
 			var got []string
 			for _, r := range recs {
@@ -206,19 +209,19 @@ func TestLogCorruptLines(t *testing.T) {
 
 func TestLogRotation(t *testing.T) {
 	dir := t.TempDir()
-	log := &learn.Log{Dir: dir, MaxBytes: 1000}
+	log := &feedback.Log{Dir: dir, MaxBytes: 1000}
 	ctx := context.Background()
 	const n = 60
 	for i := range n {
-		require.NoError(t, log.Append(ctx, learn.Record{Decision: fmt.Sprintf("%03d", i), Query: "redis latency",
-			Routed: "cache-expert", Corrected: "perf-expert", Kind: learn.KindExplicit}))
+		require.NoError(t, log.Append(ctx, feedback.Record{Decision: fmt.Sprintf("%03d", i), Query: "redis latency",
+			Routed: "cache-expert", Corrected: "perf-expert", Kind: feedback.KindExplicit}))
 	}
 	files, err := log.Files()
 	require.NoError(t, err)
 	require.Greater(t, len(files), 3, "rotated several times")
 	assert.Equal(t, log.Path(), files[len(files)-1], "current file last")
 	for _, f := range files[:len(files)-1] {
-		assert.Regexp(t, `feedback-\d{8}T\d{6}\.\d{9}Z\.jsonl$`, f)
+		assert.Regexp(t, `feedback-\d+\.jsonl$`, f, "numbered, not named by the clock")
 		info, err := os.Stat(f)
 		require.NoError(t, err)
 		assert.GreaterOrEqual(t, info.Size(), int64(1000), "rotated only once over the limit")
@@ -242,23 +245,23 @@ func TestLogRotationConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			log := &learn.Log{Dir: dir, MaxBytes: 2000}
+			log := &feedback.Log{Dir: dir, MaxBytes: 2000}
 			for i := range each {
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-				assert.NoError(t, log.Append(ctx, learn.Record{Session: strconv.Itoa(g), Decision: strconv.Itoa(i),
-					Routed: "x", Corrected: "x", Kind: learn.KindImplicit}))
+				assert.NoError(t, log.Append(ctx, feedback.Record{Session: strconv.Itoa(g), Decision: strconv.Itoa(i),
+					Routed: "x", Corrected: "x", Kind: feedback.KindImplicit}))
 				cancel()
 			}
 		}()
 	}
 	// Reading while they write sees whole records only.
 	for range 5 {
-		_, warns, err := (&learn.Log{Dir: dir}).Read()
+		_, warns, err := (&feedback.Log{Dir: dir}).Read()
 		require.NoError(t, err)
 		assert.Empty(t, warns)
 	}
 	wg.Wait()
-	recs, warns, err := (&learn.Log{Dir: dir}).Read()
+	recs, warns, err := (&feedback.Log{Dir: dir}).Read()
 	require.NoError(t, err)
 	assert.Empty(t, warns)
 	assert.Len(t, recs, writers*each)
@@ -267,4 +270,36 @@ func TestLogRotationConcurrent(t *testing.T) {
 		seen[r.Session+"/"+r.Decision] = true
 	}
 	assert.Len(t, seen, writers*each)
+}
+
+// Files rotated by older versions (named by time) are read first, in
+// time order, then the numbered ones, then the current file: upgrading
+// keeps the whole history, in order.
+func TestLogReadsOlderRotations(t *testing.T) {
+	dir := t.TempDir()
+	line := func(d string) string {
+		b, _ := json.Marshal(feedback.Record{TS: t0, Decision: d, Routed: "x", Corrected: "y", Kind: feedback.KindExplicit})
+		return string(b) + "\n"
+	}
+	for name, d := range map[string]string{
+		"feedback-20260102T000000.000000000Z.jsonl": "2",
+		"feedback-20260101T000000.000000000Z.jsonl": "1",
+		"feedback-10.jsonl":                         "4",
+		"feedback-9.jsonl":                          "3",
+		feedback.LogFile:                            "5",
+	} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(line(d)), 0o600))
+	}
+	log := &feedback.Log{Dir: dir, MaxBytes: 10}
+	require.NoError(t, log.Append(context.Background(), feedback.Record{TS: t0, Decision: "6", Routed: "x", Corrected: "x", Kind: feedback.KindImplicit}))
+	recs, warns, err := log.Read()
+	require.NoError(t, err)
+	assert.Empty(t, warns)
+	var got []string
+	for _, r := range recs {
+		got = append(got, r.Decision)
+	}
+	assert.Equal(t, []string{"1", "2", "3", "4", "5", "6"}, got)
+	_, err = os.Stat(filepath.Join(dir, "feedback-11.jsonl"))
+	assert.NoError(t, err, "the next rotation is numbered after the highest")
 }

@@ -1,81 +1,23 @@
-package learn_test
+package calibrate_test
 
 import (
+	"io/fs"
+	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
+	"github.com/skillroute/skillroute/learn/category"
+	"github.com/skillroute/skillroute/learn/feedback"
+	"github.com/skillroute/skillroute/store"
 )
 
-func TestClassify(t *testing.T) {
-	tests := []struct {
-		prompt string
-		want   string
-	}{
-		// English
-		{"Fix the crash when the user logs out", learn.CategoryDebug},
-		{"I'm debugging a memory leak in the worker", learn.CategoryDebug},
-		{"the login page doesn't work after the upgrade", learn.CategoryDebug},
-		{"why does this throw an exception?", learn.CategoryDebug},
-		{"fix the failing test", learn.CategoryDebug}, // tie: debug precedes test
-		{"Write unit tests for the parser", learn.CategoryTest},
-		{"add pytest coverage for utils.py", learn.CategoryTest},
-		{"Review my pull request please", learn.CategoryReview},
-		{"can you audit this module for code smells", learn.CategoryReview},
-		{"Deploy the service to k8s with helm", learn.CategoryDeploy},
-		{"set up ci/cd for the release", learn.CategoryDeploy},
-		{"Update the README and the changelog", learn.CategoryDocs},
-		{"write docstrings for these functions", learn.CategoryDocs},
-		{"Analyze the sales dataset with pandas", learn.CategoryData},
-		{"optimize these SQL queries", learn.CategoryData},
-		{"Design the architecture for a chat system", learn.CategoryDesign},
-		{"make a wireframe of the settings UI", learn.CategoryDesign},
-		{"Implement OAuth login", learn.CategoryImplement},
-		{"add a dark mode feature", learn.CategoryImplement},
-		{"refactor the payment module", learn.CategoryImplement},
-		{"What is the difference between Redis and Memcached?", learn.CategoryQuestion},
-		{"how does garbage collection work in Go", learn.CategoryQuestion},
-		{"hello there", learn.CategoryOther},
-		{"", learn.CategoryOther},
-		// whole words only: "fixture" is not "fix", "prefix" is not "fix"
-		{"rename the prefix variable", learn.CategoryOther},
-		// Chinese
-		{"登录接口报错了，帮我排查一下", learn.CategoryDebug},
-		{"App 启动就闪退", learn.CategoryDebug},
-		{"给这个函数写单元测试", learn.CategoryTest},
-		{"补一下用例，覆盖率太低", learn.CategoryTest},
-		{"帮我审查一下这段代码", learn.CategoryReview},
-		{"今晚要上线，部署到生产环境", learn.CategoryDeploy},
-		{"出问题了，赶紧回滚", learn.CategoryDeploy},
-		{"给接口补充文档和注释", learn.CategoryDocs},
-		{"统计一下上个月的订单数据", learn.CategoryData},
-		{"设计一下消息系统的架构", learn.CategoryDesign},
-		{"帮我实现一个登录功能", learn.CategoryImplement},
-		{"什么是微服务？", learn.CategoryQuestion},
-		{"Redis 和 Memcached 有什么区别", learn.CategoryQuestion},
-		{"你好", learn.CategoryOther},
-		// mixed
-		{"React 页面报错 TypeError", learn.CategoryDebug},
-		{"帮我 review 一下这个 PR", learn.CategoryReview},
-	}
-	for _, tt := range tests {
-		t.Run(tt.prompt, func(t *testing.T) {
-			assert.Equal(t, tt.want, learn.Classify(tt.prompt))
-		})
-	}
-	// Every result is a listed category.
-	cats := map[string]bool{}
-	for _, c := range learn.Categories() {
-		cats[c] = true
-	}
-	for _, tt := range tests {
-		assert.True(t, cats[learn.Classify(tt.prompt)])
-	}
-	assert.Len(t, cats, 10)
-}
+// t0 is the "now" of the calibration tests.
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func TestWilson(t *testing.T) {
 	tests := []struct {
@@ -90,16 +32,16 @@ func TestWilson(t *testing.T) {
 		{0, 10, 0},
 	}
 	for _, tt := range tests {
-		assert.InDelta(t, tt.want, learn.Wilson(tt.p, tt.n), 1e-4, "p %v n %v", tt.p, tt.n)
+		assert.InDelta(t, tt.want, calibrate.Wilson(tt.p, tt.n), 1e-4, "p %v n %v", tt.p, tt.n)
 	}
 }
 
 // cell returns n samples of one arm with the given mean accuracy (k of n
 // right) and cost.
-func cell(cat, arm string, n, right int, cost float64) []learn.Sample {
-	out := make([]learn.Sample, n)
+func cell(cat, arm string, n, right int, cost float64) []calibrate.Sample {
+	out := make([]calibrate.Sample, n)
 	for i := range out {
-		out[i] = learn.Sample{Category: cat, Arm: arm, Cost: cost}
+		out[i] = calibrate.Sample{Category: cat, Arm: arm, Cost: cost}
 		if i < right {
 			out[i].Correct = 1
 		}
@@ -107,8 +49,8 @@ func cell(cat, arm string, n, right int, cost float64) []learn.Sample {
 	return out
 }
 
-func cat(parts ...[]learn.Sample) []learn.Sample {
-	var out []learn.Sample
+func cat(parts ...[]calibrate.Sample) []calibrate.Sample {
+	var out []calibrate.Sample
 	for _, p := range parts {
 		out = append(out, p...)
 	}
@@ -116,9 +58,9 @@ func cat(parts ...[]learn.Sample) []learn.Sample {
 }
 
 func TestAggregate(t *testing.T) {
-	agg := learn.Aggregate(cat(
+	agg := calibrate.Aggregate(cat(
 		cell("debug", "a", 4, 3, 100),
-		[]learn.Sample{{Category: "debug", Arm: "b", Cost: -5, Correct: 2}, {Category: "debug", Arm: "b", Cost: 10, Correct: 0.5}},
+		[]calibrate.Sample{{Category: "debug", Arm: "b", Cost: -5, Correct: 2}, {Category: "debug", Arm: "b", Cost: 10, Correct: 0.5}},
 		cell("docs", "a", 1, 0, 7),
 	))
 	require.Len(t, agg, 2)
@@ -126,18 +68,18 @@ func TestAggregate(t *testing.T) {
 	assert.Equal(t, 4, a.N)
 	assert.InDelta(t, 100, a.MeanCost, 1e-12)
 	assert.InDelta(t, 0.75, a.MeanAccuracy, 1e-12)
-	assert.InDelta(t, learn.Wilson(0.75, 4), a.Lower, 1e-12)
+	assert.InDelta(t, calibrate.Wilson(0.75, 4), a.Lower, 1e-12)
 	b := agg["debug"]["b"]
 	assert.InDelta(t, 5, b.MeanCost, 1e-12, "negative cost counts as 0")
 	assert.InDelta(t, 0.75, b.MeanAccuracy, 1e-12, "correct clamped to 1")
-	assert.Empty(t, learn.Aggregate(nil))
+	assert.Empty(t, calibrate.Aggregate(nil))
 }
 
 func TestSelect(t *testing.T) {
-	const mc, bal, ma = learn.PresetMinimizeCost, learn.PresetBalanced, learn.PresetMaximizeAccuracy
+	const mc, bal, ma = calibrate.PresetMinimizeCost, calibrate.PresetBalanced, calibrate.PresetMaximizeAccuracy
 	tests := []struct {
 		name      string
-		samples   []learn.Sample
+		samples   []calibrate.Sample
 		preset    string
 		tolerance float64
 		want      string
@@ -175,7 +117,7 @@ func TestSelect(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			arm, ok := learn.Select(learn.Aggregate(tt.samples)["c"], tt.preset, 10, tt.tolerance)
+			arm, ok := calibrate.Select(calibrate.Aggregate(tt.samples)["c"], tt.preset, 10, tt.tolerance)
 			assert.Equal(t, tt.ok, ok)
 			assert.Equal(t, tt.want, arm)
 		})
@@ -191,11 +133,10 @@ func TestBuild(t *testing.T) {
 		cell("astrology", "star-expert", 12, 12, 50),  // an unknown category passes through
 	)
 	fallback := map[string]string{"test": "tester-expert", "deploy": "devops-expert", "custom": "x"}
-	tb, err := learn.Build(samples, learn.PresetMaximizeAccuracy, 0, -1, fallback, t0)
+	tb, err := calibrate.Build(samples, calibrate.PresetMaximizeAccuracy, 0, -1, fallback, t0)
 	require.NoError(t, err)
-	assert.Equal(t, learn.TableVersion, tb.Version)
-	assert.Equal(t, learn.DefaultMinSamples, tb.MinSamples, "0 means the default")
-	assert.Equal(t, learn.DefaultTolerance, tb.Tolerance, "negative means the default")
+	assert.Equal(t, calibrate.DefaultMinSamples, tb.MinSamples, "0 means the default")
+	assert.Equal(t, calibrate.DefaultTolerance, tb.Tolerance, "negative means the default")
 	assert.Equal(t, len(samples), tb.Samples)
 	assert.Equal(t, t0, tb.Built)
 
@@ -205,14 +146,14 @@ func TestBuild(t *testing.T) {
 		level    string
 		cells    int
 	}{
-		{"debug", "debugger-expert", learn.LevelCalibrated, 2},
-		{"test", "tester-expert", learn.LevelFallback, 1},   // too few samples -> fallback table
-		{"deploy", "devops-expert", learn.LevelFallback, 0}, // no samples -> fallback table
-		{"docs", "", learn.LevelPrior, 1},                   // too few, no fallback -> prior
-		{"design", "", learn.LevelPrior, 0},                 // nothing at all -> prior
-		{"astrology", "star-expert", learn.LevelCalibrated, 1},
-		{"custom", "x", learn.LevelFallback, 0},
-		{"other", "", learn.LevelPrior, 0},
+		{"debug", "debugger-expert", calibrate.LevelCalibrated, 2},
+		{"test", "tester-expert", calibrate.LevelFallback, 1},   // too few samples -> fallback table
+		{"deploy", "devops-expert", calibrate.LevelFallback, 0}, // no samples -> fallback table
+		{"docs", "", calibrate.LevelPrior, 1},                   // too few, no fallback -> prior
+		{"design", "", calibrate.LevelPrior, 0},                 // nothing at all -> prior
+		{"astrology", "star-expert", calibrate.LevelCalibrated, 1},
+		{"custom", "x", calibrate.LevelFallback, 0},
+		{"other", "", calibrate.LevelPrior, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.category, func(t *testing.T) {
@@ -224,11 +165,11 @@ func TestBuild(t *testing.T) {
 			assert.Equal(t, e, tb.Lookup(tt.category))
 		})
 	}
-	for _, c := range learn.Categories() {
+	for _, c := range category.Categories() {
 		assert.Contains(t, tb.Categories, c, "every category has an entry")
 	}
-	assert.Equal(t, learn.Entry{Level: learn.LevelPrior}, tb.Lookup("never-heard-of"))
-	assert.Equal(t, learn.Entry{Level: learn.LevelPrior}, (*learn.Table)(nil).Lookup("debug"))
+	assert.Equal(t, calibrate.Entry{Level: calibrate.LevelPrior}, tb.Lookup("never-heard-of"))
+	assert.Equal(t, calibrate.Entry{Level: calibrate.LevelPrior}, (*calibrate.Table)(nil).Lookup("debug"))
 
 	// The cells keep their numbers for provenance.
 	assert.Equal(t, 30, tb.Categories["debug"].Cells["debugger-expert"].N)
@@ -237,11 +178,11 @@ func TestBuild(t *testing.T) {
 	// Save and load.
 	path := filepath.Join(t.TempDir(), "calibration.json")
 	require.NoError(t, tb.Save(path))
-	got, err := learn.LoadTable(path)
+	got, err := calibrate.LoadTable(path)
 	require.NoError(t, err)
 	assert.Equal(t, tb, got)
 
-	_, err = learn.Build(samples, "cheapest", 10, 0.02, nil, t0)
+	_, err = calibrate.Build(samples, "cheapest", 10, 0.02, nil, t0)
 	assert.ErrorContains(t, err, `unknown preset "cheapest"`)
 }
 
@@ -257,46 +198,78 @@ func TestBuildPresets(t *testing.T) {
 		tolerance float64
 		want      string
 	}{
-		{learn.PresetMaximizeAccuracy, 0.02, "full"},
-		{learn.PresetMinimizeCost, 0.02, "full"},     // 0.925 is 2.5 points off
-		{learn.PresetMinimizeCost, 0.025, "summary"}, // now within
-		{learn.PresetMinimizeCost, 0.5, ""},          // anything goes: the free arm
-		{learn.PresetBalanced, 0.02, ""},             // free and sometimes right
+		{calibrate.PresetMaximizeAccuracy, 0.02, "full"},
+		{calibrate.PresetMinimizeCost, 0.02, "full"},     // 0.925 is 2.5 points off
+		{calibrate.PresetMinimizeCost, 0.025, "summary"}, // now within
+		{calibrate.PresetMinimizeCost, 0.5, ""},          // anything goes: the free arm
+		{calibrate.PresetBalanced, 0.02, ""},             // free and sometimes right
 	}
 	for _, tt := range tests {
 		t.Run(tt.preset, func(t *testing.T) {
-			tb, err := learn.Build(samples, tt.preset, 10, tt.tolerance, nil, t0)
+			tb, err := calibrate.Build(samples, tt.preset, 10, tt.tolerance, nil, t0)
 			require.NoError(t, err)
 			e := tb.Lookup("implement")
 			assert.Equal(t, tt.want, e.Arm)
-			assert.Equal(t, learn.LevelCalibrated, e.Level)
+			assert.Equal(t, calibrate.LevelCalibrated, e.Level)
 		})
 	}
 }
 
 func TestLoadTableErrors(t *testing.T) {
 	dir := t.TempDir()
-	_, err := learn.LoadTable(filepath.Join(dir, "missing.json"))
+	_, err := calibrate.LoadTable(filepath.Join(dir, "missing.json"))
 	assert.Error(t, err)
-	tb := &learn.Table{Version: 42}
-	require.NoError(t, tb.Save(filepath.Join(dir, "old.json")))
-	_, err = learn.LoadTable(filepath.Join(dir, "old.json"))
-	assert.ErrorContains(t, err, "version 42")
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+
+	tests := []struct {
+		name, content string
+		is            error
+		says          string
+	}{
+		{"newer.json", `{"skillroute":"calibration","version":42,"data":{}}`, store.ErrVersion, "version 42, written by a newer skillroute"},
+		{"legacy-newer.json", `{"version":42,"preset":"balanced"}`, store.ErrVersion, "version 42"},
+		{"damaged.json", `{"skillroute":"calibration","version":1,"data":{"preset":`, store.ErrDamaged, "damaged calibration file"},
+		{"other-kind.json", `{"skillroute":"weights","version":1,"data":{}}`, store.ErrDamaged, `a "weights" file`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(dir, tt.name)
+			require.NoError(t, os.WriteFile(path, []byte(tt.content), 0o600))
+			_, err := calibrate.LoadTable(path)
+			assert.ErrorIs(t, err, tt.is)
+			assert.ErrorContains(t, err, tt.says)
+			assert.ErrorContains(t, err, path, "the error names the file")
+		})
+	}
+}
+
+// A table written before the header existed (version 1, flat) is still
+// read: upgrading loses no calibration.
+func TestLoadTableLegacy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "calibration.json")
+	legacy := `{"version":1,"preset":"balanced","min_samples":10,"tolerance":0.02,"built":"2026-03-01T12:00:00Z","samples":12,` +
+		`"categories":{"debug":{"arm":"debugger-expert","level":"calibrated"}},"catalog":"abc"}`
+	require.NoError(t, os.WriteFile(path, []byte(legacy), 0o600))
+	tb, err := calibrate.LoadTable(path)
+	require.NoError(t, err)
+	assert.Equal(t, calibrate.PresetBalanced, tb.Preset)
+	assert.Equal(t, "abc", tb.Catalog)
+	assert.Equal(t, calibrate.Entry{Arm: "debugger-expert", Level: calibrate.LevelCalibrated}, tb.Lookup("debug"))
 }
 
 func TestSamplesFromRecords(t *testing.T) {
-	recs := []learn.Record{
+	recs := []feedback.Record{
 		{Query: "登录接口报错了", Routed: "debugger-expert", Corrected: "debugger-expert", Cost: 800},
 		{Query: "write unit tests", Routed: "developer-expert", Corrected: "tester-expert", Cost: 600},
 		{Query: "hello", Routed: "", Corrected: ""},
 		{Query: "deploy to prod", Routed: "", Corrected: "devops-expert"},
 	}
-	want := []learn.Sample{
-		{Category: learn.CategoryDebug, Arm: "debugger-expert", Cost: 800, Correct: 1},
-		{Category: learn.CategoryTest, Arm: "developer-expert", Cost: 600, Correct: 0},
-		{Category: learn.CategoryOther, Arm: "", Cost: 0, Correct: 1},
-		{Category: learn.CategoryDeploy, Arm: "", Cost: 0, Correct: 0},
+	want := []calibrate.Sample{
+		{Category: category.Debug, Arm: "debugger-expert", Cost: 800, Correct: 1},
+		{Category: category.Test, Arm: "developer-expert", Cost: 600, Correct: 0},
+		{Category: category.Other, Arm: "", Cost: 0, Correct: 1},
+		{Category: category.Deploy, Arm: "", Cost: 0, Correct: 0},
 	}
-	assert.Equal(t, want, learn.SamplesFromRecords(recs))
-	assert.Empty(t, learn.SamplesFromRecords(nil))
+	assert.Equal(t, want, calibrate.SamplesFromRecords(recs))
+	assert.Empty(t, calibrate.SamplesFromRecords(nil))
 }

@@ -1,154 +1,35 @@
-package learn
+// Package calibrate builds the tables that decide, per task category,
+// whether injecting a skill pays for its tokens, and which. Routing a
+// prompt to the right skill is one question; whether putting that skill in
+// front of the model is worth its cost is another. Samples of (category,
+// arm, cost, correct), an arm being a skill or "" for no injection, are
+// aggregated into cells with mean cost, mean accuracy and the Wilson 95 %
+// lower bound, and a preset picks one arm per category:
+//
+//   - minimize-cost: the cheapest arm within the tolerance of the best
+//     accuracy (an exact 2-point gap is within a 2-point tolerance);
+//   - balanced: the lowest cost per correct answer;
+//   - maximize-accuracy: the most accurate arm, ties to the cheaper.
+//
+// The rules follow agentos's adaptive router with its inconsistencies
+// fixed: one epsilon for every comparison, a caller's fallback table for
+// both "no samples" and "too few samples", and "no arm has ever been
+// right" meaning no injection under every preset. Each entry records
+// whether it was calibrated, taken from the fallback table, or left to the
+// static prior (the BM25 decision alone). Categories come from package
+// category; samples from the feedback log (SamplesFromRecords).
+package calibrate
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"sort"
-	"strings"
 	"time"
-	"unicode"
 
-	"github.com/skillroute/skillroute/state"
-	"github.com/skillroute/skillroute/tokenize"
+	"github.com/skillroute/skillroute/learn/category"
+	"github.com/skillroute/skillroute/learn/feedback"
+	"github.com/skillroute/skillroute/store"
 )
-
-// Task categories of Classify.
-const (
-	CategoryDebug     = "debug"
-	CategoryImplement = "implement"
-	CategoryTest      = "test"
-	CategoryReview    = "review"
-	CategoryDocs      = "docs"
-	CategoryDeploy    = "deploy"
-	CategoryData      = "data"
-	CategoryDesign    = "design"
-	CategoryQuestion  = "question"
-	CategoryOther     = "other"
-)
-
-// Categories returns every category Classify can give, in its order of
-// precedence.
-func Categories() []string {
-	out := make([]string, 0, len(cues)+2)
-	for _, c := range cues {
-		out = append(out, c.category)
-	}
-	return append(out, CategoryQuestion, CategoryOther)
-}
-
-// cueSet is the words that point to one category. English cues are
-// matched on whole words of the lower-cased prompt ("fix" is not in
-// "fixture"); a cue ending in "*" matches any word it starts ("debug*":
-// debugging, debugger); a cue of several words matches them adjacent.
-// Chinese cues are matched as substrings, since Chinese has no spaces.
-type cueSet struct {
-	category string
-	en, zh   []string
-}
-
-// cues in order of precedence: when two categories match the same number
-// of cues, the earlier wins. Specific tasks come before implement, whose
-// cues ("add", "写一个") accompany most requests; question comes last of
-// all, below, as it is asked about every kind of task.
-var cues = []cueSet{
-	{CategoryDebug,
-		[]string{"bug", "bugs", "debug*", "error*", "exception*", "crash*", "fix", "fixes", "fixed", "fixing",
-			"broken", "fail*", "traceback", "stack trace", "panic*", "segfault", "not working", "doesn't work",
-			"troubleshoot*", "root cause", "leak*", "hang*", "regression"},
-		[]string{"报错", "错误", "异常", "崩溃", "修复", "修一下", "调试", "排查", "失败", "不工作", "不生效",
-			"闪退", "卡死", "泄漏", "挂了", "出错", "定位问题"}},
-	{CategoryTest,
-		[]string{"test*", "unittest", "pytest", "jest", "vitest", "coverage", "e2e", "tdd", "mock", "mocks", "mocking", "assert*",
-			"fixture*"},
-		[]string{"测试", "单测", "用例", "覆盖率", "断言"}},
-	{CategoryReview,
-		[]string{"review*", "audit*", "pull request", "pr", "code smell*", "lint*", "critique"},
-		[]string{"审查", "评审", "审核", "检查代码", "代码质量", "走查"}},
-	{CategoryDeploy,
-		[]string{"deploy*", "release*", "ci", "docker*", "kubernetes", "k8s", "helm", "rollout", "rollback",
-			"ship", "publish*", "production", "staging"},
-		[]string{"部署", "上线", "发布", "发版", "回滚", "灰度", "镜像", "流水线", "生产环境"}},
-	{CategoryDocs,
-		[]string{"doc", "docs", "document*", "readme*", "changelog*", "docstring*", "comment*", "tutorial*",
-			"guide", "wiki", "javadoc", "jsdoc"},
-		[]string{"文档", "注释", "说明书", "教程", "手册", "使用说明"}},
-	{CategoryData,
-		[]string{"data", "dataset*", "sql", "database*", "etl", "analy*", "csv", "excel", "pandas",
-			"schema*", "report*", "metric*", "dashboard*", "queries"},
-		[]string{"数据", "报表", "统计", "分析", "查询", "表结构", "埋点", "指标", "看板"}},
-	{CategoryDesign,
-		[]string{"design*", "architect*", "ui", "ux", "mockup*", "wireframe*", "prototype*", "figma",
-			"layout*", "diagram*", "trade-off*", "tradeoff*"},
-		[]string{"设计", "架构", "原型", "交互", "界面", "视觉", "选型", "线框"}},
-	{CategoryImplement,
-		[]string{"implement*", "add", "create*", "build*", "write", "develop*", "feature*", "refactor*",
-			"generate", "integrat*", "migrate*"},
-		[]string{"实现", "开发", "写一个", "写个", "新增", "添加", "加一个", "功能", "重构", "编写", "做一个",
-			"接入", "集成", "迁移"}},
-}
-
-// questionCues mark a question about something rather than a task:
-// chosen only when no task category matched.
-var questionCues = cueSet{CategoryQuestion,
-	[]string{"what", "why", "how", "which", "when", "explain*", "difference", "should", "is there", "can i"},
-	[]string{"什么", "为什么", "怎么", "如何", "吗", "哪个", "哪些", "区别", "解释", "是否", "？"}}
-
-// Classify returns the task category of a prompt, deterministically, from
-// cue words in English and Chinese: the category with the most distinct
-// cues present, ties to the earlier in Categories(); "question" when only
-// interrogative cues are present; "other" when none. English cues match
-// whole words ("debug*" any word starting so), Chinese ones anywhere.
-// Some of the cues, by category:
-//
-//	debug      bug, debug*, error*, exception*, crash*, fix, fail*, stack trace, doesn't work; 报错 异常 崩溃 修复 排查 闪退
-//	test       test*, pytest, jest, coverage, e2e, tdd, mock, assert*; 测试 单测 用例 覆盖率 断言
-//	review     review*, audit*, pull request, pr, lint*; 审查 评审 审核 代码质量
-//	deploy     deploy*, release*, ci, docker*, kubernetes, k8s, helm, rollback, production; 部署 上线 发布 回滚 灰度
-//	docs       doc, docs, document*, readme*, changelog*, comment*, tutorial*; 文档 注释 教程 手册
-//	data       data, dataset*, sql, database*, etl, analy*, csv, pandas, report*, metric*; 数据 报表 统计 分析 查询 指标
-//	design     design*, architect*, ui, ux, mockup*, wireframe*, prototype*, diagram*; 设计 架构 原型 交互 界面 选型
-//	implement  implement*, add, create*, build*, write, develop*, feature*, refactor*; 实现 开发 写一个 新增 功能 重构
-//	question   what, why, how, which, explain*, difference, "?"; 什么 为什么 怎么 如何 吗 区别 ？
-func Classify(prompt string) string {
-	text := strings.ToLower(tokenize.Cap(prompt))
-	words := " " + strings.Join(strings.FieldsFunc(text, func(r rune) bool {
-		return !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '-'))
-	}), " ") + " "
-	best, bestN := CategoryOther, 0
-	for _, c := range cues {
-		if n := c.count(text, words); n > bestN {
-			best, bestN = c.category, n
-		}
-	}
-	if bestN == 0 && (questionCues.count(text, words) > 0 || strings.Contains(text, "?")) {
-		return CategoryQuestion
-	}
-	return best
-}
-
-// count returns how many of the set's cues occur in the prompt: text is
-// the lower-cased prompt, words its ASCII words joined by single spaces
-// with a space at each end.
-func (c cueSet) count(text, words string) int {
-	n := 0
-	for _, cue := range c.en {
-		if prefix, ok := strings.CutSuffix(cue, "*"); ok {
-			if strings.Contains(words, " "+prefix) {
-				n++
-			}
-		} else if strings.Contains(words, " "+cue+" ") {
-			n++
-		}
-	}
-	for _, cue := range c.zh {
-		if strings.Contains(text, cue) {
-			n++
-		}
-	}
-	return n
-}
 
 // Presets: the rule that picks one arm per category.
 const (
@@ -179,8 +60,12 @@ const (
 	wilsonZ = 1.959963984540054
 )
 
-// TableVersion changes whenever the meaning of a Table changes.
+// TableVersion changes whenever the meaning of a Table changes; it is the
+// version in the table file's header (store.Codec).
 const TableVersion = 1
+
+// tableCodec frames table files.
+var tableCodec = store.Codec{Kind: "calibration", Version: TableVersion, Indent: true}
 
 // Levels of a table entry: which source decided the category's arm.
 const (
@@ -277,7 +162,6 @@ type Entry struct {
 // Table is a calibration table: per category, the arm a preset picked
 // from the samples, with its provenance.
 type Table struct {
-	Version    int              `json:"version"`
 	Preset     string           `json:"preset"`
 	MinSamples int              `json:"min_samples"`
 	Tolerance  float64          `json:"tolerance"`
@@ -294,9 +178,9 @@ type Table struct {
 
 // Lookup returns the entry of a category; a category the table does not
 // know (or a nil table) gets the static prior.
-func (t *Table) Lookup(category string) Entry {
+func (t *Table) Lookup(cat string) Entry {
 	if t != nil {
-		if e, ok := t.Categories[category]; ok {
+		if e, ok := t.Categories[cat]; ok {
 			return e
 		}
 	}
@@ -305,7 +189,8 @@ func (t *Table) Lookup(category string) Entry {
 
 // Build aggregates samples and picks an arm per category with the preset.
 // minSamples below 1 means DefaultMinSamples; a negative tolerance means
-// DefaultTolerance. The table covers every category of Categories(), every
+// DefaultTolerance. The table covers every category of
+// category.Categories(), every
 // category in the samples, and every category of fallback (category ->
 // arm). Only cells with at least minSamples samples are eligible; a
 // category with none (no samples, or too few) takes fallback's arm if it
@@ -331,10 +216,10 @@ func Build(samples []Sample, preset string, minSamples int, tolerance float64, f
 	}
 	agg := Aggregate(samples)
 	t := &Table{
-		Version: TableVersion, Preset: preset, MinSamples: minSamples, Tolerance: tolerance,
+		Preset: preset, MinSamples: minSamples, Tolerance: tolerance,
 		Built: now.UTC(), Samples: len(samples), Categories: map[string]Entry{},
 	}
-	cats := Categories()
+	cats := category.Categories()
 	for c := range agg {
 		cats = append(cats, c)
 	}
@@ -457,43 +342,35 @@ func Select(cells map[string]*Cell, preset string, minSamples int, tolerance flo
 	return pick.arm, true
 }
 
-// Save writes the table as JSON to path, atomically.
+// Save writes the table as JSON to path, atomically, in a header naming
+// its kind and version.
 func (t *Table) Save(path string) error {
-	data, err := json.MarshalIndent(t, "", "  ")
-	if err != nil {
-		return fmt.Errorf("calibrate: %w", err)
-	}
-	if err := state.WriteAtomic(path, append(data, '\n')); err != nil {
+	if err := tableCodec.Write(path, t); err != nil {
 		return fmt.Errorf("calibrate: %w", err)
 	}
 	return nil
 }
 
-// LoadTable reads a table saved by Save; a table of another TableVersion
-// is an error (rebuild it).
+// LoadTable reads a table saved by Save (or by versions before the
+// header). A missing file is an error wrapping fs.ErrNotExist; a damaged
+// table, or one of another TableVersion, an error naming the file (rebuild
+// it with `skillroute calibrate`).
 func LoadTable(path string) (*Table, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("calibrate: %w", err)
-	}
 	var t Table
-	if err := json.Unmarshal(data, &t); err != nil {
-		return nil, fmt.Errorf("calibrate: %s: %w", path, err)
-	}
-	if t.Version != TableVersion {
-		return nil, fmt.Errorf("calibrate: %s: version %d, want %d (rebuild)", path, t.Version, TableVersion)
+	if err := tableCodec.Read(path, &t); err != nil {
+		return nil, fmt.Errorf("calibrate: %w", err)
 	}
 	return &t, nil
 }
 
 // SamplesFromRecords turns feedback into calibration samples, one per
-// record: category Classify(Query), arm Routed ("" when the router
+// record: category category.Classify(Query), arm Routed ("" when the router
 // abstained), cost the tokens injected, correct 1 when the routed skill
 // was the right one (Corrected == Routed), else 0.
-func SamplesFromRecords(records []Record) []Sample {
+func SamplesFromRecords(records []feedback.Record) []Sample {
 	out := make([]Sample, 0, len(records))
 	for _, r := range records {
-		s := Sample{Category: Classify(r.Query), Arm: r.Routed, Cost: float64(r.Cost)}
+		s := Sample{Category: category.Classify(r.Query), Arm: r.Routed, Cost: float64(r.Cost)}
 		if r.Corrected == r.Routed {
 			s.Correct = 1
 		}

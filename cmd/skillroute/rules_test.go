@@ -1,0 +1,115 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// tinyCatalog writes a four-skill catalog whose routes the rules below
+// are written against.
+func tinyCatalog(t *testing.T) string {
+	dir := t.TempDir()
+	for _, s := range []struct{ name, description, core, strong string }{
+		{"git-helper", "git history, rebase and merge conflicts", "rebase, merge conflict, 冲突", "git"},
+		{"copy-writer", "marketing copy and slogans", "slogan, 文案", "广告"},
+		{"test-writer", "unit tests and test plans", "单元测试", "测试, test"},
+		{"dev-generalist", "implements features", "实现, implement", "购物车, 功能"},
+	} {
+		body := "---\nname: " + s.name + "\ndescription: " + s.description + "\nkeywords:\n  core: [" + s.core + "]\n  strong: [" + s.strong + "]\n---\n" + s.description + "\n"
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, s.name), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, s.name, "SKILL.md"), []byte(body), 0o644))
+	}
+	return dir
+}
+
+// TestRulesLintEval protects the ablation `rules lint --eval` reports: per
+// rule, the labelled prompts (single or session turns) it fixes (right only
+// with it) and breaks (right only without it), and a lint that fails on a
+// rule with a net loss.
+func TestRulesLintEval(t *testing.T) {
+	catalog := tinyCatalog(t)
+	dir := t.TempDir()
+	rulesFile := filepath.Join(dir, "rules.yaml")
+	require.NoError(t, os.WriteFile(rulesFile, []byte(`rules:
+  - id: rebase-copy
+    trigger: 'rebase'
+    boost: copy-writer
+    penalty: [git-helper]
+    weight: 0.3
+  - id: tdd
+    trigger: 'tdd'
+    boost: test-writer
+    penalty: [dev-generalist]
+    weight: 0.4
+  - id: never
+    trigger: 'zzzz'
+    boost: test-writer
+    weight: 0.3
+`), 0o644))
+	evalFile := filepath.Join(dir, "labelled.jsonl")
+	require.NoError(t, os.WriteFile(evalFile, []byte(`{"query": "git rebase 冲突了怎么解决", "expected": "git-helper"}
+{"query": "用 TDD 的方式实现，先写测试", "expected": "test-writer"}
+{"query": "TDD 实现购物车功能的测试", "expected": "test-writer"}
+{"query": "你好", "expected": "none"}
+{"id": "s1", "project_files": [], "turns": [{"query": "git rebase 冲突了", "expected": "git-helper"}, {"query": "用 TDD 的方式实现，先写测试", "expected": "test-writer"}]}
+`), 0o644))
+
+	code, out, errOut := runCLI(t, "rules", "lint", "--catalog", catalog, "--eval", evalFile, "-v", rulesFile)
+	assert.Equal(t, 1, code, "a rule with a net loss fails the lint")
+	assert.Contains(t, errOut, "3 rules: 3 loaded, 0 examples: 1 rules with a net loss (rebase-copy)")
+	assert.Contains(t, out, "ablation over 6 labelled prompts")
+	row := func(rule string) []string {
+		m := regexp.MustCompile(`(?m)^\s*` + rule + `\s+(\d+)\s+(\d+)\s+(\d+)\s+([-+]\d+)\s*$`).FindStringSubmatch(out)
+		require.NotNil(t, m, "no row for %s in:\n%s", rule, out)
+		return m[1:]
+	}
+	// fired, fixes, breaks, net. "TDD 实现购物车功能的测试": dev-generalist
+	// wins clearly on its own words, so tdd fires there and changes nothing.
+	assert.Equal(t, []string{"2", "0", "2", "-2"}, row("rebase-copy"))
+	assert.Equal(t, []string{"3", "2", "0", "+2"}, row("tdd"))
+	assert.NotRegexp(t, `(?m)^\s*never\s`, out, "a rule that fired nowhere has no row")
+	assert.Contains(t, out, "2 rules fired, 1 did not; in all 2 fixes and 2 breaks; 1 rules with a net loss")
+	assert.Contains(t, out, `rebase-copy breaks `+evalFile+` prompt 1: "git rebase 冲突了怎么解决" (want git-helper)`)
+	assert.Contains(t, out, `tdd fixes `+evalFile+` session s1 turn 2: "用 TDD 的方式实现，先写测试" (want test-writer)`)
+
+	// Without the losing rule, the lint passes.
+	require.NoError(t, os.WriteFile(rulesFile, []byte(`rules:
+  - id: tdd
+    trigger: 'tdd'
+    boost: test-writer
+    penalty: [dev-generalist]
+    weight: 0.4
+`), 0o644))
+	code, out, errOut = runCLI(t, "rules", "lint", "--catalog", catalog, "--eval", evalFile, rulesFile)
+	assert.Equal(t, 0, code, out+errOut)
+	assert.Contains(t, out, "1 rules: 1 loaded, 0 examples: ok")
+}
+
+// TestShippedRulesNoNetLoss keeps every shipped rule worth its place: on
+// the dev sets beside the project, removing any one of them loses no
+// labelled prompt on balance.
+func TestShippedRulesNoNetLoss(t *testing.T) {
+	if _, err := os.Stat(shared); err != nil {
+		t.Skip("../shared (design data) is absent")
+	}
+	for _, set := range []struct {
+		catalog string
+		files   []string
+	}{
+		{"builtin", []string{shared + "/eval/dev.jsonl", shared + "/eval/sessions-dev.jsonl", "../../eval/testdata/fresh.jsonl"}},
+		{shared + "/eval/real-dev/skills", []string{shared + "/eval/real-dev/prompts.jsonl"}},
+	} {
+		args := []string{"rules", "lint", "--catalog", set.catalog}
+		for _, f := range set.files {
+			args = append(args, "--eval", f)
+		}
+		code, out, errOut := runCLI(t, append(args, "builtin")...)
+		assert.Equal(t, 0, code, out+errOut)
+		assert.Contains(t, out, "0 rules with a net loss")
+	}
+}

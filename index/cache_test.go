@@ -1,0 +1,102 @@
+package index_test
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skillroute/skillroute/bm25"
+	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/store"
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// smallIndex is a saved index of a few skills, with synonyms, and its
+// file's bytes.
+func smallIndex(tb testing.TB) (*index.Index, []byte) {
+	tb.Helper()
+	syn, err := tokenize.ParseSynonyms("s.yaml", []byte("groups:\n  - id: cache\n    words: [redis, 缓存]\n"))
+	require.NoError(tb, err)
+	cat := catalog(
+		skills.Skill{Name: "cache-expert", Description: "Redis 缓存 tuning", Body: "Use redis well.", Keywords: concat(kw(skills.Core, "redis", "缓存击穿"), kw(skills.Extended, "cache"))},
+		skills.Skill{Name: "db-expert", Description: "Slow SQL", Keywords: kw(skills.Core, "slow query", "慢查询")},
+	)
+	ix := index.Compile(cat, syn, index.Options{})
+	path := filepath.Join(tb.TempDir(), "index.bin")
+	require.NoError(tb, ix.Save(path))
+	raw, err := os.ReadFile(path)
+	require.NoError(tb, err)
+	return ix, raw
+}
+
+// Every one of 2,000 random single-byte corruptions of an index file is
+// an error naming the file, never a panic and never an index that routes
+// on damaged data; so is every truncation.
+func TestLoadDetectsDamage(t *testing.T) {
+	_, raw := smallIndex(t)
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(1, 2))
+	check := func(name string, data []byte) {
+		t.Helper()
+		path := filepath.Join(dir, name) // a new name: no sidecar vouches for it
+		require.NoError(t, os.WriteFile(path, data, 0o600))
+		ix, err := index.Load(path)
+		if assert.Error(t, err, name) {
+			assert.Nil(t, ix)
+			assert.Contains(t, err.Error(), path)
+		}
+		os.Remove(path)
+	}
+	for i := range 2000 {
+		bad := bytes.Clone(raw)
+		pos := rng.IntN(len(bad))
+		bad[pos] ^= byte(1 + rng.IntN(255))
+		check(fmt.Sprintf("corrupt-%d-at-%d.bin", i, pos), bad)
+	}
+	for n := 0; n < len(raw); n += 1 + n/16 {
+		check(fmt.Sprintf("truncated-%d.bin", n), raw[:n])
+	}
+}
+
+// FuzzLoad feeds Load arbitrary files, and the index decoder arbitrary
+// bodies (what a file past its frame and checksum holds). Neither may
+// panic, and an index that loads must route.
+func FuzzLoad(f *testing.F) {
+	_, raw := smallIndex(f)
+	f.Add(raw, false)
+	f.Add(raw[store.HeaderSize:], true)
+	f.Add(raw[:len(raw)/2], false)
+	f.Add(raw[store.HeaderSize:store.HeaderSize+25], true) // cut inside the header arrays
+	f.Add([]byte("skillroute-index\n"), true)
+	dir, err := os.MkdirTemp("", "fuzz-index")
+	require.NoError(f, err)
+	f.Cleanup(func() { os.RemoveAll(dir) })
+	var n atomic.Int64
+	f.Fuzz(func(t *testing.T, data []byte, body bool) {
+		var ix *index.Index
+		var err error
+		if body {
+			ix, err = index.Decode("fuzz", data)
+		} else {
+			// A new name each time, so that no sidecar vouches for the file.
+			path := filepath.Join(dir, fmt.Sprintf("index-%d.bin", n.Add(1)))
+			require.NoError(t, os.WriteFile(path, data, 0o600))
+			defer os.Remove(path)
+			ix, err = index.Load(path)
+		}
+		if err != nil {
+			return
+		}
+		for _, q := range []string{"redis 缓存击穿", "slow query 慢查询", "cache"} {
+			bm25.Score(ix, ix.Tokenizer().Tokenize(q))
+		}
+	})
+}

@@ -1,0 +1,152 @@
+// Package category sorts prompts into task categories (debug, implement,
+// test, review, docs, deploy, data, design, question, other) by cue words
+// in English and Chinese. The calibration tables (package calibrate) keep
+// one decision per category, and the router looks its prompt's category
+// up in them: the classifier must be deterministic and cheap, and the
+// same in both places, which is why it is a package of its own.
+package category
+
+import (
+	"strings"
+
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// Task categories of Classify.
+const (
+	Debug     = "debug"
+	Implement = "implement"
+	Test      = "test"
+	Review    = "review"
+	Docs      = "docs"
+	Deploy    = "deploy"
+	Data      = "data"
+	Design    = "design"
+	Question  = "question"
+	Other     = "other"
+)
+
+// Categories returns every category Classify can give, in its order of
+// precedence.
+func Categories() []string {
+	out := make([]string, 0, len(cues)+2)
+	for _, c := range cues {
+		out = append(out, c.category)
+	}
+	return append(out, Question, Other)
+}
+
+// cueSet is the words that point to one category. English cues are
+// matched on whole words of the lower-cased prompt ("fix" is not in
+// "fixture"); a cue ending in "*" matches any word it starts ("debug*":
+// debugging, debugger); a cue of several words matches them adjacent.
+// Chinese cues are matched as substrings, since Chinese has no spaces.
+type cueSet struct {
+	category string
+	en, zh   []string
+}
+
+// cues in order of precedence: when two categories match the same number
+// of cues, the earlier wins. Specific tasks come before implement, whose
+// cues ("add", "写一个") accompany most requests; question comes last of
+// all, below, as it is asked about every kind of task.
+var cues = []cueSet{
+	{Debug,
+		[]string{"bug", "bugs", "debug*", "error*", "exception*", "crash*", "fix", "fixes", "fixed", "fixing",
+			"broken", "fail*", "traceback", "stack trace", "panic*", "segfault", "not working", "doesn't work",
+			"troubleshoot*", "root cause", "leak*", "hang*", "regression"},
+		[]string{"报错", "错误", "异常", "崩溃", "修复", "修一下", "调试", "排查", "失败", "不工作", "不生效",
+			"闪退", "卡死", "泄漏", "挂了", "出错", "定位问题"}},
+	{Test,
+		[]string{"test*", "unittest", "pytest", "jest", "vitest", "coverage", "e2e", "tdd", "mock", "mocks", "mocking", "assert*",
+			"fixture*"},
+		[]string{"测试", "单测", "用例", "覆盖率", "断言"}},
+	{Review,
+		[]string{"review*", "audit*", "pull request", "pr", "code smell*", "lint*", "critique"},
+		[]string{"审查", "评审", "审核", "检查代码", "代码质量", "走查"}},
+	{Deploy,
+		[]string{"deploy*", "release*", "ci", "docker*", "kubernetes", "k8s", "helm", "rollout", "rollback",
+			"ship", "publish*", "production", "staging"},
+		[]string{"部署", "上线", "发布", "发版", "回滚", "灰度", "镜像", "流水线", "生产环境"}},
+	{Docs,
+		[]string{"doc", "docs", "document*", "readme*", "changelog*", "docstring*", "comment*", "tutorial*",
+			"guide", "wiki", "javadoc", "jsdoc"},
+		[]string{"文档", "注释", "说明书", "教程", "手册", "使用说明"}},
+	{Data,
+		[]string{"data", "dataset*", "sql", "database*", "etl", "analy*", "csv", "excel", "pandas",
+			"schema*", "report*", "metric*", "dashboard*", "queries"},
+		[]string{"数据", "报表", "统计", "分析", "查询", "表结构", "埋点", "指标", "看板"}},
+	{Design,
+		[]string{"design*", "architect*", "ui", "ux", "mockup*", "wireframe*", "prototype*", "figma",
+			"layout*", "diagram*", "trade-off*", "tradeoff*"},
+		[]string{"设计", "架构", "原型", "交互", "界面", "视觉", "选型", "线框"}},
+	{Implement,
+		[]string{"implement*", "add", "create*", "build*", "write", "develop*", "feature*", "refactor*",
+			"generate", "integrat*", "migrate*"},
+		[]string{"实现", "开发", "写一个", "写个", "新增", "添加", "加一个", "功能", "重构", "编写", "做一个",
+			"接入", "集成", "迁移"}},
+}
+
+// questionCues mark a question about something rather than a task:
+// chosen only when no task category matched.
+var questionCues = cueSet{Question,
+	[]string{"what", "why", "how", "which", "when", "explain*", "difference", "should", "is there", "can i"},
+	[]string{"什么", "为什么", "怎么", "如何", "吗", "哪个", "哪些", "区别", "解释", "是否", "？"}}
+
+// Classify returns the task category of a prompt, deterministically, from
+// cue words in English and Chinese: the category with the most distinct
+// cues present, ties to the earlier in Categories(); "question" when only
+// interrogative cues are present; "other" when none. English cues match
+// whole words ("debug*" any word starting so), Chinese ones anywhere.
+// Some of the cues, by category:
+//
+//	debug      bug, debug*, error*, exception*, crash*, fix, fail*, stack trace, doesn't work; 报错 异常 崩溃 修复 排查 闪退
+//	test       test*, pytest, jest, coverage, e2e, tdd, mock, assert*; 测试 单测 用例 覆盖率 断言
+//	review     review*, audit*, pull request, pr, lint*; 审查 评审 审核 代码质量
+//	deploy     deploy*, release*, ci, docker*, kubernetes, k8s, helm, rollback, production; 部署 上线 发布 回滚 灰度
+//	docs       doc, docs, document*, readme*, changelog*, comment*, tutorial*; 文档 注释 教程 手册
+//	data       data, dataset*, sql, database*, etl, analy*, csv, pandas, report*, metric*; 数据 报表 统计 分析 查询 指标
+//	design     design*, architect*, ui, ux, mockup*, wireframe*, prototype*, diagram*; 设计 架构 原型 交互 界面 选型
+//	implement  implement*, add, create*, build*, write, develop*, feature*, refactor*; 实现 开发 写一个 新增 功能 重构
+//	question   what, why, how, which, explain*, difference, "?"; 什么 为什么 怎么 如何 吗 区别 ？
+func Classify(prompt string) string {
+	return ClassifyText(tokenize.NewText(prompt))
+}
+
+// ClassifyText is Classify of a prompt the router has normalised.
+func ClassifyText(p tokenize.Text) string {
+	text := p.Lower
+	words := tokenize.ASCIIWords(text)
+	best, bestN := Other, 0
+	for _, c := range cues {
+		if n := c.count(text, words); n > bestN {
+			best, bestN = c.category, n
+		}
+	}
+	if bestN == 0 && (questionCues.count(text, words) > 0 || strings.Contains(text, "?")) {
+		return Question
+	}
+	return best
+}
+
+// count returns how many of the set's cues occur in the prompt: text is
+// the lower-cased prompt, words its ASCII words joined by single spaces
+// with a space at each end.
+func (c cueSet) count(text, words string) int {
+	n := 0
+	for _, cue := range c.en {
+		if prefix, ok := strings.CutSuffix(cue, "*"); ok {
+			if strings.Contains(words, " "+prefix) {
+				n++
+			}
+		} else if strings.Contains(words, " "+cue+" ") {
+			n++
+		}
+	}
+	for _, cue := range c.zh {
+		if strings.Contains(text, cue) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,76 @@
+package category_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/skillroute/skillroute/learn/category"
+)
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		prompt string
+		want   string
+	}{
+		// English
+		{"Fix the crash when the user logs out", category.Debug},
+		{"I'm debugging a memory leak in the worker", category.Debug},
+		{"the login page doesn't work after the upgrade", category.Debug},
+		{"why does this throw an exception?", category.Debug},
+		{"fix the failing test", category.Debug}, // tie: debug precedes test
+		{"Write unit tests for the parser", category.Test},
+		{"add pytest coverage for utils.py", category.Test},
+		{"Review my pull request please", category.Review},
+		{"can you audit this module for code smells", category.Review},
+		{"Deploy the service to k8s with helm", category.Deploy},
+		{"set up ci/cd for the release", category.Deploy},
+		{"Update the README and the changelog", category.Docs},
+		{"write docstrings for these functions", category.Docs},
+		{"Analyze the sales dataset with pandas", category.Data},
+		{"optimize these SQL queries", category.Data},
+		{"Design the architecture for a chat system", category.Design},
+		{"make a wireframe of the settings UI", category.Design},
+		{"Implement OAuth login", category.Implement},
+		{"add a dark mode feature", category.Implement},
+		{"refactor the payment module", category.Implement},
+		{"What is the difference between Redis and Memcached?", category.Question},
+		{"how does garbage collection work in Go", category.Question},
+		{"hello there", category.Other},
+		{"", category.Other},
+		// whole words only: "fixture" is not "fix", "prefix" is not "fix"
+		{"rename the prefix variable", category.Other},
+		// Chinese
+		{"登录接口报错了，帮我排查一下", category.Debug},
+		{"App 启动就闪退", category.Debug},
+		{"给这个函数写单元测试", category.Test},
+		{"补一下用例，覆盖率太低", category.Test},
+		{"帮我审查一下这段代码", category.Review},
+		{"今晚要上线，部署到生产环境", category.Deploy},
+		{"出问题了，赶紧回滚", category.Deploy},
+		{"给接口补充文档和注释", category.Docs},
+		{"统计一下上个月的订单数据", category.Data},
+		{"设计一下消息系统的架构", category.Design},
+		{"帮我实现一个登录功能", category.Implement},
+		{"什么是微服务？", category.Question},
+		{"Redis 和 Memcached 有什么区别", category.Question},
+		{"你好", category.Other},
+		// mixed
+		{"React 页面报错 TypeError", category.Debug},
+		{"帮我 review 一下这个 PR", category.Review},
+	}
+	for _, tt := range tests {
+		t.Run(tt.prompt, func(t *testing.T) {
+			assert.Equal(t, tt.want, category.Classify(tt.prompt))
+		})
+	}
+	// Every result is a listed category.
+	cats := map[string]bool{}
+	for _, c := range category.Categories() {
+		cats[c] = true
+	}
+	for _, tt := range tests {
+		assert.True(t, cats[category.Classify(tt.prompt)])
+	}
+	assert.Len(t, cats, 10)
+}

@@ -1,0 +1,167 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// ErrNotOwned reports a state folder that is not the user's own, or that
+// lies inside a folder another user owns.
+var ErrNotOwned = errors.New("not owned by you")
+
+// DefaultDir returns skillroute's state folder: $CLAUDE_PLUGIN_DATA when
+// running as a plugin, else $SKILLROUTE_HOME, else HOME/.claude/skillroute,
+// and with no home at all $TMPDIR/skillroute (a shared folder, which is
+// why a state folder is checked before use: see CheckDir). getenv is
+// os.Getenv in the command and a map in tests.
+func DefaultDir(getenv func(string) string, home string) string {
+	for _, env := range []string{"CLAUDE_PLUGIN_DATA", "SKILLROUTE_HOME"} {
+		if v := getenv(env); v != "" {
+			return v
+		}
+	}
+	if home != "" {
+		return filepath.Join(home, ".claude", "skillroute")
+	}
+	tmp := getenv("TMPDIR") // os.TempDir's rule on Unix
+	if tmp == "" {
+		tmp = "/tmp"
+	}
+	return filepath.Join(tmp, "skillroute")
+}
+
+// checked remembers the folders CheckDir accepted in this process: the
+// hook writes a handful of files in two or three folders, and each check
+// walks up to the root.
+var checked sync.Map
+
+// CheckDir reports whether dir is safe to keep private state in: a folder
+// (or a symlink to one) that the current user owns, inside folders that
+// the user or the system owns, reached through no symlink another user
+// planted. Otherwise the error wraps ErrNotOwned and says which folder
+// belongs to whom. On systems without owners (Windows) every folder is
+// accepted.
+func CheckDir(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if _, ok := checked.Load(abs); ok {
+		return nil
+	}
+	if err := checkDir(abs); err != nil {
+		return err
+	}
+	checked.Store(abs, true)
+	return nil
+}
+
+func checkDir(dir string) error {
+	me := currentUser()
+	li, err := os.Lstat(dir)
+	if err != nil {
+		return err
+	}
+	if li.Mode()&fs.ModeSymlink != 0 {
+		if uid, ok := fileOwner(li); ok && uid != me && uid != 0 {
+			return fmt.Errorf("state folder %s is a symlink owned by uid %d, not by you (uid %d): refused, it could lead anywhere; remove it: %w", dir, uid, me, ErrNotOwned)
+		}
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("state folder %s is not a folder", dir)
+	}
+	if uid, ok := fileOwner(fi); ok && uid != me {
+		what := dir
+		if real != dir {
+			what = fmt.Sprintf("%s (a symlink to %s)", dir, real)
+		}
+		return fmt.Errorf("state folder %s is owned by uid %d, not by you (uid %d): refused, another user could read or plant its files; remove it or choose another with SKILLROUTE_HOME: %w", what, uid, me, ErrNotOwned)
+	}
+	return checkAncestors(dir, filepath.Dir(real))
+}
+
+// checkAncestors checks that folder p and every folder above it belong to
+// the current user or to the system (root): no one else can swap what lies
+// below them. dir is the state folder, for the message.
+func checkAncestors(dir, p string) error {
+	me := currentUser()
+	for ; ; p = filepath.Dir(p) {
+		pi, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if uid, ok := fileOwner(pi); ok && uid != me && uid != 0 {
+			return fmt.Errorf("state folder %s lies inside %s, which uid %d owns, not you (uid %d): refused, that user could swap it; choose another with SKILLROUTE_HOME: %w", dir, p, uid, me, ErrNotOwned)
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
+	}
+}
+
+// ensureDir creates dir (and its parents) with the permission's folder
+// mode, and checks a private one with CheckDir; a private folder yet to
+// be made is not made inside a folder another user owns.
+func ensureDir(dir string, p Perm) error {
+	if p.Private {
+		if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+			if err := checkFuture(dir); err != nil {
+				return err
+			}
+		}
+	}
+	if err := os.MkdirAll(dir, p.Dir); err != nil {
+		return err
+	}
+	if p.Private {
+		return CheckDir(dir)
+	}
+	return nil
+}
+
+// checkFuture checks the folders a missing dir would be made in: its
+// nearest existing ancestor and those above it.
+func checkFuture(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	p := abs
+	for {
+		parent := filepath.Dir(p)
+		if parent == p {
+			return nil
+		}
+		p = parent
+		if _, err := os.Lstat(p); err == nil {
+			break
+		}
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return err
+	}
+	return checkAncestors(abs, real)
+}
+
+// checkParent checks the folder of a state file about to be read; of a
+// folder that does not exist, the folders it would be made in.
+func checkParent(path string) error {
+	err := CheckDir(filepath.Dir(path))
+	if errors.Is(err, fs.ErrNotExist) {
+		return checkFuture(filepath.Dir(path))
+	}
+	return err
+}

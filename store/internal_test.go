@@ -1,0 +1,165 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// playOwner makes the files at paths belong, for this package, to
+// another user (uid 4242), as if created by them in a shared $TMPDIR.
+// Tests run as whoever runs them, often root, and cannot chown.
+func playOwner(t *testing.T, paths ...string) {
+	t.Helper()
+	foreign := map[uint64]bool{}
+	for _, p := range paths {
+		li, err := os.Lstat(p)
+		require.NoError(t, err)
+		foreign[li.Sys().(*syscall.Stat_t).Ino] = true
+	}
+	real := fileOwner
+	fileOwner = func(fi fs.FileInfo) (uint32, bool) {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && foreign[st.Ino] {
+			return 4242, true
+		}
+		return real(fi)
+	}
+	checked.Clear()
+	t.Cleanup(func() {
+		fileOwner = real
+		checked.Clear()
+	})
+}
+
+// A state folder that is not the user's is refused before anything is
+// read or written in it: the folder itself, a symlink to such a folder,
+// a symlink another user planted, or a folder inside one another user
+// owns.
+func TestStateFolderNotOwned(t *testing.T) {
+	tmp := t.TempDir() // stands for a shared $TMPDIR
+
+	theirs := filepath.Join(tmp, "theirs")
+	require.NoError(t, os.Mkdir(theirs, 0o777))
+	mine := filepath.Join(tmp, "mine")
+	require.NoError(t, os.Mkdir(mine, 0o700))
+	linkToTheirs := filepath.Join(tmp, "link-to-theirs")
+	require.NoError(t, os.Symlink(theirs, linkToTheirs))
+	plantedLink := filepath.Join(tmp, "planted-link")
+	require.NoError(t, os.Symlink(mine, plantedLink))
+	inside := filepath.Join(theirs, "skillroute") // made by us, inside theirs
+	require.NoError(t, os.Mkdir(inside, 0o700))
+	playOwner(t, theirs, plantedLink)
+
+	for _, dir := range []string{theirs, linkToTheirs, plantedLink, inside, filepath.Join(inside, "sessions")} {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			if _, err := os.Stat(dir); err == nil {
+				err := CheckDir(dir)
+				require.ErrorIs(t, err, ErrNotOwned)
+				assert.Contains(t, err.Error(), dir)
+				assert.Contains(t, err.Error(), "uid 4242")
+			}
+
+			// Every way in is refused.
+			assert.ErrorIs(t, WriteFile(filepath.Join(dir, "workflow.json"), []byte("{}")), ErrNotOwned)
+			assert.ErrorIs(t, (&Log{Path: filepath.Join(dir, "decisions.jsonl")}).Append(context.Background(), []byte("x")), ErrNotOwned)
+			assert.ErrorIs(t, Lock(context.Background(), filepath.Join(dir, "x.json"), func() error { return nil }), ErrNotOwned)
+			assert.ErrorIs(t, WriteCache(filepath.Join(dir, "index.bin"), "index", 1, nil), ErrNotOwned)
+			var v any
+			assert.ErrorIs(t, Codec{Kind: "session", Version: 1}.Read(filepath.Join(dir, "s.json"), &v), ErrNotOwned)
+			_, err := LoadCache(filepath.Join(dir, "index.bin"), "index", 1)
+			assert.ErrorIs(t, err, ErrNotOwned)
+			_, err = Claim(filepath.Join(dir, ".compiling"), time.Minute)
+			assert.ErrorIs(t, err, ErrNotOwned)
+		})
+	}
+	entries, err := os.ReadDir(theirs)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "nothing written in their folder but what the test made")
+	entries, err = os.ReadDir(inside)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "no folder made inside their folder either")
+
+	// Our own folder, and a link we made to it, are fine.
+	require.NoError(t, CheckDir(mine))
+	ours := filepath.Join(tmp, "our-link")
+	require.NoError(t, os.Symlink(mine, ours))
+	require.NoError(t, CheckDir(ours))
+	require.NoError(t, WriteFile(filepath.Join(mine, "sessions", "a.json"), []byte("{}")))
+}
+
+// The sidecar spares a verified cache its full checksum pass: a file
+// whose identity matches the sidecar is trusted (shown by corrupting one
+// and vouching for it), and any change of identity (a write, a touch, a
+// replacement) forces the verification again.
+func TestCacheSidecar(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "index.bin")
+	require.NoError(t, WriteCache(path, "index", 1, []byte("the payload")))
+	require.NoError(t, os.Remove(sidecarPath(path))) // as if written by someone else
+	_, err := LoadCache(path, "index", 1)
+	require.NoError(t, err)
+	stamp, err := os.ReadFile(sidecarPath(path))
+	require.NoError(t, err, "the first load records its verification")
+
+	// Corrupt the payload in place, then vouch for the corrupted file as a
+	// sidecar would: the load skips the pass and accepts it.
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	raw[HeaderSize] ^= 0xff
+	require.NoError(t, os.WriteFile(path, raw, 0o600))
+	vouch := func() {
+		info, err := os.Stat(path)
+		require.NoError(t, err)
+		id, ok := identity(nil, info)
+		require.True(t, ok)
+		crc := string(stamp[strings.Index(string(stamp), " crc "):])
+		require.NoError(t, os.WriteFile(sidecarPath(path), []byte(string(id)+crc), 0o600))
+	}
+	vouch()
+	got, err := LoadCache(path, "index", 1)
+	require.NoError(t, err, "a remembered verification is not repeated")
+	assert.Equal(t, byte('t'^0xff), got[0])
+
+	// Touching the file changes its identity: verified again, caught.
+	later := time.Now().Add(time.Hour)
+	require.NoError(t, os.Chtimes(path, later, later))
+	_, err = LoadCache(path, "index", 1)
+	assert.ErrorIs(t, err, ErrDamaged)
+
+	// A rewrite (a new inode) is verified again too.
+	vouch()
+	require.NoError(t, os.WriteFile(path+".new", raw, 0o600))
+	require.NoError(t, os.Rename(path+".new", path))
+	_, err = LoadCache(path, "index", 1)
+	assert.ErrorIs(t, err, ErrDamaged)
+
+	// A rewrite by WriteCache is verified by the writer, reading back what
+	// it wrote, and remembered with the file's new identity: the next
+	// load (a hook's) is spared the pass.
+	require.NoError(t, WriteCache(path, "index", 1, []byte("another payload")))
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	id, _ := identity(nil, info)
+	again, err := os.ReadFile(sidecarPath(path))
+	require.NoError(t, err)
+	assert.Contains(t, string(again), string(id))
+	assert.NotEqual(t, string(stamp), string(again))
+	got, err = LoadCache(path, "index", 1)
+	require.NoError(t, err)
+	assert.Equal(t, "another payload", string(got))
+
+	// A damaged sidecar only costs a verification.
+	require.NoError(t, os.WriteFile(sidecarPath(path), []byte("garbage"), 0o600))
+	_, err = LoadCache(path, "index", 1)
+	require.NoError(t, err)
+	assert.False(t, errors.Is(err, ErrDamaged))
+}
