@@ -13,7 +13,7 @@ import (
 var (
 	fMemory = Candidate{Type: TypeMemory, Ref: "m1", Confidence: 0.7, SuccessRate: 0.5, Freshness: 0.9, Cost: 0.3,
 		Evidence: []string{"deploy"}, Text: "We deploy with fly.io.", Tokens: 20}
-	fSkill = Candidate{Type: TypeSkill, Ref: "devops-expert", Confidence: 0.9, SuccessRate: 0.5, Freshness: 1, Cost: 0.2,
+	fSkill = Candidate{Type: TypeSkill, Ref: "devops-expert", Confidence: 0.7, SuccessRate: 0.5, Freshness: 1, Cost: 0.2,
 		Evidence: []string{"pipeline"}, Tokens: 30}
 	fTool = Candidate{Type: TypeTool, Ref: "ci-checks", Confidence: 0.9, SuccessRate: 0.5, Freshness: 1, Cost: 0.1, Risk: 0.05,
 		Evidence: []string{"checks"}, Text: "Show CI runs.", Tokens: 25}
@@ -98,7 +98,7 @@ func TestFeatureComposite(t *testing.T) {
 
 func TestFeatureCompositeMargin(t *testing.T) {
 	weak := fSkill
-	weak.Confidence = 0.78 // clears the bar alone, not by the composite margin
+	weak.Confidence = 0.57 // clears the bar alone, not by the composite margin
 	alone := decideFeature("the deploy pipeline", weak)
 	require.Equal(t, LoadSkill, alone.Action)
 	d := decideFeature("the deploy pipeline", weak, fMemory)

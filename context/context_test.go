@@ -39,40 +39,40 @@ func TestContextScores(t *testing.T) {
 			recent:   []string{"a", "b"},
 			enhances: map[string][]string{"b": {"c"}},
 			// b is the latest use (decay 1), a one step back (0.85):
-			// a = 0.3 × 0.85 = 0.255, rounded half up.
-			want: map[string]float64{"a": 0.26, "b": 0.3, "c": 0.5},
+			// a = 0.5 × 0.85 = 0.425, rounded half up.
+			want: map[string]float64{"a": 0.43, "b": 0.5, "c": 0.2},
 		},
 		{
 			name:     "enhanced two steps back",
 			recent:   []string{"a", "x", "y"},
 			enhances: map[string][]string{"a": {"c"}},
-			// c = 0.5 × 0.85² = 0.36125; a = 0.3 × 0.85² = 0.21675.
-			want: map[string]float64{"a": 0.22, "c": 0.36, "x": 0.26, "y": 0.3},
+			// c = 0.2 × 0.85² = 0.1445; a = 0.5 × 0.85² = 0.36125.
+			want: map[string]float64{"a": 0.36, "c": 0.14, "x": 0.43, "y": 0.5},
 		},
 		{
 			name:   "repeat uses add up",
 			recent: []string{"a", "a"},
-			// 0.3 + 0.255 = 0.555, which binary sums to 0.55499…
-			want: map[string]float64{"a": 0.56},
+			// 0.5 + 0.425 = 0.925, which binary sums to 0.92499…
+			want: map[string]float64{"a": 0.93},
 		},
 		{
 			name:   "same skill and enhanced both count",
 			recent: []string{"a", "b"}, enhances: map[string][]string{"a": {"b"}},
-			// b: 0.3 (its own use) + 0.5 × 0.85 (a enhances it) = 0.725.
-			want: map[string]float64{"a": 0.26, "b": 0.73},
+			// b: 0.5 (its own use) + 0.2 × 0.85 (a enhances it) = 0.67.
+			want: map[string]float64{"a": 0.43, "b": 0.67},
 		},
 		{
 			name:     "capped at 1",
 			recent:   []string{"a", "a", "a"},
 			enhances: map[string][]string{"a": {"c"}},
-			// c = 0.5 × (1 + 0.85 + 0.7225) = 1.28625.
-			want: map[string]float64{"a": 0.77, "c": 1},
+			// a = 0.5 × (1 + 0.85 + 0.7225) = 1.28625; c = 0.2 × 2.5725.
+			want: map[string]float64{"a": 1, "c": 0.51},
 		},
 		{
 			name:     "self and duplicate enhancements ignored",
 			recent:   []string{"a"},
 			enhances: map[string][]string{"a": {"a", "c", "c", ""}},
-			want:     map[string]float64{"a": 0.3, "c": 0.5},
+			want:     map[string]float64{"a": 0.5, "c": 0.2},
 		},
 		{
 			name:   "only the last Window uses count",
@@ -82,13 +82,13 @@ func TestContextScores(t *testing.T) {
 		{
 			name:   "oldest in the window still counts",
 			recent: append([]string{"old"}, ten("x")[1:]...),
-			// 0.3 × 0.85⁹ = 0.0694…
-			want: map[string]float64{"old": 0.07, "x": 1},
+			// 0.5 × 0.85⁹ = 0.1158…
+			want: map[string]float64{"old": 0.12, "x": 1},
 		},
 		{
 			name:   "empty names skipped",
 			recent: []string{"", "a"},
-			want:   map[string]float64{"a": 0.3},
+			want:   map[string]float64{"a": 0.5},
 		},
 	}
 	for _, tt := range tests {

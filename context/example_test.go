@@ -35,9 +35,9 @@ func ExampleContextScores() {
 	enhances := map[string][]string{"nextjs-developer": {"performance-expert"}}
 	printScores(sctx.ContextScores(s.Recent, func(skill string) []string { return enhances[skill] }))
 	// Output:
-	// frontend-expert 0.26
-	// nextjs-developer 0.3
-	// performance-expert 0.5
+	// frontend-expert 0.43
+	// nextjs-developer 0.5
+	// performance-expert 0.2
 }
 
 // A prompt typed in cmd/api of a Go service with a Dockerfile.

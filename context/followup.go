@@ -53,6 +53,17 @@ var (
 		"cool", "done", "that's all", "thats all", "all good", "lol", "bye", "see you", "sounds good", "go ahead"}
 )
 
+// doneZh and doneEn say that nothing more is wanted. Next to thanks or a
+// closing word they close the exchange even when they hold a
+// continuation cue: "谢谢，别的不用了" has 别的, "thanks, nothing else"
+// has no "more", and neither asks for anything.
+var (
+	doneZh   = []string{"不用了", "别的不用", "其他不用", "其它不用", "没有别的", "没别的", "没有了", "不需要了", "就这些", "没事了"}
+	doneEn   = []string{"nothing else", "nothing more", "no more", "that's all", "thats all", "that is all", "that's it", "all done", "all set", "we're done", "i'm done"}
+	thanksZh = []string{"谢谢", "多谢", "感谢", "辛苦"}
+	thanksEn = []string{"thanks", "thank you", "thx", "ty", "cheers"}
+)
+
 // sameActionZh and sameActionEn are the cues that ask for the same work
 // again on another object ("详情页也照样补上", "do the same for the
 // settings page"): the object named after them is no new request.
@@ -78,7 +89,12 @@ func Classify(text tokenize.Text) Turn {
 		return NewRequest
 	}
 	continues := containsAny(p, continuationZh) || containsWord(p, continuationEn)
-	if !continues && (p == "好" || p == "行" || startsWithAny(p, closingZh) || startsWithWord(p, closingEn)) {
+	closes := p == "好" || p == "行" || startsWithAny(p, closingZh) || startsWithWord(p, closingEn)
+	if !continues && closes {
+		return Closing
+	}
+	done := containsAny(p, doneZh) || containsWord(p, doneEn)
+	if done && (closes || containsAny(p, thanksZh) || containsWord(p, thanksEn)) {
 		return Closing
 	}
 	if continues {

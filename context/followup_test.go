@@ -24,6 +24,15 @@ func TestClassify(t *testing.T) {
 		{"好，先到这", sctx.Closing},
 		{"ok", sctx.Closing},
 		{"sounds good", sctx.Closing},
+		// Thanks with a word of having nothing more close, though they
+		// hold a continuation cue (别的, "else" next to "nothing").
+		{"thanks, nothing else", sctx.Closing},
+		{"谢谢，别的不用了", sctx.Closing},
+		{"好的，其他不用了，谢谢", sctx.Closing},
+		{"ok that's all, thanks again", sctx.Closing},
+		// ...but no closing word, no closing: a limit is a request.
+		{"no more than 2 retries", sctx.NewRequest},
+		{"还有别的问题吗，接着看", sctx.Continuation},
 		// New requests, even short ones or ones with cue-like letters.
 		{"TypeScript 泛型怎么约束传入的对象必须带 id 字段", sctx.NewRequest},
 		{"好用的 Go ORM 推荐一个", sctx.NewRequest},

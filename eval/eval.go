@@ -7,17 +7,24 @@
 // router abstained: how a router that always answers, like the bookworm
 // peer with its fallback, is scored), the share of "none" prompts abstained, the share
 // of skill prompts wrongly abstained, per-skill precision and recall, the
-// most frequent confusions and route latency; and, when the file labels
-// its prompts with "lang" or "kind", the share right per language and per
-// kind.
+// most frequent confusions and route latency.
+//
+// It also says what the router's confidence is worth: the precision of
+// its HIGH decisions, and a calibration curve (how often the first
+// candidate was right, by its confidence, in buckets of 0.1). When the
+// cases carry "lang" or "kind" labels the figures are broken down by them,
+// and Split reports the parts of a hash split of the prompts (a session's
+// turns kept together), so that a held-out half or the folds of a
+// cross-validation are the same for everyone who checks.
 package eval
 
 import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
-	"maps"
+	"math"
 	"os"
 	"slices"
 	"sort"
@@ -118,9 +125,14 @@ func Read(path string) (*File, error) {
 // Outcome is what the router did with one case.
 type Outcome struct {
 	Case
-	Routed  string   // "" when it abstained
-	Ranked  []string // candidate skills, best first
-	Latency time.Duration
+	Routed     string   // "" when it abstained
+	Ranked     []string // candidate skills, best first
+	Confidence float64  // the first candidate's, abstaining or not
+	High       bool     // the decision's level was HIGH
+	Latency    time.Duration
+	// Group keeps cases together in a split: the session's id for a
+	// session's turns, else the query.
+	Group string
 }
 
 // Rank returns the 1-based rank of the expected skill among the
@@ -146,22 +158,36 @@ type Summary struct {
 	FalseAbstain float64 `json:"false_abstain"`
 	P50us        float64 `json:"p50_us"`
 	P99us        float64 `json:"p99_us"`
-	// By language and by kind, when the file labels its prompts.
-	ByLang map[string]Slice `json:"by_lang,omitempty"`
-	ByKind map[string]Slice `json:"by_kind,omitempty"`
+	// HighN is how many decisions were HIGH, "none" prompts included;
+	// HighPrecision the share of them that routed the expected skill.
+	HighN         int     `json:"high_n"`
+	HighPrecision float64 `json:"high_precision"`
+	// Calibration says how often the first candidate was right, by its
+	// confidence: what a confidence means on this file.
+	Calibration []Bucket `json:"calibration"`
+	// ByLang and ByKind break the figures down by the cases' labels, when
+	// the file has them.
+	ByLang map[string]Summary `json:"by_lang,omitempty"`
+	ByKind map[string]Summary `json:"by_kind,omitempty"`
+	// Folds are the figures of each part of a hash split (Split), when
+	// one was asked for.
+	Folds []Summary `json:"folds,omitempty"`
 }
 
-// Slice is the share right of the prompts that carry one label: top-1 of
-// those that expect a skill, abstentions of those that expect none, and
-// both together (Right: what a user sees).
-type Slice struct {
-	N           int     `json:"n"`
-	Right       float64 `json:"right"`
-	SkillN      int     `json:"skill_n"`
-	Top1        float64 `json:"top1"`
-	NoneN       int     `json:"none_n"`
-	NoneCorrect float64 `json:"none_correct"`
+// Bucket is one confidence interval [From, To) of a calibration curve: of
+// the N prompts whose first candidate had a confidence in it ("none"
+// prompts included, where any candidate is wrong), the share Precision
+// whose first candidate was the expected skill.
+type Bucket struct {
+	From      float64 `json:"from"`
+	To        float64 `json:"to"`
+	N         int     `json:"n"`
+	Precision float64 `json:"precision"`
 }
+
+// bucketWidth is the width of a calibration bucket: ten buckets, enough
+// to read the curve at the few hundred prompts of a dev set.
+const bucketWidth = 0.1
 
 // SkillScore is the precision and recall of one skill.
 type SkillScore struct {
@@ -212,7 +238,7 @@ func RouteCases(r *router.Router, cases []Case) []Outcome {
 const timedRuns = 5
 
 func outcome(c Case, d router.Decision, lat time.Duration) Outcome {
-	o := Outcome{Case: c, Routed: d.Skill, Latency: lat}
+	o := Outcome{Case: c, Routed: d.Skill, Confidence: d.Confidence, High: d.Level == router.High, Latency: lat, Group: c.Query}
 	for _, cand := range d.Candidates {
 		o.Ranked = append(o.Ranked, cand.Skill)
 	}
@@ -221,9 +247,68 @@ func outcome(c Case, d router.Decision, lat time.Duration) Outcome {
 
 // Summarize builds a report from outcomes.
 func Summarize(outs []Outcome) Report {
+	rep := summarize(outs)
+	rep.Summary.ByLang = breakdown(outs, func(o Outcome) string { return o.Lang })
+	rep.Summary.ByKind = breakdown(outs, func(o Outcome) string { return o.Kind })
+	return rep
+}
+
+// breakdown summarises the outcomes by a label, or nil when no outcome
+// has one.
+func breakdown(outs []Outcome, label func(Outcome) string) map[string]Summary {
+	groups := map[string][]Outcome{}
+	for _, o := range outs {
+		if l := label(o); l != "" {
+			groups[l] = append(groups[l], o)
+		}
+	}
+	if len(groups) == 0 {
+		return nil
+	}
+	out := make(map[string]Summary, len(groups))
+	for l, g := range groups {
+		out[l] = summarize(g).Summary
+	}
+	return out
+}
+
+// Fold is the part, of k, that a case falls in under a hash split: FNV-1a
+// of its group (the query, or a session's id), so that the split is the
+// same on every machine and for every version of the router, and the
+// turns of one session stay together.
+func Fold(group string, k int) int {
+	if k <= 1 {
+		return 0
+	}
+	h := fnv.New32a()
+	h.Write([]byte(group))
+	return int(h.Sum32() % uint32(k))
+}
+
+// Split summarises each of the k parts of a hash split (Fold) apart: k = 2
+// gives the two halves of a held-out check, larger k the folds of a
+// cross-validation.
+func Split(outs []Outcome, k int) []Summary {
+	parts := make([][]Outcome, k)
+	for _, o := range outs {
+		f := Fold(o.Group, k)
+		parts[f] = append(parts[f], o)
+	}
+	out := make([]Summary, k)
+	for i, p := range parts {
+		out[i] = summarize(p).Summary
+	}
+	return out
+}
+
+// summarize builds a report without the breakdowns by label.
+func summarize(outs []Outcome) Report {
 	var rep Report
 	s := &rep.Summary
 	var lat []time.Duration
+	var highOK int
+	buckets := make([]Bucket, int(math.Round(1/bucketWidth)))
+	bucketOK := make([]int, len(buckets))
 	expected, routed, correct := map[string]int{}, map[string]int{}, map[string]int{}
 	confusions := map[[2]string]int{}
 	var top1, ranked1, top3, abstained, noneOK int
@@ -232,6 +317,19 @@ func Summarize(outs []Outcome) Report {
 		lat = append(lat, o.Latency)
 		if o.Routed != "" {
 			routed[o.Routed]++
+		}
+		if o.High {
+			s.HighN++
+			if o.Routed == o.Expected {
+				highOK++
+			}
+		}
+		if len(o.Ranked) > 0 {
+			b := min(len(buckets)-1, int(o.Confidence/bucketWidth))
+			buckets[b].N++
+			if o.Ranked[0] == o.Expected {
+				bucketOK[b]++
+			}
 		}
 		if o.Expected == None {
 			s.NoneN++
@@ -280,8 +378,14 @@ func Summarize(outs []Outcome) Report {
 	}
 	s.NoneCorrect, s.FalseAbstain = frac(noneOK, s.NoneN), frac(abstained, s.N)
 	s.P50us, s.P99us = percentile(lat, 0.50), percentile(lat, 0.99)
-	s.ByLang = bySlice(outs, func(c Case) string { return c.Lang })
-	s.ByKind = bySlice(outs, func(c Case) string { return c.Kind })
+	s.HighPrecision = frac(highOK, s.HighN)
+	s.Calibration = []Bucket{}
+	for i, b := range buckets {
+		if b.N > 0 {
+			s.Calibration = append(s.Calibration, Bucket{From: round2(float64(i) * bucketWidth), To: round2(float64(i+1) * bucketWidth),
+				N: b.N, Precision: frac(bucketOK[i], b.N)})
+		}
+	}
 
 	names := map[string]bool{}
 	for k := range expected {
@@ -308,48 +412,22 @@ func Summarize(outs []Outcome) Report {
 	return rep
 }
 
-// bySlice breaks outcomes down by a label; nil when no case carries one.
-func bySlice(outs []Outcome, label func(Case) string) map[string]Slice {
-	type count struct{ skill, top1, none, abstained int }
-	counts := map[string]*count{}
-	for _, o := range outs {
-		l := label(o.Case)
-		if l == "" {
-			continue
-		}
-		c := counts[l]
-		if c == nil {
-			c = &count{}
-			counts[l] = c
-		}
-		if o.Expected == None {
-			c.none++
-			if o.Routed == "" {
-				c.abstained++
-			}
-		} else {
-			c.skill++
-			if o.Routed == o.Expected {
-				c.top1++
-			}
-		}
+// Line is the summary's main figures on one line.
+func (s Summary) Line() string {
+	line := ""
+	if s.N > 0 {
+		line = fmt.Sprintf("skill prompts %3d top-1 %5.1f%%", s.N, 100*s.Top1)
 	}
-	if len(counts) == 0 {
-		return nil
+	if s.NoneN > 0 {
+		line += fmt.Sprintf("  none prompts %3d abstained %5.1f%%", s.NoneN, 100*s.NoneCorrect)
 	}
-	frac := func(a, b int) float64 {
-		if b == 0 {
-			return 0
-		}
-		return float64(a) / float64(b)
+	if s.HighN > 0 {
+		line += fmt.Sprintf("  HIGH %3d precision %5.1f%%", s.HighN, 100*s.HighPrecision)
 	}
-	out := map[string]Slice{}
-	for l, c := range counts {
-		out[l] = Slice{N: c.skill + c.none, Right: frac(c.top1+c.abstained, c.skill+c.none), SkillN: c.skill, Top1: frac(c.top1, c.skill),
-			NoneN: c.none, NoneCorrect: frac(c.abstained, c.none)}
-	}
-	return out
+	return line
 }
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
 
 func percentile(ds []time.Duration, p float64) float64 {
 	if len(ds) == 0 {
@@ -370,25 +448,29 @@ func (rep *Report) Write(w io.Writer, title string, verbose bool) {
 	fmt.Fprintf(w, "  ranked top-1 (first candidate, abstentions included) %.1f%%\n", 100*s.Top1Ranked)
 	fmt.Fprintf(w, "  none prompts %d: correctly abstained %.1f%%\n", s.NoneN, 100*s.NoneCorrect)
 	fmt.Fprintf(w, "  latency p50 %.0f µs  p99 %.0f µs\n", s.P50us, s.P99us)
+	fmt.Fprintf(w, "  HIGH decisions %d: precision %.1f%%\n", s.HighN, 100*s.HighPrecision)
+	if len(s.Calibration) > 0 {
+		fmt.Fprintf(w, "  first candidate right, by confidence:")
+		for _, b := range s.Calibration {
+			fmt.Fprintf(w, "  [%.1f,%.1f) %d/%d", b.From, b.To, int(math.Round(b.Precision*float64(b.N))), b.N)
+		}
+		fmt.Fprintln(w)
+	}
 	for _, by := range []struct {
-		name   string
-		slices map[string]Slice
+		what string
+		m    map[string]Summary
 	}{{"lang", s.ByLang}, {"kind", s.ByKind}} {
-		if len(by.slices) == 0 {
-			continue
+		labels := make([]string, 0, len(by.m))
+		for l := range by.m {
+			labels = append(labels, l)
 		}
-		fmt.Fprintf(w, "  by %s (right: skill prompts top-1 and none prompts abstained):\n", by.name)
-		for _, l := range slices.Sorted(maps.Keys(by.slices)) {
-			sl := by.slices[l]
-			line := fmt.Sprintf("    %-12s %3d prompts: right %5.1f%%", l, sl.N, 100*sl.Right)
-			if sl.SkillN > 0 {
-				line += fmt.Sprintf("  top-1 %5.1f%% of %d", 100*sl.Top1, sl.SkillN)
-			}
-			if sl.NoneN > 0 {
-				line += fmt.Sprintf("  abstained %5.1f%% of %d", 100*sl.NoneCorrect, sl.NoneN)
-			}
-			fmt.Fprintln(w, line)
+		sort.Strings(labels)
+		for _, l := range labels {
+			fmt.Fprintf(w, "  %s %-12s %s\n", by.what, l, by.m[l].Line())
 		}
+	}
+	for i, f := range s.Folds {
+		fmt.Fprintf(w, "  part %d of %d     %s\n", i+1, len(s.Folds), f.Line())
 	}
 	if len(rep.Confusions) > 0 {
 		fmt.Fprintf(w, "  most frequent confusions (expected -> routed):\n")

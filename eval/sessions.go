@@ -14,9 +14,9 @@ import (
 // RouteSessions replays multi-turn sessions through the router's own
 // pipeline with an in-memory session, as the hook keeps it: the project
 // type detected from the session's marker files (written to a temporary
-// folder), and after each turn its expected skill counted as used (in the
-// session window and the workflow statistics), as if the user had followed
-// the right route. Without context every turn is routed on its own, for
+// folder), the previous turn's decision, and after each turn its expected
+// skill counted as used (in the session window and the workflow
+// statistics), as if the user had followed the right route. Without context every turn is routed on its own, for
 // comparison.
 func RouteSessions(r *router.Router, sessions []Session, withContext bool) ([]Outcome, error) {
 	var out []Outcome
@@ -25,7 +25,9 @@ func RouteSessions(r *router.Router, sessions []Session, withContext bool) ([]Ou
 			for _, t := range s.Turns {
 				start := time.Now()
 				d := r.Route(t.Query, router.Session{})
-				out = append(out, outcome(t, d, time.Since(start)))
+				o := outcome(t, d, time.Since(start))
+				o.Group = s.ID
+				out = append(out, o)
 			}
 			continue
 		}
@@ -46,10 +48,15 @@ func replay(r *router.Router, s Session) ([]Outcome, error) {
 	var state sctx.Session
 	wf := &sctx.Workflow{}
 	var out []Outcome
+	var last router.Decision
 	for _, t := range s.Turns {
 		start := time.Now()
-		d := r.Route(t.Query, router.Session{Recent: state.Recent, Project: types, Workflow: wf})
-		out = append(out, outcome(t, d, time.Since(start)))
+		d := r.Route(t.Query, router.Session{Recent: state.Recent, Project: types, Workflow: wf,
+			LastSkill: last.Skill, LastConfidence: last.Confidence})
+		last = d
+		o := outcome(t, d, time.Since(start))
+		o.Group = s.ID
+		out = append(out, o)
 		if t.Expected != None {
 			wf.Observe(state.Recent, t.Expected)
 			state.Use(t.Expected, start)

@@ -319,6 +319,9 @@ func (h *Handler) gone(r *router.Router, skill string) bool {
 // sctx.ProjectTTL, the detection kept in the file).
 func (h *Handler) session(f *SessionFile, cwd string, now time.Time) router.Session {
 	s := router.Session{Recent: f.Recent}
+	if f.Last != nil {
+		s.LastSkill, s.LastConfidence = f.Last.Skill, f.Last.Confidence
+	}
 	if len(f.Recent) > 0 {
 		if wf, err := h.Store.Workflow(); err == nil {
 			s.Workflow = wf

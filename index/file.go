@@ -80,6 +80,8 @@ func (ix *Index) Save(path string) error {
 		w.u32(g.Start)
 		w.u32(g.Mates)
 	}
+	// Calibration: a section of its own, last (calibration.go).
+	w.calibration(ix.Calibration)
 	return store.WriteCache(path, cacheKind, uint32(ix.Format), buf.Bytes())
 }
 
@@ -146,6 +148,8 @@ func decode(path string, data []byte) (*Index, error) {
 		g.Mates = r.u32()
 		ix.Glossary = g
 	}
+	// Calibration: a section of its own, last (calibration.go).
+	ix.Calibration = r.calibration()
 	if r.err != nil {
 		return nil, fmt.Errorf("%s: damaged index: %v", path, r.err)
 	}
@@ -175,6 +179,9 @@ func (ix *Index) check() error {
 		if Field(f) > FieldBody {
 			return errors.New("a posting has no known field")
 		}
+	}
+	if err := ix.Calibration.check(); err != nil {
+		return err
 	}
 	if s := ix.Synonyms; s != nil {
 		m := len(s.Mates)

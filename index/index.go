@@ -13,7 +13,10 @@
 // IDF, ln((N+1)/(df+1)) + 1, into the posting's weight. BM25 then uses that
 // weight as its term frequency and applies no IDF of its own: the seed's P0
 // bug was applying it twice. Text-field terms get fieldWeight × (1 + ln tf)
-// × their own IDF over the text fields.
+// × their own IDF over the text fields (TextIDF, near zero for a word most
+// skills' texts use), divided by the field's length normalisation
+// (TextFieldB), so that a long playbook full of common words does not
+// outvote a short skill that is about the prompt.
 //
 // A bilingual glossary (Options.Glossary, rules/glossary.yaml by default)
 // is compiled in as weaker evidence than a direct match: only the
@@ -78,6 +81,13 @@ const (
 	BodyWeight        = 0.15
 )
 
+// TextFieldB is the length normalisation of each text field, BM25's
+// classic b: a word of a body twice the catalog's average length counts
+// 0.57 of the same word in an average one. Cross-validated over the dev
+// sets (5-fold by query hash) among 0, 0.25, 0.5, 0.75 and 1: three folds
+// chose 0.75, two 0.5.
+const TextFieldB = 0.75
+
 // lengthOfTextTerm is how much one distinct text-field term adds to a
 // skill's document length, against 1 for a keyword: long bodies should not
 // push a skill's keyword matches down much.
@@ -94,7 +104,12 @@ const MinPartial = 3
 
 // FormatVersion changes whenever the encoded layout changes, so that an
 // index written by another version is rebuilt, never misread.
-const FormatVersion = 7
+//
+// Changes: 3, the first layout (gob); 4, flat string tables and raw arrays;
+// 5, the rules filter's literal groups beside the index; 6, the header
+// without gob, in the store's checksummed frame; 7, the glossary section;
+// 8, the calibration section.
+const FormatVersion = 8
 
 // SkillInfo is what the router needs to know about a skill at route time.
 type SkillInfo struct {
@@ -133,6 +148,10 @@ type Index struct {
 	Synonyms *tokenize.Synonyms // may be nil
 	Glossary *tokenize.Glossary // translations that reach this index's terms; may be nil
 
+	// Calibration says what scores mean on this catalog; empty until the
+	// router measures it (router.Calibrate) after Compile.
+	Calibration Calibration
+
 	tokOnce sync.Once
 	tok     *tokenize.Tokenizer
 
@@ -158,6 +177,9 @@ func (ix *Index) TermIDF(id int, keyword bool) float64 {
 			df, last = df+1, p.Skill
 		}
 	})
+	if !keyword {
+		return TextIDF(len(ix.Skills), df)
+	}
 	return IDF(len(ix.Skills), df)
 }
 
@@ -176,6 +198,15 @@ type Options struct {
 // little.
 func IDF(n, df int) float64 {
 	return math.Log(float64(n+1)/float64(df+1)) + 1
+}
+
+// TextIDF is the inverse document frequency of a word of the skills'
+// texts (description, body), found in df of n skills: Lucene's BM25 form,
+// ln(1 + (n − df + 0.5)/(df + 0.5)), about ln(n/df), so that a word most
+// skills' texts use counts next to nothing. Unlike a keyword, which an
+// author chose, such a word says nothing about which skill is meant.
+func TextIDF(n, df int) float64 {
+	return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5))
 }
 
 // Compile builds an index from a catalog and synonyms (may be nil).
@@ -200,13 +231,27 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 	base := map[key]float64{}
 	ix := &Index{Format: FormatVersion, Synonyms: syn, Skills: make([]SkillInfo, n)}
 	var derivedWords []string
-	deriver := newDeriver(cat, tok)
+	// Each skill's texts are cut once, for the text fields and, when a
+	// skill has keywords to derive, for the derivation.
+	words := make([][2][]string, n) // per skill: description and body words
+	derive := false
+	for i := range cat.Skills {
+		s := &cat.Skills[i]
+		words[i] = [2][]string{tok.Words(descriptionText(s)), tok.Words(s.Body)}
+		derive = derive || opt.DeriveKeywords || len(s.Keywords) == 0
+	}
+	var deriver *deriver
+	if derive {
+		deriver = newDeriver(words, tok)
+	}
+	texts := make([][2]map[string]int, n) // per skill: description and body word counts
+	var fieldLen [2]float64               // distinct words, summed over skills
 	for i := range cat.Skills {
 		s := &cat.Skills[i]
 		kws := s.Keywords
 		derived := false
 		if opt.DeriveKeywords || len(kws) == 0 {
-			kws, derived = deriver.derive(s), true
+			kws, derived = deriver.derive(i, s, words[i][0]), true
 			for _, k := range kws {
 				derivedWords = append(derivedWords, k.Text)
 			}
@@ -224,22 +269,14 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 			}
 		}
 		textTerms := 0
-		for _, f := range []struct {
-			field Field
-			text  string
-			w     float64
-		}{
-			{FieldDescription, s.Text(), DescriptionWeight},
-			{FieldBody, s.Body, BodyWeight},
-		} {
+		for f := range words[i] {
 			counts := map[string]int{}
-			for _, w := range tok.Words(f.text) {
+			for _, w := range words[i][f] {
 				counts[w]++
 			}
-			for w, c := range counts {
-				base[key{w, i, f.field}] = f.w * (1 + math.Log(float64(c)))
-			}
+			texts[i][f] = counts
 			textTerms += len(counts)
+			fieldLen[f] += float64(len(counts))
 		}
 		kwCount := len(kwKeys) // counted as they went in: a scan of base per skill was quadratic
 		ix.Skills[i] = SkillInfo{
@@ -247,6 +284,22 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 			Enhances: s.Enhances, Conflicts: s.Conflicts,
 			Keywords: kwCount, Derived: derived,
 			Length: float64(kwCount) + lengthOfTextTerm*float64(textTerms),
+		}
+	}
+	// Text fields are length-normalised each on its own (BM25F): a long
+	// playbook holds every common word several times, and would otherwise
+	// collect more of a prompt's words than a short one that is about
+	// them.
+	for f, field := range [2]struct {
+		field Field
+		w     float64
+	}{{FieldDescription, DescriptionWeight}, {FieldBody, BodyWeight}} {
+		avg := max(1, fieldLen[f]/float64(max(1, n)))
+		for i := range texts {
+			norm := 1 - TextFieldB + TextFieldB*float64(len(texts[i][f]))/avg
+			for w, c := range texts[i][f] {
+				base[key{w, i, field.field}] = field.w * (1 + math.Log(float64(c))) / norm
+			}
 		}
 	}
 	if len(derivedWords) > 0 {
@@ -298,7 +351,11 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 		b := base[kk]
 		ix.PostSkill = append(ix.PostSkill, uint32(kk.skill))
 		ix.PostField = append(ix.PostField, uint8(kk.field))
-		ix.PostWeight = append(ix.PostWeight, float32(b*IDF(n, df[dfKey{kk.term, kk.field.IsKeyword()}])))
+		idf := IDF(n, df[dfKey{kk.term, true}])
+		if !kk.field.IsKeyword() {
+			idf = TextIDF(n, df[dfKey{kk.term, false}])
+		}
+		ix.PostWeight = append(ix.PostWeight, float32(b*idf))
 	}
 	ix.Starts = append(ix.Starts, uint32(len(ix.PostSkill)))
 	ix.Terms = table.New(terms)
@@ -523,9 +580,10 @@ func (ix *Index) Postings(id int, fn func(Posting)) {
 
 // Containing calls fn with the id of every keyword term, other than term
 // itself, that contains term; term must be at least MinPartial characters.
-// An English term must start a word of the keyword: "vue" is part of
+// An English term must be whole words of the keyword: "vue" is part of
 // "vue router", but "ahead" is no part of "lookahead", nor "test" of
-// "pytest". Chinese has no word boundaries, so any position counts.
+// "pytest", nor "conf" of "configmap". Chinese has no word boundaries, so
+// any position counts.
 func (ix *Index) Containing(term string, fn func(id int)) {
 	// Scan the rarest trigram's list and verify each candidate. The
 	// trigrams are cut in place: this runs for most query terms.
@@ -563,8 +621,9 @@ func (ix *Index) Containing(term string, fn func(id int)) {
 	}
 }
 
-// containsPart reports whether term occurs in keyword, at a word start
-// when latin is set.
+// containsPart reports whether term occurs in keyword, as whole words
+// when latin is set: "vue" is part of "vue router", "conf" no part of
+// "configmap" nor "etc" of "etcd", which share letters, not meaning.
 func containsPart(keyword, term string, latin bool) bool {
 	for from := 0; ; {
 		i := strings.Index(keyword[from:], term)
@@ -572,7 +631,9 @@ func containsPart(keyword, term string, latin bool) bool {
 			return false
 		}
 		i += from
-		if !latin || i == 0 || !isWordByte(keyword[i-1]) {
+		end := i + len(term)
+		// A Chinese character after the term ends its word ("mysql慢查询").
+		if !latin || (i == 0 || !isWordByte(keyword[i-1])) && (end == len(keyword) || keyword[end] >= utf8.RuneSelf || !isWordByte(keyword[end])) {
 			return true
 		}
 		from = i + 1

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -146,12 +147,17 @@ func TestCompileTextFields(t *testing.T) {
 	require.Contains(t, gw, "a")
 	desc := gw["a"][index.FieldDescription]
 	body := gw["a"][index.FieldBody]
-	idf1 := index.IDF(2, 1) // gateway: one skill's text
-	assert.InDelta(t, index.DescriptionWeight*(1+math.Log(2))*idf1, desc.Weight, 1e-6)
+	idf1 := index.TextIDF(2, 1) // gateway: one skill's text
+	// Each text field is length-normalised on its own: a has two distinct
+	// description words against an average of 1.5; its one body word is
+	// measured against an average of at least one word.
+	descNorm := 1 - index.TextFieldB + index.TextFieldB*2/1.5
+	assert.InDelta(t, index.DescriptionWeight*(1+math.Log(2))*idf1/descNorm, desc.Weight, 1e-6)
 	assert.InDelta(t, index.BodyWeight*idf1, body.Weight, 1e-6)
 
 	to := postings(t, ix, "timeout")
-	assert.InDelta(t, index.DescriptionWeight*index.IDF(2, 2), to["b"][index.FieldDescription].Weight, 1e-6)
+	assert.InDelta(t, index.DescriptionWeight*index.TextIDF(2, 2)/(1-index.TextFieldB+index.TextFieldB*1/1.5), to["b"][index.FieldDescription].Weight, 1e-6)
+	assert.Less(t, index.TextIDF(2, 2), 0.3, "a word every skill's text uses counts next to nothing")
 
 	// Keyword df and text df are counted apart: "alpha" is rare as a keyword.
 	assert.InDelta(t, index.IDF(2, 1), postings(t, ix, "alpha")["a"][index.FieldCore].Weight, 1e-6)
@@ -469,4 +475,68 @@ func TestDocFreq(t *testing.T) {
 	}
 	assert.Equal(t, 3, ix.DocFreq("databas"), "listed by every skill")
 	assert.Zero(t, ix.DocFreq("no-such-term"))
+}
+
+// TestDerivedWeightsLearnedFromCatalog protects the derivation's use of
+// the catalog: a name word that many skills' texts use ("write", "test")
+// is no core keyword, a common description word ("time") no strong one,
+// and a word only one skill uses is weighted as its own.
+func TestDerivedWeightsLearnedFromCatalog(t *testing.T) {
+	common := "Write it down, test it, and take your time. "
+	cat := catalog(
+		skills.Skill{Name: "postmortem-writing", Description: "Blameless postmortems after an incident, written in good time.", Body: common + "timeline, root cause, action items"},
+		skills.Skill{Name: "e2e-testing", Description: "Browser tests with Playwright.", Body: common + "playwright selectors and fixtures"},
+		skills.Skill{Name: "scientific-writing", Description: "Papers for journals.", Body: common + "abstract, methods, results"},
+		skills.Skill{Name: "unit-testing", Description: "Unit tests with mocks.", Body: common + "mocks, stubs, assertions"},
+		skills.Skill{Name: "release-notes", Description: "Changelogs on time.", Body: common + "semver, changelog"},
+	)
+	ix := index.Compile(cat, nil, index.Options{})
+	weight := func(skill, word string) (index.Field, float64) {
+		tid := ix.TermID(tokenize.Normalize(word))
+		field, w := index.Field(0), 0.0
+		if tid < 0 {
+			return field, 0
+		}
+		ix.Postings(tid, func(p index.Posting) {
+			if ix.Skills[p.Skill].Name == skill && p.Field.IsKeyword() {
+				field, w = p.Field, p.Weight
+			}
+		})
+		return field, w
+	}
+	f, _ := weight("postmortem-writing", "postmortem")
+	assert.Equal(t, index.FieldCore, f, "a name word no other skill uses")
+	f, _ = weight("e2e-testing", "e2e")
+	assert.Equal(t, index.FieldCore, f)
+	f, _ = weight("e2e-testing", "playwright")
+	assert.Equal(t, index.FieldStrong, f, "a description word only this skill uses")
+	for _, c := range []struct{ skill, word string }{
+		{"postmortem-writing", "write"}, {"scientific-writing", "write"}, {"e2e-testing", "test"}, {"unit-testing", "test"},
+	} {
+		f, w := weight(c.skill, c.word)
+		assert.False(t, w > 0 && f == index.FieldCore, "%s: %q is in every skill's text, yet core", c.skill, c.word)
+	}
+	for _, skill := range []string{"postmortem-writing", "release-notes"} {
+		f, w := weight(skill, "time")
+		assert.False(t, w > 0 && f != index.FieldExtended, "%s: %q is common, yet %s", skill, "time", f)
+	}
+	// A pair of name words is a phrase of its own.
+	f, _ = weight("e2e-testing", "e2e testing")
+	assert.Equal(t, index.FieldCore, f)
+}
+
+// TestGenericPrompts protects the embedded generic text: English and
+// Chinese, comments left out.
+func TestGenericPrompts(t *testing.T) {
+	lines := index.GenericPrompts()
+	assert.Greater(t, len(lines), 200)
+	han := 0
+	for _, l := range lines {
+		assert.False(t, strings.HasPrefix(l, "#"))
+		assert.NotEmpty(t, l)
+		if tokenize.HanCount(l) > 0 {
+			han++
+		}
+	}
+	assert.Greater(t, han, len(lines)/4, "Chinese prompts too")
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/rules"
 	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/store"
@@ -95,6 +96,12 @@ func Compile(cfg Config) (*index.Index, error) {
 		return nil, err
 	}
 	ix := index.Compile(src.catalog, src.synonyms, index.Options{DeriveKeywords: cfg.DeriveKeywords, Glossary: src.glossary})
+	// Each catalog's abstain and HIGH lines, measured once here and kept
+	// in the index (router.Calibrate).
+	ix.Calibration = router.Calibrate(ix, func(i int) (string, string) {
+		s := &src.catalog.Skills[i]
+		return s.Text(), s.Body
+	})
 	ix.Stamp = full
 	ix.Built = began
 	if cfg.CacheDir == "" {

@@ -7,8 +7,6 @@ import (
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/explain"
 	"github.com/skillroute/skillroute/learn/calibrate"
-	"github.com/skillroute/skillroute/learn/category"
-	"github.com/skillroute/skillroute/tokenize"
 )
 
 // PriorBoost is how much a calibration table's pick for the prompt's
@@ -24,14 +22,13 @@ const PriorBoost = 0.25
 // injection. It returns what it did, for --explain, or "" when the table
 // had nothing to say, and whether to abstain.
 func applyPrior(r *Router, st *route) {
-	st.prior, st.silence = r.prior(st.text, st.cands)
+	if r.Table == nil || len(st.cands) == 0 {
+		return
+	}
+	st.prior, st.silence = r.prior(st.category(), st.cands)
 }
 
-func (r *Router) prior(text tokenize.Text, cands []disambig.Candidate) (string, bool) {
-	if r.Table == nil || len(cands) == 0 {
-		return "", false
-	}
-	cat := category.ClassifyText(text)
+func (r *Router) prior(cat string, cands []disambig.Candidate) (string, bool) {
 	e := r.Table.Lookup(cat)
 	switch {
 	case e.Level == calibrate.LevelPrior:

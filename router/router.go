@@ -17,6 +17,7 @@
 //	prior      the calibration table, a prior among the candidates
 //	learned    what the user taught, over the rules and the table: the weights' change, then the prompt memory
 //	decide     confidence, level, the recommended skill and its evidence
+//	quiet      a self-contained question that no skill matches clearly gets none
 //
 // A new stage is one function over *route and one line in the pipeline
 // list (stages.go):
@@ -102,12 +103,17 @@ type Decision struct {
 	Candidates []Candidate `json:"candidates"`
 	Rules      []string    `json:"rules,omitempty"`   // ids of the rules that fired
 	Closing    bool        `json:"closing,omitempty"` // a thanks-and-done turn: no skill by design
+	Quiet      bool        `json:"quiet,omitempty"`   // a self-contained question no skill matches clearly (quiet.go)
 	Prior      string      `json:"prior,omitempty"`   // what the calibration table did, when it acted
 	Memory     string      `json:"memory,omitempty"`  // what the prompt memory did, when it acted
 	// Terms is the prompt's vector as the prompt memory keeps it (term
 	// hashes, no text), for a later verdict on this route to be
 	// remembered.
-	Terms memory.Vector `json:"-"`
+	Terms   memory.Vector `json:"-"`
+	Carried bool          `json:"carried,omitempty"` // the confidence is the previous turn's, carried (session.go)
+	// Lines says where this catalog's abstain and HIGH lines lie in
+	// scores, when explaining.
+	Lines string `json:"lines,omitempty"`
 }
 
 // Router routes prompts over one compiled index and rule set.
@@ -131,6 +137,13 @@ type Router struct {
 	// Explain makes every candidate carry its explanation tree. Off on the
 	// hook's path: building the messages costs more than routing.
 	Explain bool
+}
+
+// scale returns the catalog's reading of scores, its abstain and HIGH
+// lines, from the index's calibration (calibrate.go): two interpolations,
+// cheaper than keeping them.
+func (r *Router) scale() scale {
+	return scaleOf(r.Index)
 }
 
 // New returns a router over an index and a rule set (nil: no rules).
@@ -178,17 +191,18 @@ func (r *Router) enhances(skill string) []string {
 	return out
 }
 
-// Confidence maps a score and its nearest rival's score into [0, 1].
+// Confidence maps a score and its nearest rival's score into [0, 1] on
+// no particular catalog: against ScoreScale, as the router reads an index
+// that holds no calibration. A router reads its own catalog's calibration
+// instead (Router.Confidence).
 func Confidence(score, rival float64) float64 {
-	if score <= 0 {
-		return 0
-	}
-	strength := 1 - math.Exp(-score/ScoreScale)
-	margin := 0.0
-	if rival < score {
-		margin = (score - rival) / score
-	}
-	return strength * (MarginFloor + (1-MarginFloor)*margin)
+	return scale{}.confidence(score, rival)
+}
+
+// Confidence maps a score and its nearest rival's score into [0, 1] on
+// the router's catalog, through its calibration (calibrate.go).
+func (r *Router) Confidence(score, rival float64) float64 {
+	return r.scale().confidence(score, rival)
 }
 
 // LevelOf reads a confidence as a level.
@@ -210,10 +224,18 @@ func (d *Decision) Explain() string {
 	var b strings.Builder
 	if d.Closing {
 		b.WriteString("abstain: the prompt closes the exchange (thanks, done), no skill needed\n")
+	} else if d.Quiet {
+		fmt.Fprintf(&b, "abstain: a self-contained question that no skill matches clearly (confidence %.2f, under %.2f, and no keyword of the skill named)\n", d.Confidence, HighFrom)
 	} else if d.Skill == "" {
 		fmt.Fprintf(&b, "abstain: confidence %.2f is below %.2f\n", d.Confidence, AbstainBelow)
 	} else {
 		fmt.Fprintf(&b, "route to %s: confidence %.2f (%s)\n", d.Skill, d.Confidence, d.Level)
+	}
+	if d.Carried {
+		fmt.Fprintf(&b, "carried: a follow-up of the previous turn's skill, at %.2f × its confidence\n", CarryDecay)
+	}
+	if d.Lines != "" {
+		fmt.Fprintf(&b, "lines: %s\n", d.Lines)
 	}
 	if len(d.Rules) > 0 {
 		fmt.Fprintf(&b, "rules fired: %s\n", strings.Join(d.Rules, ", "))

@@ -4,6 +4,7 @@ import (
 	"github.com/skillroute/skillroute/bm25"
 	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/disambig"
+	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -22,13 +23,14 @@ type route struct {
 	results   []bm25.Result // score: with the learner's weights
 	base      []bm25.Result // score: without them, what fuse and the rules see (nil: no weights)
 	continues bool          // followup: the session's skill carries this turn
-	weak      bool          // followup: the prompt alone would abstain
+	weak      bool          // followup: the prompt alone would abstain, or names nothing of a new skill
 	signals   Signals       // signals
 	cands     []disambig.Candidate
 	fired     []*disambig.Rule // rules
 	prior     string           // prior: what the table did, for --explain
 	silence   bool             // prior: the table has seen no skill help here
 	taught    string           // learned: the skill the prompt memory put first
+	cat       string           // the task category, once asked for (category)
 
 	decision Decision
 	done     bool // a stage decided: the rest do not run
@@ -53,6 +55,7 @@ var pipeline = []stage{
 	{"prior", applyPrior},
 	{"learned", applyLearned},
 	{"decide", decide},
+	{"quiet", quiet},
 }
 
 // Stages names the pipeline's stages in order.
@@ -105,15 +108,17 @@ func (st *route) scoreQuery(r *Router, q tokenize.Query) {
 
 // settleTurn decides a cue-word turn on the prompt's own evidence. A cue
 // counts only when the words around it do not make a clear request of
-// their own (one the router would route HIGH): "好的，就这样" closes,
+// their own (one the router would route HIGH, or route at all on a
+// keyword that names something specific of the skill, "ok now fix the
+// failing pytest"): "好的，就这样" closes,
 // "好的，把 Dockerfile 改成多阶段构建" does not; "也一样处理" continues,
 // "also write the Dockerfile" is a new request, and is then scored with
 // its cue words; "详情页也照样补上" asks for the same work again, whatever
 // its object words say. A prompt too weak to route alone is carried by the
 // session too.
 func settleTurn(r *Router, st *route) {
-	own := ownConfidence(st.results)
-	clear := own >= HighFrom
+	own := ownConfidence(r, st.results)
+	clear := own >= HighFrom || own >= AbstainBelow && len(st.results) > 0 && specific(&st.results[0])
 	st.weak = own < AbstainBelow
 	if st.turn == sctx.Closing && !clear {
 		st.decision.Closing = true
@@ -121,6 +126,12 @@ func settleTurn(r *Router, st *route) {
 		return
 	}
 	st.continues = st.turn == sctx.Continuation && len(st.recent) > 0 && (!clear || sctx.SameAction(st.text))
+	// A follow-up without a cue word stays with the session unless it
+	// names something specific of another skill or is a clear request of
+	// its own: "帮我优化一下" after a database turn is about the database.
+	if st.turn == sctx.NewRequest && len(st.recent) > 0 && !(own >= HighFrom) && !namesAnother(st.results, st.recent[len(st.recent)-1]) {
+		st.weak = true
+	}
 	if st.turn == sctx.Continuation && !st.continues && st.scored.Lower != st.text.Lower {
 		// Scored twice, but only a short cue-word prompt (at most eight
 		// words) that turned out to be a clear request of its own.
@@ -128,10 +139,40 @@ func settleTurn(r *Router, st *route) {
 	}
 }
 
+// specific reports whether a result names something specific of its
+// skill: a core or strong keyword met whole, by the prompt's own word or a
+// close synonym ("pytest", "Dockerfile"), not a text word nor a part of a
+// longer keyword. A cue-word turn that does so makes a request of its own.
+func specific(res *bm25.Result) bool {
+	for _, m := range res.Matches {
+		if m.Partial || m.Overlap || m.QWeight < tokenize.SynonymWeight {
+			continue
+		}
+		for _, f := range m.Fields {
+			if f.Field == index.FieldCore || f.Field == index.FieldStrong {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesAnother reports whether the prompt names something specific of a
+// skill other than the one in use: the best-scoring such skill meets one
+// of its core or strong keywords.
+func namesAnother(results []bm25.Result, inUse string) bool {
+	for i := range results {
+		if results[i].Name != inUse {
+			return specific(&results[i])
+		}
+	}
+	return false
+}
+
 // ownConfidence is the confidence the prompt's words alone give its best
 // match: below AbstainBelow the prompt is too weak to route on its own,
 // and the session decides.
-func ownConfidence(results []bm25.Result) float64 {
+func ownConfidence(r *Router, results []bm25.Result) float64 {
 	if len(results) == 0 {
 		return 0
 	}
@@ -139,7 +180,7 @@ func ownConfidence(results []bm25.Result) float64 {
 	if len(results) > 1 {
 		rival = results[1].Score
 	}
-	return Confidence(results[0].Score, rival)
+	return r.Confidence(results[0].Score, rival)
 }
 
 // applyRules lets the disambiguation rules adjust and re-rank.
@@ -150,9 +191,12 @@ func applyRules(r *Router, st *route) {
 // decide turns the ranking into a decision: each listed candidate's
 // confidence against its nearest rival, the level of the first, and the
 // skill when the level allows one.
-func decide(_ *Router, st *route) {
+func decide(r *Router, st *route) {
 	d := &st.decision
 	d.Prior = st.prior
+	if r.Explain {
+		d.Lines = r.scale().String()
+	}
 	for _, f := range st.fired {
 		d.Rules = append(d.Rules, f.ID)
 	}
@@ -171,7 +215,7 @@ func decide(_ *Router, st *route) {
 		if i > 0 {
 			rival = top // a runner-up is measured against the winner
 		}
-		d.Candidates = append(d.Candidates, Candidate{Skill: c.Skill, Score: round(c.Score), Confidence: round(Confidence(c.Score, rival)),
+		d.Candidates = append(d.Candidates, Candidate{Skill: c.Skill, Score: round(c.Score), Confidence: round(r.Confidence(c.Score, rival)),
 			Explain: c.Explain, Evidence: evidence(c.Skill, st.results, st.signals, st.fired)})
 		if c.Skill == st.taught {
 			d.Candidates[i].Evidence = append(d.Candidates[i].Evidence, "your earlier correction")
@@ -181,6 +225,9 @@ func decide(_ *Router, st *route) {
 		return
 	}
 	d.Confidence = d.Candidates[0].Confidence
+	if c := carried(r, st); c > d.Confidence {
+		d.Confidence, d.Candidates[0].Confidence, d.Carried = c, c, true
+	}
 	d.Level = LevelOf(d.Confidence)
 	if st.silence {
 		d.Level = Low

@@ -62,6 +62,15 @@ type Term struct {
 	Weight  float64 // 1 for the prompt's own words; less for synonyms and negated words
 	From    string  // for a synonym: the term it was expanded from
 	Negated bool
+	// Pos and End are the bytes of the prompt (lower-cased) the term was
+	// cut from, its first occurrence: terms whose spans overlap ("加载慢"
+	// and its window "加载", "ci/cd" and "ci") are one piece of evidence,
+	// not two.
+	Pos, End int
+	// Noise marks a term cut from pasted material (a log line, a stack
+	// trace, a URL, a path's folders): it may meet keywords only (see
+	// noise.go).
+	Noise bool
 }
 
 // Query is a tokenized prompt.
@@ -148,9 +157,15 @@ func (t *Tokenizer) TokenizeText(p Text) Query {
 	text := p.Lower
 	toks := t.tokens(text, true)
 	scopes := negationScopes(text)
+	var noise []scope
+	if len(p.Raw) == len(text) {
+		noise = noiseSpans(p.Raw) // the bytes line up: read the prompt as written
+	} else {
+		noise = noiseSpans(text)
+	}
 	terms := make([]Term, 0, 2*len(toks))
 	for _, tk := range toks {
-		tm := Term{Text: tk.text, Weight: 1, Surface: tk.surface}
+		tm := Term{Text: tk.text, Weight: 1, Surface: tk.surface, Pos: tk.pos, End: tk.pos + len(tk.surface), Noise: inScopes(noise, tk.pos)}
 		if inScopes(scopes, tk.pos) {
 			tm.Weight, tm.Negated = NegatedWeight, true
 		}
@@ -162,7 +177,8 @@ func (t *Tokenizer) TokenizeText(p Text) Query {
 	for i, n := 0, len(terms); i < n; i++ {
 		tm := terms[i]
 		for _, e := range t.syn.Expand(tm.Text) {
-			terms = append(terms, Term{Text: e.Term, Weight: tm.Weight * e.Weight, From: tm.Text, Negated: tm.Negated, Surface: tm.Surface})
+			terms = append(terms, Term{Text: e.Term, Weight: tm.Weight * e.Weight, From: tm.Text, Negated: tm.Negated, Surface: tm.Surface,
+				Pos: tm.Pos, End: tm.End, Noise: tm.Noise})
 		}
 	}
 	terms = t.translate(terms, text, scopes)
@@ -170,7 +186,8 @@ func (t *Tokenizer) TokenizeText(p Text) Query {
 }
 
 // merge sorts terms by text and keeps, of each text, the one with the
-// highest weight (then the earliest source, so the result never depends on
+// highest weight (then one from the prose over one from pasted material,
+// then the earliest source and position, so the result never depends on
 // the order terms were found in).
 func merge(terms []Term) []Term {
 	sort.Slice(terms, func(i, j int) bool {
@@ -180,8 +197,12 @@ func merge(terms []Term) []Term {
 			return a.Text < b.Text
 		case a.Weight != b.Weight:
 			return a.Weight > b.Weight
+		case a.Noise != b.Noise:
+			return !a.Noise // the prose's occurrence, not the pasted one
+		case a.From != b.From:
+			return a.From < b.From
 		}
-		return a.From < b.From
+		return a.Pos < b.Pos
 	})
 	out := terms[:0] // compacts in place: out never passes the element read
 	for _, tm := range terms {
@@ -221,7 +242,10 @@ func Cap(s string) string {
 
 // wordRE matches an English word with its inner connectors: "next.js",
 // "ci/cd", "vue-router", "c++", "c#", "don't".
-var wordRE = regexp.MustCompile(`[\p{Latin}\p{N}]+(?:[._\-/'][\p{Latin}\p{N}]+)*[+#]*`)
+//
+// A ratio of numbers ("1:1", "16:9") is one word, and its plural ("1:1s")
+// is the ratio: keywords such as "1:1" were never met before.
+var wordRE = regexp.MustCompile(`\p{N}+:\p{N}+|[\p{Latin}\p{N}]+(?:[._\-/'][\p{Latin}\p{N}]+)*[+#]*`)
 
 // tokens lists the terms of lower-cased text in order of position.
 func (t *Tokenizer) tokens(text string, phrases bool) []token {
@@ -265,14 +289,26 @@ func latin(out []token, run string, offset int, phrases bool) []token {
 			out = append(out, token{sw, pos, w})
 		}
 		if strings.ContainsAny(w, "./-_") {
+			at := 0 // where the part starts within w
 			for _, part := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("./-_'", r) }) {
+				at += strings.Index(w[at:], part)
 				if len(part) > 1 && !isStopWord(part) {
-					out = append(out, token{stem(part), pos, part})
+					out = append(out, token{stem(part), pos + at, part})
 				}
+				at += len(part)
 			}
 		}
 		if !phrases {
 			continue
+		}
+		// Two words written apart are often one word run together
+		// elsewhere: "fail over" is "failover", "set up" "setup", "data
+		// base" "database". The joined form meets the keyword either way.
+		if len(phrase) > 0 && !phraseStops[len(phrase)-1] && isLetters(w) && (!isStopWord(w) || particleWords[w]) {
+			from := phrasePos[len(phrase)-1] - offset
+			if prev := run[from:locs[i-1][1]]; isLetters(prev) {
+				out = append(out, token{stem(prev + w), offset + from, run[from:loc[1]]})
+			}
 		}
 		phrase, phrasePos, phraseStops = append(phrase, sw), append(phrasePos, pos), append(phraseStops, isStopWord(w))
 		if len(phrase) > maxPhraseWords {
@@ -292,6 +328,23 @@ func latin(out []token, run string, offset int, phrases bool) []token {
 		}
 	}
 	return out
+}
+
+// particleWords are the stop words that end a compound written apart
+// ("set up", "log in", "fail over", "roll back").
+var particleWords = map[string]bool{"up": true, "in": true, "out": true, "over": true, "down": true, "off": true, "on": true, "back": true}
+
+// isLetters reports a plain word of ASCII letters.
+func isLetters(w string) bool {
+	if w == "" {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 func isStopWord(w string) bool {

@@ -304,10 +304,10 @@ func TestSynonymExpansion(t *testing.T) {
 
 	t.Run("group-mates at SynonymWeight", func(t *testing.T) {
 		got := terms(tok.Tokenize("k8s"))
-		assert.Equal(t, tokenize.Term{Text: "k8s", Surface: "k8s", Weight: 1}, got["k8s"])
-		assert.Equal(t, tokenize.Term{Text: "kubernet", Surface: "k8s", Weight: tokenize.SynonymWeight, From: "k8s"}, got["kubernet"],
-			"an expansion keeps the user's word for explanations")
-		assert.Equal(t, tokenize.Term{Text: "容器编排", Surface: "k8s", Weight: tokenize.SynonymWeight, From: "k8s"}, got["容器编排"])
+		assert.Equal(t, tokenize.Term{Text: "k8s", Surface: "k8s", Weight: 1, End: 3}, got["k8s"])
+		assert.Equal(t, tokenize.Term{Text: "kubernet", Surface: "k8s", Weight: tokenize.SynonymWeight, From: "k8s", End: 3}, got["kubernet"],
+			"an expansion keeps the user's word, and where it stands, for explanations and overlaps")
+		assert.Equal(t, tokenize.Term{Text: "容器编排", Surface: "k8s", Weight: tokenize.SynonymWeight, From: "k8s", End: 3}, got["容器编排"])
 		assert.Len(t, got, 3)
 	})
 	t.Run("group weight", func(t *testing.T) {

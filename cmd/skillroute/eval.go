@@ -13,25 +13,33 @@ import (
 )
 
 func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("eval", "eval [--catalog P] [--rules P] [--synonyms P] [--derive-keywords] [--memories F] [--tools F] [--router rule|feature] [--json] [-v] FILE.jsonl", stderr)
+	fs := newFlags("eval", "eval [--catalog P] [--rules P] [--synonyms P] [--derive-keywords] [--memories F] [--tools F] [--router rule|feature] [--split K] [--json] [-v] FILE.jsonl", stderr)
 	var data dataFlags
 	data.register(fs, true)
 	fs.BoolVar(&data.derive, "derive-keywords", false, "ignore written keyword tiers and derive them from each skill's text")
 	asJSON := fs.Bool("json", false, "end with the summary as one JSON line")
 	verbose := fs.Bool("v", false, "list every miss (and the confusion matrix of actions)")
+	split := fs.Int("split", 0, "also report each of K parts of a hash split of the prompts (sessions kept whole): 2 for held-out halves")
 	memories := fs.String("memories", "", "memories the action labels refer to (JSON lines {id, text, scope, age_days}); default none")
 	toolsFile := fs.String("tools", "", "declared tools the action labels refer to (tools.yaml); default none")
 	routerName := fs.String("router", "feature", "action router for the action labels: rule or feature")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if fs.NArg() != 1 || *split < 0 || *split == 1 {
 		fs.Usage()
 		return errUsage
 	}
 	ar, err := action.RouterNamed(*routerName)
 	if err != nil {
 		return err
+	}
+	summarize := func(outs []eval.Outcome) eval.Report {
+		rep := eval.Summarize(outs)
+		if *split > 1 {
+			rep.Summary.Folds = eval.Split(outs, *split)
+		}
+		return rep
 	}
 	file, err := eval.Read(fs.Arg(0))
 	if err != nil {
@@ -54,7 +62,7 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 		ActionRouter string   `json:"action_router,omitempty"`
 	}
 	if len(file.Cases) > 0 {
-		rep := eval.Summarize(eval.RouteCases(r, file.Cases))
+		rep := summarize(eval.RouteCases(r, file.Cases))
 		rep.Write(stdout, fmt.Sprintf("%s: %d prompts", fs.Arg(0), len(file.Cases)), *verbose)
 		last.Summary = rep.Summary
 	}
@@ -84,7 +92,7 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		with := eval.Summarize(fused)
+		with := summarize(fused)
 		with.Write(stdout, fmt.Sprintf("%s: the same turns replayed through the hook, with session context", fs.Arg(0)), *verbose)
 		fmt.Fprintf(stdout, "context adds %+.1f points of top-1\n", 100*(with.Summary.Top1-without.Summary.Top1))
 		last.Summary = with.Summary

@@ -134,22 +134,26 @@ func TestCompileReportsBadSkillFile(t *testing.T) {
 func TestEvalJSONLastLine(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "cases.jsonl")
 	require.NoError(t, os.WriteFile(file, []byte(strings.Join([]string{
-		`{"query": "帮我写单元测试，用 Jest mock 掉 axios", "expected": "tester-expert"}`,
-		`{"query": "git rebase 之后冲突了怎么解决", "expected": "git-operation-master"}`,
-		`{"query": "你好", "expected": "none"}`,
+		`{"query": "帮我写单元测试，用 Jest mock 掉 axios", "expected": "tester-expert", "lang": "zh", "kind": "direct"}`,
+		`{"query": "git rebase 之后冲突了怎么解决", "expected": "git-operation-master", "lang": "zh", "kind": "direct"}`,
+		`{"query": "你好", "expected": "none", "lang": "zh", "kind": "none"}`,
 	}, "\n")), 0o644))
-	code, out, errOut := runCLI(t, "eval", "--json", file)
+	code, out, errOut := runCLI(t, "eval", "--json", "--split", "2", file)
 	require.Equal(t, 0, code, errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	var s map[string]float64
+	var s map[string]any
 	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &s))
-	for _, k := range []string{"n", "top1", "top3", "mrr", "none_n", "none_correct", "false_abstain", "p50_us", "p99_us"} {
+	for _, k := range []string{"n", "top1", "top3", "mrr", "none_n", "none_correct", "false_abstain", "p50_us", "p99_us",
+		"high_n", "high_precision", "calibration", "by_lang", "by_kind", "folds"} {
 		assert.Contains(t, s, k)
 	}
 	assert.Equal(t, 2.0, s["n"])
 	assert.Equal(t, 1.0, s["none_n"])
 	assert.Equal(t, 1.0, s["top1"])
 	assert.Equal(t, 1.0, s["none_correct"])
+	assert.Len(t, s["folds"], 2, "--split 2: two halves")
+	assert.Contains(t, s["by_kind"], "none")
+	assert.Contains(t, out, "lang zh")
 }
 
 func TestEvalNamesBadLine(t *testing.T) {

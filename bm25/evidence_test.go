@@ -1,0 +1,119 @@
+package bm25_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skillroute/skillroute/bm25"
+	"github.com/skillroute/skillroute/skills"
+)
+
+// A core keyword is what a skill is for; two words that most skills'
+// bodies use say little. The core hit must outweigh them, however often
+// one long body repeats them.
+func TestCoreKeywordOutweighsGenericBodyWords(t *testing.T) {
+	generic := strings.Repeat("check the service and restart the service, then check again. ", 12)
+	list := []skills.Skill{
+		{Name: "grafana-dashboards", Keywords: core("grafana"), Body: "panels, variables and rows of a dashboard"},
+		{Name: "ops-playbook", Keywords: core("playbook"), Body: generic + strings.Repeat("escalate and page the owner. ", 10)},
+	}
+	for _, name := range []string{"a", "b", "c", "d"} {
+		list = append(list, skills.Skill{Name: name, Keywords: core(name + "-tool"), Body: "check the service status. " + name})
+	}
+	ix := compile(t, nil, list...)
+	rs := byName(bm25.Score(ix, query(ix, "grafana service check")))
+	assert.Greater(t, rs["grafana-dashboards"].Score, rs["ops-playbook"].Score,
+		"one core keyword against two generic body words: %v vs %v", rs["grafana-dashboards"].Score, rs["ops-playbook"].Score)
+}
+
+// Words cut from overlapping stretches of the prompt confirm one another:
+// "测试" inside "补几个测试" adds OverlapShare of its score, not all of it.
+func TestOverlappingTermsCountOnce(t *testing.T) {
+	ix := compile(t, nil,
+		skills.Skill{Name: "tester", Keywords: append(core("补几个测试"), skills.Keyword{Text: "测试", Tier: skills.Extended, Weight: skills.ExtendedWeight})},
+		skills.Skill{Name: "other", Keywords: core("部署")},
+	)
+	rs := bm25.Score(ix, query(ix, "给列表页补几个测试"))
+	require.NotEmpty(t, rs)
+	r := rs[0]
+	require.Equal(t, "tester", r.Name)
+	var whole, inner *bm25.Match
+	for i := range r.Matches {
+		switch r.Matches[i].Term {
+		case "补几个测试":
+			whole = &r.Matches[i]
+		case "测试":
+			inner = &r.Matches[i]
+		}
+	}
+	require.NotNil(t, whole)
+	require.NotNil(t, inner)
+	assert.False(t, whole.Overlap)
+	assert.True(t, inner.Overlap)
+	full := formula(ix, "tester", 1, inner.TF)
+	assert.InDelta(t, full*bm25.OverlapShare, inner.Score, 1e-9)
+	assert.InDelta(t, whole.Score+inner.Score, r.Score, 1e-9)
+	assert.Contains(t, r.Explain(ix).String(), "overlaps a better match")
+}
+
+// Pasted material votes only through keywords: a stack of a log's words
+// finds no skill by its body text, while a tool's name in it still counts.
+func TestNoiseMeetsKeywordsOnly(t *testing.T) {
+	ix := compile(t, nil,
+		skills.Skill{Name: "python-tests", Keywords: core("pytest")},
+		skills.Skill{Name: "sessions", Keywords: core("cookie"), Body: "session not found, fixture available in the cache"},
+	)
+	prompt := "why does this fail\nE       fixture 'db_session' not found\n>       available fixtures: cache, capsys, pytest"
+	rs := byName(bm25.Score(ix, query(ix, prompt)))
+	assert.NotContains(t, rs, "sessions", "the log's words meet no body text")
+	assert.Contains(t, rs, "python-tests", "a tool named in the log still counts")
+
+	rs = byName(bm25.Score(ix, query(ix, "the session cache is not found")))
+	assert.Contains(t, rs, "sessions", "the same words written as prose do count")
+}
+
+// A partial match counts as much as the prompt's word is rare: "app"
+// inside "app router" is worth little when most skills' texts say "app".
+func TestPartialMatchWeighedByTheWordsRarity(t *testing.T) {
+	list := []skills.Skill{
+		{Name: "next", Keywords: core("app router", "vue router")},
+	}
+	for _, name := range []string{"a", "b", "c", "d", "e"} {
+		list = append(list, skills.Skill{Name: name, Keywords: core(name + "-tool"), Body: "build the app and ship it"})
+	}
+	ix := compile(t, nil, list...)
+	score := func(prompt string) bm25.Match {
+		rs := byName(bm25.Score(ix, query(ix, prompt)))
+		require.Contains(t, rs, "next", prompt)
+		for _, m := range rs["next"].Matches {
+			if m.Partial {
+				return m
+			}
+		}
+		t.Fatalf("%q: no partial match", prompt)
+		return bm25.Match{}
+	}
+	common, rare := score("app"), score("vue")
+	assert.Equal(t, 1.0, rare.Rarity, "a word no text uses")
+	assert.Less(t, common.Rarity, 0.5, "a word five of six texts use")
+	assert.Less(t, common.Score, rare.Score)
+}
+
+// Of overlapping matches the best set of independent ones counts: two
+// parts that score more between them than the word they make up.
+func TestOverlapKeepsTheBestIndependentSet(t *testing.T) {
+	ix := compile(t, nil,
+		skills.Skill{Name: "ux", Keywords: append(core("用户", "测试"), skills.Keyword{Text: "用户测试", Tier: skills.Extended, Weight: 0.2})},
+		skills.Skill{Name: "other", Keywords: core("部署")},
+	)
+	rs := bm25.Score(ix, query(ix, "做一次用户测试"))
+	require.NotEmpty(t, rs)
+	overlap := map[string]bool{}
+	for _, m := range rs[0].Matches {
+		overlap[m.Term] = m.Overlap
+	}
+	assert.Equal(t, map[string]bool{"用户": false, "测试": false, "用户测试": true}, overlap)
+}

@@ -1,0 +1,331 @@
+package router
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/skillroute/skillroute/bm25"
+	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// Confidence that means the same on every catalog. Raw scores do not:
+// written keywords put a clear prompt at 5, plain skills at 2, and a
+// stray word reaches 1.5 on either. So when a catalog is compiled,
+// Calibrate scores text that no skill of it fits (index.Calibration) and
+// the router reads two lines off those scores:
+//
+//   - the abstain line A: the score under which AbstainQuantile of the
+//     generic developer text falls (a question that needs no skill);
+//   - the HIGH line H: the score under which HighQuantile of the pieces of
+//     each skill's own text fall when that skill is left out (a
+//     neighbour's score on your words).
+//
+// A score, discounted for a close runner-up (to MarginFloor of it for a
+// tie), maps onto confidence through those lines: AbstainBelow at A,
+// HighFrom at H, linear between, rising towards 1 past H and towards 0
+// under A. So "MEDIUM" means above what text needing no skill
+// reaches on this catalog, and "HIGH" above what a wrong skill reaches on
+// text about its subjects. An index without a calibration (built by an
+// older version, or by index.Compile alone) reads scores against
+// ScoreScale, as before.
+
+// Calibration quantiles, fitted by cross-validation over the dev sets
+// (dev.jsonl, real-dev, bookworm's golden-dev and the rule examples of
+// rules/disambiguation.yaml; 2-fold and 5-fold by FNV hash of the query),
+// with the question stage (quiet.go) beside them. The abstain line
+// maximises top-1 plus the share of "none" prompts left silent, pooled
+// over the sets, without dropping the top-1 of dev.jsonl, the rule
+// examples or bookworm's set: four folds of five chose 0.15 among 0.1 to
+// 0.9 (lower quantiles rest on a handful of generic lines). The HIGH line
+// is the lowest whose HIGH decisions on the training folds keep 95 %
+// precision, at the Wilson lower bound pooled and on each set apart:
+// three folds chose 0.65, two 0.6.
+const (
+	AbstainQuantile = 0.15
+	HighQuantile    = 0.65
+)
+
+// Pseudo-queries cut from the skills' texts for calibration. A piece is a
+// sentence or a list item of MinPieceWords to MaxPieceWords words, the
+// length of a prompt; each skill gives at most PiecesPerSkill of them, and
+// a catalog at most MaxPieces in all (some 20 per quantile kept), so that
+// compiling 100,000 skills stays bounded: the sample is then spread over
+// the catalog. The dev catalogs (44 to 66 skills) stay under the cap.
+const (
+	MinPieceWords  = 5
+	MaxPieceWords  = 24
+	PiecesPerSkill = 8
+	MaxPieces      = 800
+)
+
+// Calibrate measures a compiled index: the best scores of the generic
+// developer text, and of pieces of each skill's text with that skill left
+// out. Call it after index.Compile and before saving; the result goes in
+// ix.Calibration.
+func Calibrate(ix *index.Index, texts func(skill int) (description, body string)) index.Calibration {
+	tok := ix.Tokenizer()
+	var generic []float64
+	for _, line := range index.GenericPrompts() {
+		q := tok.Tokenize(line)
+		res := bm25.Score(ix, q)
+		if len(res) > 0 && namesSkill(ix, q, res[0].Skill) {
+			continue // "git rebase …" is no generic question where a git skill exists
+		}
+		if b := best(res, -1); b > 0 {
+			generic = append(generic, b)
+		}
+	}
+	n := len(ix.Skills)
+	per := PiecesPerSkill
+	stride := 1
+	if n*per > MaxPieces {
+		per = max(1, MaxPieces/max(1, n))
+		if n > MaxPieces {
+			stride = (n + MaxPieces - 1) / MaxPieces
+		}
+	}
+	var foreign []float64
+	for id := 0; id < n; id += stride {
+		desc, body := texts(id)
+		for _, piece := range Pieces(desc, body, per) {
+			if b := best(bm25.Score(ix, tok.Tokenize(piece)), id); b > 0 {
+				foreign = append(foreign, b)
+			}
+		}
+	}
+	c := index.Calibration{GenericN: len(generic), ForeignN: len(foreign)}
+	if len(generic) > 0 && len(foreign) > 0 {
+		c.Generic, c.Foreign = index.Quantiles(generic), index.Quantiles(foreign)
+	} else {
+		c.GenericN, c.ForeignN = 0, 0 // nothing to read lines from
+	}
+	return c
+}
+
+// best is the top score among the results, skipping skill leave (-1: none).
+func best(res []bm25.Result, leave int) float64 {
+	for _, r := range res {
+		if r.Skill != leave {
+			return r.Score
+		}
+	}
+	return 0
+}
+
+// namesSkill reports whether the query contains a distinctive word of the
+// skill's name.
+func namesSkill(ix *index.Index, q tokenize.Query, skill int) bool {
+	for _, part := range strings.FieldsFunc(strings.ToLower(ix.Skills[skill].Name), func(r rune) bool {
+		return r == '-' || r == '_' || r == ':' || r == ' '
+	}) {
+		if len(part) < 2 || genericName[part] {
+			continue
+		}
+		norm := tokenize.Normalize(part)
+		for _, t := range q.Terms {
+			if t.Text == norm && t.From == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// genericName are name parts that name no subject.
+var genericName = map[string]bool{"expert": true, "pro": true, "skill": true, "specialist": true, "master": true,
+	"wizard": true, "helper": true, "assistant": true, "patterns": true, "templates": true}
+
+// Pieces cuts up to max prompt-sized pieces from a skill's texts: the
+// description's sentences first, then sentences and list items of the
+// body spread over its length, never code.
+func Pieces(description, body string, max int) []string {
+	var out []string
+	for _, s := range sentences(description) {
+		if len(out) == max {
+			return out
+		}
+		out = append(out, s)
+	}
+	rest := sentences(stripCode(body))
+	if room := max - len(out); room > 0 && len(rest) > 0 {
+		step := float64(len(rest)) / float64(room)
+		for i := 0; i < room && int(float64(i)*step) < len(rest); i++ {
+			out = append(out, rest[int(float64(i)*step)])
+		}
+	}
+	return out
+}
+
+// sentences splits text into cleaned sentences of a prompt's length.
+func sentences(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "|") || strings.HasPrefix(line, "<") {
+			continue // tables and markup
+		}
+		line = strings.TrimLeft(line, "#>-*+0123456789. \t")
+		for _, s := range splitSentences(line) {
+			words := pieceWords(s)
+			if words < MinPieceWords {
+				continue
+			}
+			if words > MaxPieceWords {
+				s = firstWords(s, MaxPieceWords)
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// splitSentences cuts a line at sentence ends.
+func splitSentences(line string) []string {
+	return strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(".!?;。！？；", r) })
+}
+
+// pieceWords counts words, a Chinese character as half of one.
+func pieceWords(s string) int {
+	return len(strings.Fields(s)) + tokenize.HanCount(s)/2
+}
+
+// firstWords keeps the first n words of s (Chinese characters counting
+// half a word each).
+func firstWords(s string, n int) string {
+	words := 0.0
+	inWord := false
+	for i, r := range s {
+		switch {
+		case tokenize.IsHan(r):
+			words += 0.5
+			inWord = false
+		case r == ' ' || r == '\t':
+			inWord = false
+		default:
+			if !inWord {
+				words++
+			}
+			inWord = true
+		}
+		if words > float64(n) {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// stripCode removes fenced code blocks.
+func stripCode(body string) string {
+	var b strings.Builder
+	fenced := false
+	for _, line := range strings.Split(body, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			fenced = !fenced
+			continue
+		}
+		if !fenced {
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// scale is a catalog's reading of scores: its abstain and HIGH lines.
+type scale struct {
+	abstain, high float64
+	calibrated    bool
+}
+
+// scaleOf reads the lines off an index's calibration.
+func scaleOf(ix *index.Index) scale {
+	c := &ix.Calibration
+	if !c.Calibrated() {
+		return scale{}
+	}
+	a := shrink(index.At(c.Generic, AbstainQuantile), c.GenericN, RefAbstain)
+	h := shrink(index.At(c.Foreign, HighQuantile), c.ForeignN, RefHigh)
+	// Lines that make no sense (an empty catalog, text that scores
+	// nothing) fall back to ScoreScale's reading.
+	if a <= 0 || math.IsNaN(a) || math.IsNaN(h) {
+		return scale{}
+	}
+	// HIGH sits above the abstain line by at least minLineGap: a catalog
+	// whose skills never meet each other's words would otherwise call a
+	// bare pass of the abstain line sure.
+	h = max(h, a*(1+minLineGap))
+	return scale{abstain: a, high: h, calibrated: true}
+}
+
+// Lines of a catalog measured on few scores are drawn towards reference
+// lines, as if PriorSamples scores had put them there: a catalog of four
+// skills yields some 30 pieces of text, and its 65th percentile alone
+// would call a stray word sure. RefAbstain and RefHigh are, about, the
+// lines of the three dev catalogs (built-in 1.28 and 4.11, real-dev 0.91
+// and 4.01, bookworm 1.25 and 3.94), which agree more than their scores
+// do; PriorSamples is the pieces of five skills.
+const (
+	RefAbstain   = 1.1
+	RefHigh      = 4.0
+	PriorSamples = 40
+)
+
+// shrink draws a line measured on n scores towards ref.
+func shrink(line float64, n int, ref float64) float64 {
+	return (line*float64(n) + ref*PriorSamples) / float64(n+PriorSamples)
+}
+
+// minLineGap is the least distance, as a share of the abstain line, from
+// the abstain line to the HIGH line.
+const minLineGap = 0.25
+
+// String says where the lines lie, for explanations.
+func (s scale) String() string {
+	if !s.calibrated {
+		return fmt.Sprintf("uncalibrated index: confidence 1 − e^(−score/%.1f)", ScoreScale)
+	}
+	return fmt.Sprintf("this catalog abstains below score %.2f (%.0f%% of text needing no skill scores less) and is sure from %.2f (%.0f%% of a wrong skill's scores on its neighbours' text are less)",
+		s.abstain, 100*AbstainQuantile, s.high, 100*HighQuantile)
+}
+
+// strength maps a score onto [0, 1) through the catalog's lines.
+func (s scale) strength(score float64) float64 {
+	if score <= 0 {
+		return 0
+	}
+	if !s.calibrated {
+		return 1 - math.Exp(-score/ScoreScale)
+	}
+	a, h := s.abstain, s.high
+	switch {
+	case score <= a:
+		return AbstainBelow * score / a
+	case score <= h:
+		return AbstainBelow + (HighFrom-AbstainBelow)*(score-a)/(h-a)
+	}
+	// Past H, the rest of the way to 1 at the slope the line had at H.
+	k := (HighFrom - AbstainBelow) / (1 - HighFrom)
+	return 1 - (1-HighFrom)*math.Exp(-k*(score-h)/(h-a))
+}
+
+// confidence maps a score and its nearest rival's score into [0, 1]. A
+// close rival discounts the score before it meets the lines (down to
+// MarginFloor of it for a tie), so that the abstain line stays where the
+// generic text put it whatever the HIGH line; uncalibrated, it scales the
+// strength, as it always has.
+func (s scale) confidence(score, rival float64) float64 {
+	if score <= 0 {
+		return 0
+	}
+	margin := 0.0
+	if rival < score {
+		margin = (score - rival) / score
+	}
+	factor := MarginFloor + (1-MarginFloor)*margin
+	if s.calibrated {
+		return s.strength(score * factor)
+	}
+	return s.strength(score) * factor
+}

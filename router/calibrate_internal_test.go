@@ -1,0 +1,95 @@
+package router
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/skills"
+)
+
+// plainCatalog is a small catalog of plain skills (no keywords), as users
+// have them.
+func plainCatalog() *skills.Catalog {
+	return &skills.Catalog{Skills: []skills.Skill{
+		{Name: "grafana-dashboards", Description: "Build Grafana dashboards: panels, variables, templating and alert views for Prometheus metrics.",
+			Body: "# Grafana\n\nCreate a dashboard per service. Use template variables for environment and instance.\n- Keep panels for latency, errors and saturation.\n- Link alerts to runbooks.\n"},
+		{Name: "postmortem-writing", Description: "Write blameless postmortems after an incident: timeline, root cause, action items.",
+			Body: "# Postmortems\n\nWrite the timeline first. Ask why five times to reach the root cause.\n- Every action item has an owner and a date.\n- Share it with the whole team.\n"},
+		{Name: "polars", Description: "Fast dataframes with Polars: lazy queries, expressions, reading parquet and CSV files.",
+			Body: "# Polars\n\nPrefer lazy frames and collect at the end. Use expressions rather than apply.\n```python\nimport polars as pl\n```\n- Scan parquet files instead of reading them whole.\n"},
+		{Name: "cold-email", Description: "Cold outreach emails to prospects who never heard of you: subject lines, follow-ups, sequences.",
+			Body: "# Cold email\n\nOpen with the prospect's problem, not your product. Keep it under 120 words.\n- Follow up three times, a few days apart.\n"},
+	}}
+}
+
+func calibrated(t *testing.T) *index.Index {
+	t.Helper()
+	cat := plainCatalog()
+	ix := index.Compile(cat, nil, index.Options{})
+	ix.Calibration = Calibrate(ix, func(i int) (string, string) {
+		s := &cat.Skills[i]
+		return s.Description + "\n" + s.WhenToUse, s.Body
+	})
+	return ix
+}
+
+func TestCalibrateMeasuresTheCatalog(t *testing.T) {
+	ix := calibrated(t)
+	require.True(t, ix.Calibration.Calibrated())
+	s := scaleOf(ix)
+	require.True(t, s.calibrated)
+	assert.Greater(t, s.abstain, 0.0)
+	assert.GreaterOrEqual(t, s.high, s.abstain*(1+minLineGap), "HIGH sits above the abstain line")
+	assert.Contains(t, s.String(), "abstains below score")
+}
+
+// The lines mean the same on every catalog: a score at the abstain line
+// reads AbstainBelow, one at the HIGH line HighFrom, whatever the
+// catalog's scale; confidence grows with the score and shrinks with a
+// close rival.
+func TestConfidenceThroughTheLines(t *testing.T) {
+	for _, s := range []scale{{abstain: 1.2, high: 3.5, calibrated: true}, {abstain: 3, high: 9, calibrated: true}} {
+		clear := func(score float64) float64 { return s.confidence(score, 0) }
+		assert.InDelta(t, AbstainBelow, clear(s.abstain), 1e-9)
+		assert.InDelta(t, HighFrom, clear(s.high), 1e-9)
+		assert.Equal(t, Low, LevelOf(clear(s.abstain*0.99)))
+		assert.Equal(t, High, LevelOf(clear(s.high)))
+		prev := 0.0
+		for x := 0.05; x < 4*s.high; x += s.high / 50 {
+			c := clear(x)
+			assert.Greater(t, c, prev, "rises with the score at %v", x)
+			assert.Less(t, c, 1.0)
+			prev = c
+		}
+		// Continuous at the lines.
+		assert.InDelta(t, clear(s.high-1e-6), clear(s.high+1e-6), 1e-5)
+		assert.InDelta(t, clear(s.abstain-1e-6), clear(s.abstain+1e-6), 1e-5)
+		// A tie discounts the score to MarginFloor of it.
+		assert.InDelta(t, clear(s.high*MarginFloor), s.confidence(s.high, s.high), 1e-9)
+		assert.Equal(t, 0.0, s.confidence(0, 0))
+	}
+	// Uncalibrated, the reading is ScoreScale's, as before calibration.
+	assert.InDelta(t, 0.632*MarginFloor, scale{}.confidence(ScoreScale, ScoreScale), 1e-3)
+	assert.Equal(t, Confidence(3, 1), scale{}.confidence(3, 1))
+}
+
+func TestPieces(t *testing.T) {
+	desc := "Fast dataframes with Polars: lazy queries and expressions. Short one."
+	body := "# Polars\n\nPrefer lazy frames and collect them at the end of the pipeline.\n```python\nimport polars as pl; df = pl.scan_parquet('a')\n```\n| a | b | c | d | e |\n- Scan parquet files instead of reading them whole into memory.\n"
+	got := Pieces(desc, body, 8)
+	require.NotEmpty(t, got)
+	assert.Equal(t, "Fast dataframes with Polars: lazy queries and expressions", got[0], "the description first")
+	for _, p := range got {
+		assert.NotContains(t, p, "import", "never code")
+		assert.NotContains(t, p, "|", "never tables")
+		assert.GreaterOrEqual(t, pieceWords(p), MinPieceWords)
+		assert.LessOrEqual(t, pieceWords(p), MaxPieceWords)
+	}
+	assert.Len(t, Pieces(desc, body, 1), 1)
+	long := strings.Repeat("word ", 60)
+	assert.Equal(t, MaxPieceWords, len(strings.Fields(Pieces(long, "", 1)[0])))
+}

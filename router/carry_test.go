@@ -1,0 +1,61 @@
+package router_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/skillroute/skillroute/router"
+)
+
+// A follow-up that names nothing of its own is carried by the previous
+// turn's confidence, when that turn was routed to the skill the session
+// then used; never otherwise.
+func TestContextCarriesAFollowUp(t *testing.T) {
+	r := open(t)
+	recent := []string{"database-tuning-expert"}
+	for _, prompt := range []string{"继续", "帮我优化一下", "go on"} {
+		d := r.Route(prompt, router.Session{Recent: recent, LastSkill: "database-tuning-expert", LastConfidence: 0.9})
+		assert.Equal(t, "database-tuning-expert", d.Skill, prompt)
+		assert.True(t, d.Carried, prompt)
+		assert.GreaterOrEqual(t, d.Confidence, 0.9*router.CarryDecay, prompt)
+		assert.Contains(t, d.Explain(), "carried", prompt)
+	}
+	// The user chose the skill (after an abstention, or over the one
+	// recommended): the follow-up goes with it, at Chosen.
+	for name, s := range map[string]router.Session{
+		"no decision known":                {Recent: recent},
+		"the previous turn abstained":      {Recent: recent, LastConfidence: 0.3},
+		"the previous turn went elsewhere": {Recent: recent, LastSkill: "tester-expert", LastConfidence: 0.9},
+	} {
+		d := r.Route("继续", s)
+		assert.Equal(t, "database-tuning-expert", d.Skill, name)
+		assert.True(t, d.Carried, name)
+		assert.InDelta(t, router.Chosen, d.Confidence, 0.2, name)
+	}
+	// Nothing is carried to a prompt of its own, nor without a skill in
+	// use.
+	d := r.Route("帮我给登录页写 Playwright 端到端测试", router.Session{Recent: recent, LastSkill: "database-tuning-expert", LastConfidence: 0.9})
+	assert.False(t, d.Carried)
+	assert.Equal(t, "tester-expert", d.Skill)
+	d = r.Route("继续", router.Session{LastSkill: "database-tuning-expert", LastConfidence: 0.9})
+	assert.False(t, d.Carried)
+	assert.Empty(t, d.Skill)
+}
+
+// A follow-up without a cue word stays with the skill in use unless it
+// names something specific of another skill; closing words close even
+// next to a continuation word.
+func TestFollowUpStaysWithTheSession(t *testing.T) {
+	r := open(t)
+	s := router.Session{Recent: []string{"database-tuning-expert"}, LastSkill: "database-tuning-expert", LastConfidence: 0.8}
+	d := r.Route("帮我优化一下", s)
+	assert.Equal(t, "database-tuning-expert", d.Skill, "names nothing of a new skill")
+	d = r.Route("now add unit tests with Jest for the page component", s)
+	assert.Equal(t, "tester-expert", d.Skill, "names a new skill's keyword")
+	for _, closing := range []string{"谢谢，别的不用了", "thanks, nothing else"} {
+		d = r.Route(closing, s)
+		assert.True(t, d.Closing, closing)
+		assert.Empty(t, d.Skill, closing)
+	}
+}

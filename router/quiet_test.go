@@ -1,0 +1,75 @@
+package router
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/skillroute/skillroute/bm25"
+	"github.com/skillroute/skillroute/disambig"
+	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/learn/category"
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// The question stage: a self-contained question gets a skill only when
+// one matches it clearly.
+func TestQuietOnSelfContainedQuestions(t *testing.T) {
+	text := func(m bm25.Match, fields ...index.Field) bm25.Match {
+		for _, f := range fields {
+			m.Fields = append(m.Fields, bm25.Field{Field: f, Weight: 1})
+		}
+		return m
+	}
+	vague := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{Term: "undo", QWeight: 1}, index.FieldBody)}}}
+	named := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{Term: "rebas", QWeight: 1}, index.FieldCore)}}}
+	tests := []struct {
+		name     string
+		prompt   string
+		level    Level
+		results  []bm25.Result
+		fired    []*disambig.Rule
+		noise    bool
+		wantSkip bool // the stage leaves the decision alone
+	}{
+		{"a question no skill matches clearly", "how do I undo my last change?", Medium, vague, nil, false, false},
+		{"HIGH is clear", "how do I undo my last change?", High, vague, nil, false, true},
+		{"a keyword of the skill named", "how do I rebase?", Medium, named, nil, false, true},
+		{"a rule for such prompts boosts it", "how do I undo my last change?", Medium, vague, []*disambig.Rule{{ID: "r", Boost: "git-helper"}}, false, true},
+		{"pasted material: about the user's own work", "why does this fail? src/app/main.go", Medium, vague, nil, true, true},
+		{"a task is no question", "undo the last change in the deploy script", Medium, vague, nil, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := &route{text: tokenize.NewText(tt.prompt), results: tt.results, fired: tt.fired}
+			if tt.noise {
+				st.query.Terms = []tokenize.Term{{Text: "src", Noise: true}}
+			}
+			st.decision = Decision{Skill: "git-helper", Level: tt.level, Confidence: 0.5}
+			quiet(nil, st)
+			if tt.wantSkip {
+				assert.Equal(t, "git-helper", st.decision.Skill)
+				assert.False(t, st.decision.Quiet)
+				return
+			}
+			assert.Equal(t, category.Question, st.category())
+			assert.Empty(t, st.decision.Skill)
+			assert.Equal(t, Low, st.decision.Level)
+			assert.True(t, st.decision.Quiet)
+			assert.Contains(t, st.decision.Explain(), "self-contained question")
+		})
+	}
+}
+
+// A catalog measured on few scores reads its lines close to the
+// reference ones: four skills' pieces do not make a stray word sure.
+func TestSmallCatalogsShrinkTowardsReferenceLines(t *testing.T) {
+	ix := calibrated(t)
+	s := scaleOf(ix)
+	raw := index.At(ix.Calibration.Foreign, HighQuantile)
+	assert.Less(t, ix.Calibration.ForeignN, 40)
+	assert.Greater(t, s.high, raw, "drawn up towards RefHigh")
+	assert.InDelta(t, RefHigh, shrink(RefHigh, 1000, RefHigh), 1e-9)
+	assert.InDelta(t, 2.0, shrink(2.0, 1<<30, RefHigh), 1e-6, "many scores: the catalog's own line")
+	assert.InDelta(t, RefAbstain, shrink(9, 0, RefAbstain), 1e-9, "no scores: the reference")
+}

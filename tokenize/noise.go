@@ -1,0 +1,193 @@
+package tokenize
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Pasted material: a stack trace, a log excerpt, a URL, a file path, a
+// block of code. Its words were written by a machine or for one ("found",
+// "available", "session", "src", "user"), and left to vote they pull a
+// prompt towards whichever skill's text uses the most common words. The
+// informative parts of it are what names a thing: an exception's name, a
+// file's name and extension (.pdf, conftest.py, Dockerfile), a tool's name.
+//
+// So the tokenizer marks the terms that start inside pasted material as
+// Noise, and the scorer lets a noise term meet only keywords (what an
+// author chose, or what the index derived as distinctive), never the text
+// fields where every common word lives. Exception names, and the last
+// part of a path (the file's name), are not marked.
+
+// noiseLineRE finds lines that a program wrote: stack frames, pytest's "E"
+// and ">" lines, shell prompts, log lines with a level or a timestamp,
+// diff headers, compiler positions ("main.go:12:5"). Read on the prompt
+// as written, since a log level is upper case ("ERROR", not "error
+// handling").
+var noiseLineRE = regexp.MustCompile(`^\s*(?:at\s+\S+[\s(]|at\s+\S+:\d+|File\s+"|Traceback|E\s{2,}|>\s|\$\s|npm\s+(?:ERR!|WARN)|\[?(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|FATAL|TRACE|CRITICAL|PANIC)\]?[\s:\]]|\d{4}-\d{2}-\d{2}[ T]\d|\d{2}:\d{2}:\d{2}|@@ |\+\+\+ |--- |[\w./-]+\.\w+:\d+)`)
+
+// exceptionRE finds an exception name followed by its message
+// ("TypeError: Cannot read properties of undefined"): the name informs,
+// the message after the colon is the program's words.
+var exceptionRE = regexp.MustCompile(`\b\w*(?:Error|Exception|Panic|Fault)\b:`)
+
+// urlRE finds URLs.
+var urlRE = regexp.MustCompile(`(?:https?://|www\.)\S+`)
+
+// pathRE finds file paths: a leading "/", "./", "~/" or drive letter, two
+// or more slashes, or a last part with an extension. "ci/cd", "and/or"
+// and "react/vue" are not paths.
+var pathRE = regexp.MustCompile(`(?:[A-Za-z]:\\|~/|\.{1,2}/|/)?(?:[\w.@-]+[/\\])+[\w@-]*(?:\.\w{1,6})?`)
+
+// symbolShare is the share of a line's characters that are code symbols
+// above which the line is code, not prose: English and Chinese sentences
+// use a few percent (a comma, a period), a line of code a third.
+const symbolShare = 0.25
+
+// minCodeLine is the shortest line judged by its symbols: a short line
+// ("v2.0?", "a/b") says too little.
+const minCodeLine = 16
+
+// noiseSpans returns the byte ranges of raw that hold pasted material, in
+// order. Lower-casing keeps line breaks, so they hold in the lower-cased
+// text too wherever its bytes line up with raw's (all but a few exotic
+// letters); callers check the lengths agree.
+func noiseSpans(raw string) []scope {
+	if !strings.ContainsAny(raw, "\n/\\:`") && !strings.Contains(raw, "www.") {
+		return nil // a plain sentence: the common case, at no cost
+	}
+	var out []scope
+	fenced := false
+	start := 0
+	for start <= len(raw) {
+		end := strings.IndexByte(raw[start:], '\n')
+		if end < 0 {
+			end = len(raw)
+		} else {
+			end += start
+		}
+		line := raw[start:end]
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, "```"):
+			fenced = !fenced
+			out = append(out, scope{start, end})
+		case fenced, noiseLineRE.MatchString(line), isCodeLine(trimmed):
+			out = append(out, lineNoise(line, start)...)
+		default:
+			out = append(out, inlineNoise(line, start)...)
+		}
+		start = end + 1
+	}
+	return out
+}
+
+// lineNoise is a machine-written line: all of it, but for the names of
+// exceptions and files in it.
+func lineNoise(line string, offset int) []scope {
+	var keep []scope
+	for _, m := range exceptionName(line) {
+		keep = append(keep, scope{m[0], m[1]})
+	}
+	for _, m := range pathRE.FindAllStringIndex(line, -1) {
+		if base := baseName(line[m[0]:m[1]]); base > 0 {
+			keep = append(keep, scope{m[0] + base, m[1]})
+		}
+	}
+	return subtract(scope{0, len(line)}, keep, offset)
+}
+
+// inlineNoise is the pasted material inside a line of prose: URLs, the
+// directories of paths, the message after an exception's name.
+func inlineNoise(line string, offset int) []scope {
+	var out []scope
+	for _, m := range urlRE.FindAllStringIndex(line, -1) {
+		out = append(out, scope{offset + m[0], offset + m[1]})
+	}
+	for _, m := range pathRE.FindAllStringIndex(line, -1) {
+		p := line[m[0]:m[1]]
+		if !isPath(p) {
+			continue
+		}
+		if base := baseName(p); base > 0 {
+			out = append(out, scope{offset + m[0], offset + m[0] + base})
+		}
+	}
+	for _, m := range exceptionRE.FindAllStringIndex(line, -1) {
+		out = append(out, scope{offset + m[1], offset + len(line)})
+	}
+	return out
+}
+
+// exceptionName returns the spans of exception names in a line.
+func exceptionName(line string) [][]int {
+	var out [][]int
+	for _, m := range exceptionRE.FindAllStringIndex(line, -1) {
+		out = append(out, []int{m[0], m[1] - 1}) // without the colon
+	}
+	return out
+}
+
+// isPath tells a path from a compound written with a slash ("ci/cd",
+// "react/vue"): it starts at a root, has two slashes, or ends in a file
+// name with an extension.
+func isPath(p string) bool {
+	switch {
+	case strings.HasPrefix(p, "/"), strings.HasPrefix(p, "./"), strings.HasPrefix(p, "../"), strings.HasPrefix(p, "~/"),
+		len(p) > 2 && p[1] == ':' && p[2] == '\\':
+		return true
+	case strings.Count(p, "/")+strings.Count(p, "\\") >= 2:
+		return true
+	}
+	last := p[strings.LastIndexAny(p, "/\\")+1:]
+	dot := strings.LastIndexByte(last, '.')
+	return dot > 0 && dot < len(last)-1
+}
+
+// baseName returns where the last part of a path starts (0: none).
+func baseName(p string) int {
+	return strings.LastIndexAny(p, "/\\") + 1
+}
+
+// isCodeLine reports a line dense in code symbols.
+func isCodeLine(line string) bool {
+	if len(line) < minCodeLine {
+		return false
+	}
+	symbols, all := 0, 0
+	for _, r := range line {
+		if unicode.IsSpace(r) {
+			continue
+		}
+		all++
+		if strings.ContainsRune("{}()[]<>;=/\\|&*#@$%^~+`\"'_:", r) {
+			symbols++
+		}
+	}
+	return all > 0 && float64(symbols) >= symbolShare*float64(all)
+}
+
+// subtract returns whole minus the kept spans, shifted by offset.
+func subtract(whole scope, keep []scope, offset int) []scope {
+	var out []scope
+	from := whole.from
+	for _, k := range sortScopes(keep) {
+		if k.from > from {
+			out = append(out, scope{offset + from, offset + k.from})
+		}
+		from = max(from, k.to)
+	}
+	if from < whole.to {
+		out = append(out, scope{offset + from, offset + whole.to})
+	}
+	return out
+}
+
+func sortScopes(s []scope) []scope {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].from < s[j-1].from; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+	return s
+}

@@ -1,0 +1,102 @@
+package tokenize_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// noise returns, for each of the given terms, whether the tokenizer
+// marked it as cut from pasted material.
+func noise(t *testing.T, prompt string, words ...string) map[string]bool {
+	t.Helper()
+	got := terms(tokenize.New(nil, nil).Tokenize(prompt))
+	out := map[string]bool{}
+	for _, w := range words {
+		tm, ok := got[w]
+		if assert.True(t, ok, "%q has no term %q", prompt, w) {
+			out[w] = tm.Noise
+		}
+	}
+	return out
+}
+
+func TestNoiseMarksPastedMaterial(t *testing.T) {
+	tests := []struct {
+		name   string
+		prompt string
+		noisy  []string
+		clean  []string
+	}{
+		{"log lines, upper-case level", "the worker keeps dying\n2024-05-01 12:00:03 ERROR connection reset by peer\nWARN retrying session",
+			[]string{"connect", "reset", "peer", "retri", "session"}, []string{"worker", "die"}},
+		{"the word error in prose is no log level", "error handling in this service is a mess", nil, []string{"error", "handl", "servic"}},
+		{"stack frames keep the exception and file names", "TypeError: Cannot read properties of undefined\n    at render (src/components/List.jsx:12:5)",
+			[]string{"read", "properti", "undefin", "render", "compon"}, []string{"typeerror", "list", "jsx"}},
+		{"pytest lines", "pytest fails\nE       fixture 'db_session' not found\n>       available fixtures: cache, capsys",
+			[]string{"fixtur", "found", "avail", "cach", "capsi", "db_session", "session"}, []string{"pytest", "fail"}},
+		{"a URL", "see https://example.com/docs/getting-started for the setup", []string{"exampl", "doc", "start"}, []string{"setup"}},
+		{"a path's folders, not its file", "please add tests for src/utils/price.ts", []string{"src", "util"}, []string{"price", "ts", "test"}},
+		{"compounds with a slash are no paths", "set up ci/cd for a react/vue app", nil, []string{"ci/cd", "ci", "react/vue", "vue"}},
+		{"a fenced block", "review this please:\n```\nconst user = await db.users.find(id)\n```", []string{"const", "user", "await", "find"}, []string{"review"}},
+		{"an exception message inline", "my script dies with ValueError: invalid literal for int() with base 10",
+			[]string{"invalid", "liter", "int", "base"}, []string{"valueerror", "script", "die"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := noise(t, tt.prompt, append(append([]string{}, tt.noisy...), tt.clean...)...)
+			for _, w := range tt.noisy {
+				assert.True(t, got[w], "%q should be noise", w)
+			}
+			for _, w := range tt.clean {
+				assert.False(t, got[w], "%q should count as the prompt's own word", w)
+			}
+		})
+	}
+}
+
+func TestNoiseLeavesPlainPromptsAlone(t *testing.T) {
+	for _, prompt := range []string{"React 页面加载慢，首屏要 4 秒", "write unit tests for the parser", "帮我 review 一下这个 PR"} {
+		for _, tm := range tokenize.New(nil, nil).Tokenize(prompt).Terms {
+			assert.False(t, tm.Noise, "%q in %q", tm.Text, prompt)
+		}
+	}
+}
+
+func TestTermSpans(t *testing.T) {
+	got := terms(tokenize.New(nil, nil).Tokenize("fix tests/conftest.py now"))
+	whole, part := got["tests/conftest.py"], got["conftest"]
+	assert.Equal(t, 4, whole.Pos)
+	assert.Equal(t, 4+len("tests/conftest.py"), whole.End)
+	assert.Equal(t, 4+len("tests/"), part.Pos, "a part of a compound starts where it stands in it")
+	assert.Equal(t, part.Pos+len("conftest"), part.End)
+	phrase := got["fix tests/conftest.py"]
+	assert.Equal(t, 0, phrase.Pos)
+	assert.Equal(t, len("fix tests/conftest.py"), phrase.End)
+	assert.True(t, got["test"].Noise, "the path's folder")
+	assert.False(t, part.Noise, "the file's name")
+}
+
+// Words written apart meet the word run together: "fail over" is
+// "failover", "set up" "setup"; grammar words join nothing.
+func TestJoinedCompounds(t *testing.T) {
+	got := terms(tokenize.New(nil, nil).Tokenize("how do we fail over the data base, set up login"))
+	for _, w := range []string{"failov", "databas", "setup"} {
+		assert.Contains(t, got, w)
+	}
+	for _, w := range []string{"howdo", "dow", "wefail", "overth", "thedata"} {
+		assert.NotContains(t, got, w)
+	}
+	assert.Equal(t, got["fail"].Pos, got["failov"].Pos, "a joined word spans both, so it overlaps them")
+}
+
+// A ratio of numbers is one word, its plural the ratio: "1:1s" meets the
+// keyword "1:1".
+func TestRatios(t *testing.T) {
+	got := terms(tokenize.New(nil, nil).Tokenize("my first 1:1s with the team, a 16:9 slide"))
+	assert.Contains(t, got, "1:1")
+	assert.Contains(t, got, "16:9")
+	assert.Contains(t, got, "first 1:1")
+}
