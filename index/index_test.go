@@ -303,7 +303,7 @@ func TestGlossaryReach(t *testing.T) {
 	syn, err := tokenize.ParseSynonyms("s.yaml", []byte("groups:\n  - id: slow-query\n    words: [慢查询, slow query]\n"))
 	require.NoError(t, err)
 	curated := index.Compile(cat, syn, index.Options{Glossary: g})
-	assert.Less(t, translated, score(curated, "慢查询"), "a translation is weaker than a curated synonym")
+	assert.LessOrEqual(t, translated, score(curated, "慢查询"), "a translation is no stronger than a curated synonym (the synonym replaces it)")
 
 	var kept []string
 	for i := 0; i < ix.Glossary.Len(); i++ {
