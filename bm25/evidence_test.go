@@ -117,3 +117,27 @@ func TestOverlapKeepsTheBestIndependentSet(t *testing.T) {
 	}
 	assert.Equal(t, map[string]bool{"用户": false, "测试": false, "用户测试": true}, overlap)
 }
+
+// An English phrase met whole says its words stand together, which the
+// words alone do not: it counts beside them. The skill whose core keyword
+// is the phrase outranks one that merely lists both words, however strong
+// each (packed against its words, the phrase lost to them).
+func TestWholePhraseCountsBesideItsWords(t *testing.T) {
+	list := []skills.Skill{
+		{Name: "app-sqlalchemy", Keywords: append(core("app sqlalchemy"), skills.Keyword{Text: "app", Tier: skills.Extended, Weight: skills.ExtendedWeight}),
+			Description: "SQLAlchemy models for the app."},
+		{Name: "php-cdn", Keywords: append(core("app"), skills.Keyword{Text: "sqlalchemy", Tier: skills.Strong, Weight: skills.StrongWeight})},
+	}
+	for _, name := range []string{"a", "b", "c", "d", "e", "f"} {
+		list = append(list, skills.Skill{Name: name, Keywords: core(name+"-tool", "app")})
+	}
+	ix := compile(t, nil, list...)
+	rs := bm25.Score(ix, query(ix, "how do I set up app sqlalchemy with app?"))
+	require.NotEmpty(t, rs)
+	assert.Equal(t, "app-sqlalchemy", rs[0].Name)
+	for _, m := range rs[0].Matches {
+		if m.Term == "app sqlalchemi" {
+			assert.False(t, m.Overlap, "the phrase is no overlap of its words")
+		}
+	}
+}
