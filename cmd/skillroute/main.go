@@ -15,6 +15,7 @@
 //	skillroute learn [--dry-run] [--json] | skillroute learn --rollback [N]
 //	skillroute calibrate --preset P [--min-samples N] [--tolerance T]
 //	skillroute doctor
+//	skillroute bench gen --skills N [--seed S] [--queries Q] -o DIR
 //
 // Run `skillroute COMMAND --help` for each command's flags.
 package main
@@ -50,6 +51,7 @@ func init() {
 		{"learn", "learn weights from the feedback log, adopting them only if held-out accuracy holds", runLearn},
 		{"calibrate", "build the calibration table from logged outcomes", runCalibrate},
 		{"doctor", "check the installation, the state folder and routing", runDoctor},
+		{"bench", "generate synthetic catalogs for benchmarks: skillroute bench gen", runBench},
 	}
 }
 
