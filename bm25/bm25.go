@@ -28,16 +28,17 @@ import (
 	"github.com/skillroute/skillroute/tokenize"
 )
 
-// BM25 parameters. k1 = 1.2 saturates quickly, so no single keyword owns a
+// BM25 parameters: k1 = 1.2 saturates quickly, so no single keyword owns a
 // score; b = 0.75 is the classic length normalisation, mild here because
-// skills are of similar length.
+// skills are of similar length. Defined in package index, whose per-term
+// score bounds are computed with them.
 const (
-	K1 = 1.2
-	B  = 0.75
+	K1 = index.K1
+	B  = index.B
 )
 
 // PartialFactor discounts a keyword that merely contains the query term.
-const PartialFactor = 0.6
+const PartialFactor = index.PartialFactor
 
 // Match is one index term that contributed to a skill's score.
 type Match struct {
@@ -142,7 +143,7 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 		if origin == "" {
 			origin = qt.Text
 		}
-		// Postings are ordered by skill, then field: one run per skill.
+		// A skill's postings of a term come together: one run per skill.
 		m, from := Match{skill: -1}, len(fields)
 		flush := func() {
 			if m.TF > 0 {

@@ -59,6 +59,10 @@ func (ix *Index) Save(path string) error {
 	w.u32(ix.PostSkill)
 	w.f32(ix.PostWeight)
 	w.bytes(ix.PostField)
+	w.u32(ix.TermSegs)
+	w.u32(ix.SegStart)
+	w.f32(ix.ExactBound)
+	w.f32(ix.PartialBound)
 	w.table(ix.Grams)
 	w.u32(ix.GramStarts)
 	w.u32(ix.GramTerms)
@@ -105,6 +109,10 @@ func Load(path string) (*Index, error) {
 	ix.PostSkill = r.u32()
 	ix.PostWeight = r.f32()
 	ix.PostField = r.bytes()
+	ix.TermSegs = r.u32()
+	ix.SegStart = r.u32()
+	ix.ExactBound = r.f32()
+	ix.PartialBound = r.f32()
 	ix.Grams = r.table()
 	ix.GramStarts = r.u32()
 	ix.GramTerms = r.u32()
@@ -136,6 +144,9 @@ func (ix *Index) check() error {
 		return errors.New("term table and postings disagree")
 	case len(ix.PostWeight) != n || len(ix.PostField) != n:
 		return errors.New("posting arrays differ in length")
+	case len(ix.TermSegs) != len(ix.Starts) || !ascending(ix.TermSegs, len(ix.ExactBound)),
+		len(ix.SegStart) != len(ix.ExactBound)+1 || !ascending(ix.SegStart, n), len(ix.PartialBound) != len(ix.ExactBound):
+		return errors.New("impact segments damaged")
 	case !ascending(ix.Starts, n):
 		return errors.New("posting ranges damaged")
 	case ix.Grams.Len() > 0 && len(ix.GramStarts) != ix.Grams.Len()+1, !ascending(ix.GramStarts, len(ix.GramTerms)):

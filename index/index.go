@@ -85,7 +85,7 @@ const MinPartial = 3
 
 // FormatVersion changes whenever the encoded layout changes, so that an
 // index written by another version is rebuilt, never misread.
-const FormatVersion = 6
+const FormatVersion = 7
 
 // SkillInfo is what the router needs to know about a skill at route time.
 type SkillInfo struct {
@@ -108,10 +108,18 @@ type Index struct {
 	AvgLength  float64
 
 	Terms      table.Strings // sorted
-	Starts     []uint32      // postings of term i are [Starts[i], Starts[i+1])
+	Starts     []uint32      // postings of term i are [Starts[i], Starts[i+1]), a run per skill
 	PostSkill  []uint32
 	PostWeight []float32 // tf-idf weight, IDF included
 	PostField  []uint8   // Field
+
+	// Impact segments (see Segment): term i's are [TermSegs[i],
+	// TermSegs[i+1]); segment j's postings are [SegStart[j], SegStart[j+1])
+	// and its bounds ExactBound[j] and PartialBound[j].
+	TermSegs     []uint32
+	SegStart     []uint32
+	ExactBound   []float32
+	PartialBound []float32
 
 	Grams      table.Strings // sorted trigrams of keyword terms
 	GramStarts []uint32
@@ -295,6 +303,7 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 		ix.AvgLength = total / float64(n)
 	}
 	ix.buildGrams(keywordTerms)
+	ix.buildSegments()
 	ix.SourceHash = SourceHash(cat, syn, opt)
 	return ix
 }
@@ -453,7 +462,8 @@ const hashAfter = 4096
 // Term returns the text of term id.
 func (ix *Index) Term(id int) string { return ix.Terms.At(id) }
 
-// Postings calls fn for each posting of term id.
+// Postings calls fn for each posting of term id: a skill's postings come
+// together, in field order; skills come by impact segment, then by id.
 func (ix *Index) Postings(id int, fn func(Posting)) {
 	for p := ix.Starts[id]; p < ix.Starts[id+1]; p++ {
 		fn(Posting{Skill: int(ix.PostSkill[p]), Field: Field(ix.PostField[p]), Weight: float64(ix.PostWeight[p])})

@@ -110,7 +110,8 @@ func (r *Router) RouteWith(prompt string, sig Signals) Decision {
 	if turn == sctx.Continuation && len(recent) > 0 {
 		text = sctx.StripCues(prompt) // "go on": the session decides, not "go"
 	}
-	results := bm25.ScoreWith(r.Index, r.Index.Tokenizer().Tokenize(text), r.Weights)
+	k, also := r.needs(prompt, sig, recent)
+	results := bm25.TopK(r.Index, r.Index.Tokenizer().Tokenize(text), r.Weights, k, also)
 	// A cue counts only when the words around it do not make a clear
 	// request of their own (one the router would route HIGH): "好的，就这样"
 	// closes, "好的，把 Dockerfile 改成多阶段构建" does not; "也一样处理"
@@ -123,7 +124,7 @@ func (r *Router) RouteWith(prompt string, sig Signals) Decision {
 	}
 	continues := turn == sctx.Continuation && len(recent) > 0 && (!clear || sctx.SameAction(prompt))
 	if turn == sctx.Continuation && !continues && text != prompt {
-		results = bm25.ScoreWith(r.Index, r.Index.Tokenizer().Tokenize(prompt), r.Weights)
+		results = bm25.TopK(r.Index, r.Index.Tokenizer().Tokenize(prompt), r.Weights, k, also)
 	}
 	if sig.Context == nil && len(recent) > 0 {
 		if continues || weak {

@@ -131,6 +131,15 @@ func Generate(opt Options) (*Set, error) {
 		return nil, err
 	}
 	g := &generator{v: v, rng: rand.NewPCG(opt.Seed, 0x736b696c6c726f75), usedNames: map[string]bool{}, usedKeys: map[string]bool{}}
+	// Which themes are popular and which words common is the seed's
+	// choice, so that neither follows the built-ins' alphabetical order.
+	// Generic words come first: the built-ins' extended keywords are the
+	// words several skills share, their core keywords the ones that name
+	// a skill.
+	g.themes = g.shuffledInts(len(v.themes))
+	for _, tier := range []skills.Tier{skills.Extended, skills.Strong, skills.Core} {
+		g.words = append(g.words, g.shuffled(v.byTier[tier])...)
+	}
 	for _, n := range v.builtinNames {
 		g.usedNames[n] = true // never shadow a built-in skill
 	}
@@ -200,12 +209,12 @@ type theme struct {
 // vocabulary is everything generation draws from.
 type vocabulary struct {
 	themes       []theme
-	themeCum     []float64 // Zipf over themes, in a fixed order
-	words        []string  // every keyword, generic first
-	wordCum      []float64 // Zipf over words
-	en, zh       []string  // every plain English word, every Chinese keyword
-	lines        []string  // every body line
-	counts       [][3]int  // the built-ins' tier sizes
+	themeCum     []float64   // Zipf over theme ranks
+	byTier       [3][]string // every keyword, by its tier in the built-ins
+	wordCum      []float64   // Zipf over word ranks
+	en, zh       []string    // every plain English word, every Chinese keyword
+	lines        []string    // every body line
+	counts       [][3]int    // the built-ins' tier sizes
 	builtinNames []string
 }
 
@@ -258,11 +267,9 @@ func loadVocabulary() (*vocabulary, error) {
 	if len(v.themes) == 0 {
 		return nil, errors.New("synth: the built-in skills give no vocabulary")
 	}
-	// Generic words first: the built-ins' extended keywords are the words
-	// several skills share, their core keywords the ones that name a skill.
-	v.words = append(append(append(v.words, byTier[skills.Extended]...), byTier[skills.Strong]...), byTier[skills.Core]...)
+	v.byTier = byTier
 	v.themeCum = zipf(len(v.themes), themeSkew)
-	v.wordCum = zipf(len(v.words), wordSkew)
+	v.wordCum = zipf(len(byTier[0])+len(byTier[1])+len(byTier[2]), wordSkew)
 	return v, nil
 }
 
@@ -287,6 +294,8 @@ type generator struct {
 	rng       *rand.PCG
 	usedNames map[string]bool
 	usedKeys  map[string]bool // the skills' own keywords, lower-cased
+	themes    []int           // theme numbers by popularity rank
+	words     []string        // vocabulary by frequency rank
 }
 
 func (g *generator) intn(n int) int { return int(g.rng.Uint64() % uint64(n)) }
@@ -322,7 +331,7 @@ var maturities = []string{"stable", "stable", "stable", "beta", "experimental"}
 
 func (g *generator) skill(i int, byTheme [][]string) generated {
 	v := g.v
-	ti := g.rank(v.themeCum)
+	ti := g.themes[g.rank(v.themeCum)]
 	th := &v.themes[ti]
 	s := generated{theme: ti, maturity: maturities[g.intn(len(maturities))]}
 
@@ -369,7 +378,7 @@ func (g *generator) skill(i int, byTheme [][]string) generated {
 		own := g.shuffled(th.tiers[tier])
 		for tries := 0; len(s.tiers[tier]) < want && tries < 4*want; tries++ {
 			if g.float() < global || len(own) == 0 {
-				add(tier, v.words[g.rank(v.wordCum)])
+				add(tier, g.words[g.rank(v.wordCum)])
 				continue
 			}
 			add(tier, own[0])
@@ -393,6 +402,19 @@ func (g *generator) skill(i int, byTheme [][]string) generated {
 func (g *generator) shuffled(list []string) []string {
 	out := append([]string(nil), list...)
 	for i := len(out) - 1; i > 0; i-- {
+		j := g.intn(i + 1)
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// shuffledInts returns a permutation of 0..n-1.
+func (g *generator) shuffledInts(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	for i := n - 1; i > 0; i-- {
 		j := g.intn(i + 1)
 		out[i], out[j] = out[j], out[i]
 	}

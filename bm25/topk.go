@@ -1,0 +1,468 @@
+package bm25
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// TopK returns the k best skills for the query, in Sort's order, and with
+// them every skill of also (skill ids) that the query matches: exactly the
+// results ScoreWith gives for those skills, found without scoring the
+// rest. The router asks for the few candidates it lists plus those its
+// later stages may raise (session signals, rule boosts) or lower (rule
+// penalties); routing is then the same as over every skill
+// (TestTopKExact, TestRouteGolden).
+//
+// It is WAND dynamic pruning over impact segments (index.Segment). Each
+// word of the prompt, with its synonyms and the keywords containing it,
+// adds at most one match to a skill's score (ScoreWith's one-to-one
+// assignment), worth at most the bound of the segment that holds the
+// skill, × the query term's weight. Cursors walk the segments in skill
+// order; a skill is scored only if the bounds of the cursors at or before
+// it, per word the largest, reach the k-th best score so far, and the
+// cursors jump past the skills that cannot (see run). A word thousands of
+// skills use has most of them in a segment with a low bound: it costs
+// little once k skills beat it. At 10,000 generated skills this scores
+// about 160 skills a prompt where ScoreWith scores about 5,000, for the
+// same results (BenchmarkTopK).
+//
+// With an adjuster it prunes only if the adjuster is Bounded; otherwise it
+// scores every skill and cuts.
+func TopK(ix *index.Index, q tokenize.Query, adj Adjuster, k int, also []int) []Result {
+	kwScale, skillScale := 1.0, 1.0
+	if adj != nil {
+		b, ok := adj.(Bounded)
+		if !ok {
+			return cut(ScoreWith(ix, q, adj), k, also)
+		}
+		kd, sd := b.MaxDeltas()
+		kwScale, skillScale = max(1, 1+kd), max(1, 1+sd)
+	}
+	p := pruner{ix: ix, adj: adj, post: ix.PostSkill}
+	p.reach(q, kwScale)
+	if len(p.cursors) == 0 {
+		return nil
+	}
+	p.run(k, skillScale)
+	return p.results(also)
+}
+
+// Bounded is an Adjuster that can say how far it raises weights, which
+// lets TopK keep pruning with it: learned deltas scale a keyword's tf by
+// at most 1 + keyword and a skill's score by at most 1 + skill.
+type Bounded interface {
+	Adjuster
+	MaxDeltas() (keyword, skill float64)
+}
+
+// boundSlack widens bounds against rounding: the scorer and the bounds
+// compute the same products in a different order, which can differ in the
+// last bits (1e-16 relative), never by a millionth of that.
+const boundSlack = 1e-9
+
+// cut keeps the first k results and those of the skills in also.
+func cut(rs []Result, k int, also []int) []Result {
+	out := rs[:0]
+	for i, r := range rs {
+		if i < k || slices.Contains(also, r.Skill) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// cursor walks one impact segment of the postings of an index term that
+// a query term reaches.
+type cursor struct {
+	qt       *tokenize.Term
+	origin   string // the prompt's word behind qt
+	word     int    // its number
+	term     int
+	text     string
+	partial  bool
+	bound    float64 // no posting gives its skill more
+	from, to uint32  // the segment's postings
+	at       uint32  // the first posting not yet passed
+}
+
+// entry is a scored skill in the top-k heap.
+type entry struct {
+	score float64
+	skill uint32
+}
+
+type pruner struct {
+	ix      *index.Index
+	adj     Adjuster
+	post    []uint32
+	cursors []cursor
+	words   []string // origins, by number
+
+	heap   []entry // the k best so far, the worst at the root
+	scored int     // skills scored in full while pruning (TestTopKPrunes)
+
+	// Pruning state (see run).
+	queue []queued  // cursors, a min-heap by next skill
+	best  []float64 // per word, scratch
+	all   []int     // every cursor, for results
+
+	// Scratch for scoring one skill.
+	matches []Match
+	order   []int
+	chosen  []int
+	fields  []Field
+}
+
+// reach lists, for every query term, the index terms it meets, exactly
+// and partially, as ScoreWith visits them: a cursor per impact segment.
+func (p *pruner) reach(q tokenize.Query, kwScale float64) {
+	ix := p.ix
+	for i := range q.Terms {
+		qt := &q.Terms[i]
+		origin := qt.From
+		if origin == "" {
+			origin = qt.Text
+		}
+		w := slices.Index(p.words, origin)
+		if w < 0 {
+			w = len(p.words)
+			p.words = append(p.words, origin)
+		}
+		add := func(id int, partial bool) {
+			text := ix.Term(id)
+			from, to := ix.Segments(id)
+			for j := from; j < to; j++ {
+				seg := ix.Segment(j)
+				b := seg.Exact
+				if partial {
+					b = seg.Partial
+				}
+				if b <= 0 {
+					continue // no keyword postings for a partial match
+				}
+				p.cursors = append(p.cursors, cursor{qt: qt, origin: origin, word: w, term: id, text: text, partial: partial,
+					bound: qt.Weight * b * kwScale * (1 + boundSlack), from: seg.From, to: seg.To, at: seg.From})
+			}
+		}
+		if id := ix.TermID(qt.Text); id >= 0 {
+			add(id, false)
+		}
+		if utf8.RuneCountInString(qt.Text) >= index.MinPartial {
+			ix.Containing(qt.Text, func(id int) { add(id, true) })
+		}
+	}
+}
+
+// run fills the heap with the k best skills: WAND over the cursors, kept
+// in a queue by their next skill. The queue's first cursors, in order,
+// are taken until their bounds (per word the largest: a word adds one
+// match) reach the k-th best score: the last one taken, the pivot, is the
+// first skill that may enter. When every cursor taken is at the pivot's
+// skill, it is scored; else the cursors before it jump to it, skipping
+// the skills in between, which no word combination can lift into the top
+// k.
+func (p *pruner) run(k int, skillScale float64) {
+	if k <= 0 {
+		return
+	}
+	p.best = make([]float64, len(p.words))
+	p.queue = p.queue[:0]
+	for c := range p.cursors {
+		p.push(c)
+	}
+	theta := math.Inf(-1) // the k-th best score over skillScale
+	var taken []int
+	for len(p.queue) > 0 {
+		taken = taken[:0]
+		acc := 0.0
+		clear(p.best)
+		for len(p.queue) > 0 && (len(taken) == 0 || acc < theta) {
+			c := p.pop()
+			taken = append(taken, c)
+			cu := &p.cursors[c]
+			if b := cu.bound; b > p.best[cu.word] {
+				acc += b - p.best[cu.word]
+				p.best[cu.word] = b
+			}
+		}
+		if acc < theta {
+			return // no skill left can enter
+		}
+		s := p.next(taken[len(taken)-1])
+		for len(p.queue) > 0 && p.queue[0].skill == s {
+			taken = append(taken, p.pop())
+		}
+		if p.next(taken[0]) == s {
+			score, hit := p.score(s, taken, false) // the cursors not taken are past s
+			p.scored++
+			if hit && p.offer(entry{score, s}, k) && len(p.heap) == k {
+				theta = p.heap[0].score / skillScale
+			}
+		} else {
+			for _, c := range taken {
+				if p.next(c) < s {
+					p.cursors[c].at = p.seek(c, s, false)
+				}
+			}
+		}
+		for _, c := range taken {
+			p.push(c)
+		}
+	}
+}
+
+// queued is a cursor in the queue, with its next skill.
+type queued struct {
+	skill  uint32
+	cursor int32
+}
+
+// push adds cursor c to the queue (a min-heap by next skill) unless it
+// has no posting left.
+func (p *pruner) push(c int) {
+	cu := &p.cursors[c]
+	if cu.at >= cu.to {
+		return
+	}
+	q := append(p.queue, queued{p.post[cu.at], int32(c)})
+	for i := len(q) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if q[parent].skill <= q[i].skill {
+			break
+		}
+		q[i], q[parent] = q[parent], q[i]
+		i = parent
+	}
+	p.queue = q
+}
+
+// pop removes the queue's first cursor and returns it.
+func (p *pruner) pop() int {
+	q := p.queue
+	top := q[0].cursor
+	last := len(q) - 1
+	q[0] = q[last]
+	q = q[:last]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < len(q) && q[l].skill < q[m].skill {
+			m = l
+		}
+		if r := l + 1; r < len(q) && q[r].skill < q[m].skill {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
+	p.queue = q
+	return int(top)
+}
+
+// next is the skill of cursor c's next posting.
+func (p *pruner) next(c int) uint32 { return p.post[p.cursors[c].at] }
+
+// seek returns the first posting of cursor c at or after skill s, from
+// its position (galloping) or, when fresh, from the term's first posting.
+func (p *pruner) seek(c int, s uint32, fresh bool) uint32 {
+	cu := &p.cursors[c]
+	lo := cu.at
+	if fresh {
+		lo = cu.from
+	}
+	if lo >= cu.to || p.post[lo] >= s {
+		return lo
+	}
+	// post[lo] < s: double the step until a posting at or after s.
+	step := uint32(1)
+	for lo+step < cu.to && p.post[lo+step] < s {
+		lo += step
+		step *= 2
+	}
+	hi := min(lo+step, cu.to) // post[lo] < s <= post[hi], or hi == to
+	for lo+1 < hi {
+		mid := lo + (hi-lo)/2
+		if p.post[mid] < s {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
+}
+
+// score scores skill s as ScoreWith does: every match of a cursor's term
+// in s, then the one-to-one assignment, best match first. It reads the
+// given cursors from where they are and moves them past s or, when fresh,
+// every cursor from its first posting without moving it. The chosen
+// matches are in p.chosen (indices into p.matches).
+func (p *pruner) score(s uint32, list []int, fresh bool) (float64, bool) {
+	ix := p.ix
+	p.matches = p.matches[:0]
+	if fresh {
+		list = p.all
+	} else {
+		p.fields = p.fields[:0] // results are built fresh, with fields of their own
+	}
+	for _, c := range list {
+		cu := &p.cursors[c]
+		at := p.seek(c, s, fresh)
+		m := Match{TermID: cu.term, Term: cu.text, Query: cu.qt.Text, Origin: cu.origin, Surface: cu.qt.Surface, Partial: cu.partial, QWeight: cu.qt.Weight, skill: int(s)}
+		from := len(p.fields)
+		for ; at < cu.to && p.post[at] == s; at++ {
+			f := index.Field(ix.PostField[at])
+			if cu.partial && !f.IsKeyword() {
+				continue
+			}
+			w := float64(ix.PostWeight[at])
+			if cu.partial {
+				w *= PartialFactor
+			}
+			var learned float64
+			if p.adj != nil && f.IsKeyword() {
+				learned = p.adj.KeywordDelta(ix.Skills[s].Name, m.Term)
+				w *= max(0, 1+learned)
+			}
+			m.TF += w
+			p.fields = append(p.fields, Field{Field: f, Weight: w, Learned: learned})
+		}
+		if !fresh {
+			cu.at = at
+		}
+		if m.TF > 0 {
+			norm := K1 * (1 - B + B*ix.Skills[s].Length/ix.AvgLength)
+			m.Score = m.QWeight * m.TF * (K1 + 1) / (m.TF + norm)
+			m.Fields = p.fields[from:len(p.fields):len(p.fields)]
+			p.matches = append(p.matches, m)
+		} else {
+			p.fields = p.fields[:from]
+		}
+	}
+	if len(p.matches) == 0 {
+		return 0, false
+	}
+	p.order = p.order[:0]
+	for i := range p.matches {
+		p.order = append(p.order, i)
+	}
+	slices.SortFunc(p.order, func(i, j int) int {
+		a, b := &p.matches[i], &p.matches[j]
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Term, b.Term); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Query, b.Query)
+	})
+	p.chosen = p.chosen[:0]
+	score := 0.0
+	for _, i := range p.order {
+		m := &p.matches[i]
+		used := false
+		for _, j := range p.chosen {
+			if p.matches[j].Origin == m.Origin || p.matches[j].Term == m.Term {
+				used = true
+				break
+			}
+		}
+		if used {
+			continue
+		}
+		p.chosen = append(p.chosen, i)
+		score += m.Score
+	}
+	if p.adj != nil {
+		score *= max(0, 1+p.adj.SkillDelta(ix.Skills[s].Name))
+	}
+	return score, true
+}
+
+// worse reports whether a ranks below b in Sort's order.
+func (p *pruner) worse(a, b entry) bool {
+	if a.score != b.score {
+		return a.score < b.score
+	}
+	return p.ix.Skills[a.skill].Name > p.ix.Skills[b.skill].Name
+}
+
+// offer puts e in the heap of the k best if it belongs there.
+func (p *pruner) offer(e entry, k int) bool {
+	h := p.heap
+	if len(h) < k {
+		h = append(h, e)
+		for i := len(h) - 1; i > 0; { // up
+			parent := (i - 1) / 2
+			if !p.worse(h[i], h[parent]) {
+				break
+			}
+			h[i], h[parent] = h[parent], h[i]
+			i = parent
+		}
+		p.heap = h
+		return true
+	}
+	if !p.worse(h[0], e) {
+		return false
+	}
+	h[0] = e
+	for i := 0; ; { // down
+		l, r, w := 2*i+1, 2*i+2, i
+		if l < len(h) && p.worse(h[l], h[w]) {
+			w = l
+		}
+		if r < len(h) && p.worse(h[r], h[w]) {
+			w = r
+		}
+		if w == i {
+			break
+		}
+		h[i], h[w] = h[w], h[i]
+		i = w
+	}
+	return true
+}
+
+// results builds the Results of the heap's skills and of the matching
+// skills of also, in Sort's order.
+func (p *pruner) results(also []int) []Result {
+	ids := make([]uint32, 0, len(p.heap)+len(also))
+	for _, e := range p.heap {
+		ids = append(ids, e.skill)
+	}
+	for _, id := range also {
+		if id >= 0 && id < len(p.ix.Skills) && !slices.Contains(ids, uint32(id)) {
+			ids = append(ids, uint32(id))
+		}
+	}
+	p.fields = nil // the results' fields share one array of their own
+	p.all = make([]int, len(p.cursors))
+	for i := range p.all {
+		p.all[i] = i
+	}
+	out := make([]Result, 0, len(ids))
+	for _, s := range ids {
+		score, hit := p.score(s, nil, true)
+		if !hit {
+			continue
+		}
+		r := Result{Skill: int(s), Name: p.ix.Skills[s].Name, Score: score, Matches: make([]Match, 0, len(p.chosen))}
+		for _, i := range p.chosen {
+			r.Matches = append(r.Matches, p.matches[i])
+		}
+		if p.adj != nil {
+			r.Learned = p.adj.SkillDelta(r.Name)
+		}
+		out = append(out, r)
+	}
+	Sort(out)
+	return out
+}

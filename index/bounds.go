@@ -1,0 +1,188 @@
+package index
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// BM25 parameters and the partial-match discount. Package bm25 scores with
+// them (bm25.K1, bm25.B and bm25.PartialFactor are these); they live here
+// because the index stores bounds of BM25 scores, computed with them at
+// compile time.
+//
+// k1 = 1.2 saturates quickly, so no single keyword owns a score; b = 0.75
+// is the classic length normalisation, mild here because skills are of
+// similar length. A keyword that merely contains the query term counts
+// 0.6 of its weight.
+const (
+	K1            = 1.2
+	B             = 0.75
+	PartialFactor = 0.6
+)
+
+// Saturate is BM25's score of a term with frequency tf (the sum of its
+// compiled field weights) in a skill of document length dl, for a query
+// weight of 1: tf × (k1 + 1) / (tf + k1 × (1 − b + b × dl / avgdl)).
+func Saturate(tf, dl, avgdl float64) float64 {
+	return tf * (K1 + 1) / (tf + K1*(1-B+B*dl/avgdl))
+}
+
+// Impact segments. A term's postings are cut by impact: the skills it
+// gives the highest scores come first, in segments of growing size (the
+// best 1/64 of its skills, the next 3/64, the next 12/64, the rest), each
+// segment ordered by skill and carrying the best score (exact and
+// partial) of its own skills. A word that thousands of skills use in
+// their bodies or list as an extended keyword then has its bulk in a
+// segment bounded by the score a quarter of them reach, which a
+// dynamic-pruning top-k (bm25.TopK) need not walk once k skills beat
+// it, and its few strong skills in short segments bounded high. Terms
+// reaching fewer than segmentFrom skills stay one segment (a segment is
+// one more cursor for every prompt that meets the term); a segment under
+// segmentMin skills joins the one above.
+const (
+	segmentFrom = 64
+	segmentMin  = 16
+)
+
+// segmentCuts are the shares of a term's skills, best first, at which
+// segments end (see Impact segments).
+var segmentCuts = [...]float64{1.0 / 64, 1.0 / 16, 1.0 / 4}
+
+// Segment is one impact segment of a term's postings.
+type Segment struct {
+	From, To uint32 // postings [From, To)
+	// The best score, at query weight 1 and with nothing learned, that a
+	// posting of the segment gives its skill as an exact match and as a
+	// partial one (keyword fields × PartialFactor; 0 when it has none).
+	// Rounded up to float32: never below what the scorer computes.
+	Exact, Partial float64
+}
+
+// Segments returns the range of segment numbers of term id, for Segment.
+func (ix *Index) Segments(id int) (from, to int) {
+	return int(ix.TermSegs[id]), int(ix.TermSegs[id+1])
+}
+
+// Segment returns segment j.
+func (ix *Index) Segment(j int) Segment {
+	return Segment{ix.SegStart[j], ix.SegStart[j+1], float64(ix.ExactBound[j]), float64(ix.PartialBound[j])}
+}
+
+// skillRun is one skill's postings of a term and its scores.
+type skillRun struct {
+	from, to       uint32
+	exact, partial float64
+	tier           int
+}
+
+// buildSegments reorders each term's postings into impact segments and
+// bounds them, with the scorer's arithmetic: field weights summed per
+// skill in field order (× PartialFactor each for a partial match), then
+// saturated. Postings of one skill stay together, in field order.
+func (ix *Index) buildSegments() {
+	n := ix.Terms.Len()
+	ix.TermSegs = make([]uint32, 0, n+1)
+	ix.SegStart = make([]uint32, 0, n+1)
+	ix.ExactBound = make([]float32, 0, n)
+	ix.PartialBound = make([]float32, 0, n)
+	var runs []skillRun
+	var field []uint8
+	var post []uint32
+	var weight []float32
+	for t := 0; t < n; t++ {
+		ix.TermSegs = append(ix.TermSegs, uint32(len(ix.ExactBound)))
+		runs = runs[:0]
+		best := 0.0
+		for p := ix.Starts[t]; p < ix.Starts[t+1]; {
+			r := skillRun{from: p}
+			s := ix.PostSkill[p]
+			tf, kw := 0.0, 0.0
+			for ; p < ix.Starts[t+1] && ix.PostSkill[p] == s; p++ {
+				w := float64(ix.PostWeight[p])
+				tf += w
+				if Field(ix.PostField[p]).IsKeyword() {
+					kw += w * PartialFactor
+				}
+			}
+			r.to = p
+			dl := ix.Skills[s].Length
+			r.exact = Saturate(tf, dl, ix.AvgLength)
+			if kw > 0 {
+				r.partial = Saturate(kw, dl, ix.AvgLength)
+			}
+			best = max(best, r.exact)
+			runs = append(runs, r)
+		}
+		if len(runs) >= segmentFrom {
+			// Rank the skills by score, best first, and give each the
+			// tier its rank falls in.
+			byScore := make([]int, len(runs))
+			for i := range byScore {
+				byScore[i] = i
+			}
+			slices.SortStableFunc(byScore, func(a, b int) int { return cmp.Compare(runs[b].exact, runs[a].exact) })
+			counts := make([]int, len(segmentCuts)+1)
+			tier := 0
+			for rank, i := range byScore {
+				for tier < len(segmentCuts) && float64(rank) >= segmentCuts[tier]*float64(len(runs)) {
+					tier++
+				}
+				runs[i].tier = tier
+				counts[tier]++
+			}
+			// A small segment joins the one above it.
+			for tier := 1; tier < len(counts); tier++ {
+				if counts[tier] < segmentMin {
+					for i := range runs {
+						if runs[i].tier == tier {
+							runs[i].tier = tier - 1
+						}
+					}
+					counts[tier-1] += counts[tier]
+					counts[tier] = 0
+				}
+			}
+			if counts[0] != len(runs) {
+				// Reorder the term's postings: by tier, then by skill.
+				slices.SortStableFunc(runs, func(a, b skillRun) int { return a.tier - b.tier })
+				from, to := ix.Starts[t], ix.Starts[t+1]
+				post = append(post[:0], ix.PostSkill[from:to]...)
+				weight = append(weight[:0], ix.PostWeight[from:to]...)
+				field = append(field[:0], ix.PostField[from:to]...)
+				at := from
+				for i := range runs {
+					r := &runs[i]
+					size := r.to - r.from
+					copy(ix.PostSkill[at:], post[r.from-from:r.to-from])
+					copy(ix.PostWeight[at:], weight[r.from-from:r.to-from])
+					copy(ix.PostField[at:], field[r.from-from:r.to-from])
+					r.from, r.to = at, at+size
+					at += size
+				}
+			}
+		}
+		for i := 0; i < len(runs); {
+			j := i
+			exact, partial := 0.0, 0.0
+			for ; j < len(runs) && runs[j].tier == runs[i].tier; j++ {
+				exact, partial = max(exact, runs[j].exact), max(partial, runs[j].partial)
+			}
+			ix.SegStart = append(ix.SegStart, runs[i].from)
+			ix.ExactBound = append(ix.ExactBound, roundUp(exact))
+			ix.PartialBound = append(ix.PartialBound, roundUp(partial))
+			i = j
+		}
+	}
+	ix.TermSegs = append(ix.TermSegs, uint32(len(ix.ExactBound)))
+	ix.SegStart = append(ix.SegStart, uint32(len(ix.PostSkill)))
+}
+
+// roundUp returns the least float32 not below x.
+func roundUp(x float64) float32 {
+	f := float32(x)
+	if float64(f) < x {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
+}
