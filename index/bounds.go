@@ -1,7 +1,6 @@
 package index
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -90,6 +89,8 @@ func (ix *Index) buildSegments() {
 	var field []uint8
 	var post []uint32
 	var weight []float32
+	var scores []float64
+	var moved []skillRun
 	for t := 0; t < n; t++ {
 		ix.TermSegs = append(ix.TermSegs, uint32(len(ix.ExactBound)))
 		runs = runs[:0]
@@ -115,17 +116,21 @@ func (ix *Index) buildSegments() {
 			runs = append(runs, r)
 		}
 		if len(runs) >= segmentFrom {
-			// Rank the skills by score, best first, and give each the
-			// tier its rank falls in.
-			byScore := make([]int, len(runs))
-			for i := range byScore {
-				byScore[i] = i
+			// A skill's tier is the number of cuts its score falls
+			// below; a cut is the score at its rank.
+			scores = scores[:0]
+			for i := range runs {
+				scores = append(scores, runs[i].exact)
 			}
-			slices.SortStableFunc(byScore, func(a, b int) int { return cmp.Compare(runs[b].exact, runs[a].exact) })
-			counts := make([]int, len(segmentCuts)+1)
-			tier := 0
-			for rank, i := range byScore {
-				for tier < len(segmentCuts) && float64(rank) >= segmentCuts[tier]*float64(len(runs)) {
+			slices.Sort(scores)
+			var cuts [len(segmentCuts)]float64
+			for c, share := range segmentCuts {
+				cuts[c] = scores[len(scores)-1-int(share*float64(len(scores)))]
+			}
+			var counts [len(segmentCuts) + 1]int
+			for i := range runs {
+				tier := 0
+				for tier < len(cuts) && runs[i].exact < cuts[tier] {
 					tier++
 				}
 				runs[i].tier = tier
@@ -144,21 +149,40 @@ func (ix *Index) buildSegments() {
 				}
 			}
 			if counts[0] != len(runs) {
-				// Reorder the term's postings: by tier, then by skill.
-				slices.SortStableFunc(runs, func(a, b skillRun) int { return a.tier - b.tier })
+				// Reorder the term's postings: by tier, then by skill
+				// (runs are in skill order: a counting sort keeps it).
 				from, to := ix.Starts[t], ix.Starts[t+1]
 				post = append(post[:0], ix.PostSkill[from:to]...)
 				weight = append(weight[:0], ix.PostWeight[from:to]...)
 				field = append(field[:0], ix.PostField[from:to]...)
-				at := from
+				var next [len(segmentCuts) + 1]uint32 // where each tier's postings go
 				for i := range runs {
-					r := &runs[i]
+					next[runs[i].tier] += runs[i].to - runs[i].from
+				}
+				at := from
+				for tier, size := range next {
+					next[tier] = at
+					at += size
+				}
+				moved = append(moved[:0], runs...)
+				for i := range moved {
+					r := &moved[i]
 					size := r.to - r.from
+					at := next[r.tier]
 					copy(ix.PostSkill[at:], post[r.from-from:r.to-from])
 					copy(ix.PostWeight[at:], weight[r.from-from:r.to-from])
 					copy(ix.PostField[at:], field[r.from-from:r.to-from])
+					next[r.tier] += size
 					r.from, r.to = at, at+size
-					at += size
+				}
+				// Runs by tier, then skill, as the postings now lie.
+				runs = runs[:0]
+				for tier := range counts {
+					for i := range moved {
+						if moved[i].tier == tier {
+							runs = append(runs, moved[i])
+						}
+					}
 				}
 			}
 		}

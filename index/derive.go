@@ -62,8 +62,9 @@ func descriptionText(s *skills.Skill) string {
 	return s.Description + "\n" + s.WhenToUse
 }
 
-// derive returns keyword tiers for a skill from its name and description.
-func (d *deriver) derive(s *skills.Skill) []skills.Keyword {
+// derive returns keyword tiers for a skill from its name and description,
+// cutting text with tok (the deriver's own, or a worker's copy of it).
+func (d *deriver) derive(tok *tokenize.Tokenizer, s *skills.Skill) []skills.Keyword {
 	var out []skills.Keyword
 	seen := map[string]bool{}
 	// Keywords are returned normalised, as the index stores them:
@@ -89,13 +90,13 @@ func (d *deriver) derive(s *skills.Skill) []skills.Keyword {
 			if g = strings.TrimSpace(g); g != "" {
 				add(tokenize.Normalize(g), skills.Core)
 				// A long quoted phrase rarely recurs whole: its words count too.
-				for _, w := range d.tok.Words(g) {
+				for _, w := range tok.Words(g) {
 					add(w, skills.Strong)
 				}
 			}
 		}
 	}
-	for _, w := range d.tok.Words(text) {
+	for _, w := range tok.Words(text) {
 		if d.df[w] <= d.maxDF {
 			add(w, skills.Strong)
 		} else {

@@ -31,6 +31,7 @@ var ErrStale = errors.New("index file is from another version of skillroute")
 // hook reading it concurrently sees the old file or the new, never half.
 func (ix *Index) Save(path string) error {
 	var buf bytes.Buffer
+	buf.Grow(ix.sizeHint())
 	buf.WriteString(magic)
 	w := writer{&buf}
 	w.num(uint64(ix.Format))
@@ -188,6 +189,28 @@ func below(values []uint32, limit int) bool {
 		}
 	}
 	return true
+}
+
+// sizeHint is about the size of the encoded index, so that Save's buffer
+// is allocated once, not doubled up to it: at 10,000 skills that copy was
+// a tenth of the compile's peak memory.
+func (ix *Index) sizeHint() int {
+	size := 4096 + 9*len(ix.PostSkill) + 4*(len(ix.Starts)+len(ix.GramStarts)+len(ix.GramTerms)+len(ix.TermSegs)+len(ix.SegStart)+
+		len(ix.ExactBound)+len(ix.PartialBound)+2*ix.Terms.Len()+ix.Grams.Len()+ix.Dict.Len()) +
+		len(ix.Terms.Blob) + len(ix.Grams.Blob) + len(ix.Dict.Blob)
+	for _, s := range ix.Skills {
+		size += 96 + len(s.Name) + len(s.Description) + len(s.Source)
+		for _, e := range s.Enhances {
+			size += 8 + len(e)
+		}
+		for _, c := range s.Conflicts {
+			size += 8 + len(c)
+		}
+	}
+	if s := ix.Synonyms; s != nil {
+		size += len(s.Words.Blob) + 4*(s.Words.Len()+len(s.Start)+3*len(s.Mates))
+	}
+	return size
 }
 
 type writer struct{ buf *bytes.Buffer }
