@@ -312,14 +312,21 @@ func (p *pruner) score(s uint32, list []int, fresh bool) (float64, bool) {
 	} else {
 		p.fields = p.fields[:0] // results are built fresh, with fields of their own
 	}
+	valid := int(s) < len(ix.Skills) // not so only in a damaged file (index.Index.Postings)
 	for _, c := range list {
 		cu := &p.cursors[c]
 		at := p.seek(c, s, fresh)
+		if !valid {
+			for ; at < cu.to && p.post[at] == s; at++ {
+			}
+			cu.at = at
+			continue
+		}
 		m := Match{TermID: cu.term, Term: cu.text, Query: cu.qt.Text, Origin: cu.origin, Surface: cu.qt.Surface, Partial: cu.partial, QWeight: cu.qt.Weight, skill: int(s)}
 		from := len(p.fields)
 		for ; at < cu.to && p.post[at] == s; at++ {
 			f := index.Field(ix.PostField[at])
-			if cu.partial && !f.IsKeyword() {
+			if cu.partial && !f.IsKeyword() || f > index.FieldBody {
 				continue
 			}
 			w := float64(ix.PostWeight[at])

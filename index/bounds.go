@@ -58,14 +58,25 @@ type Segment struct {
 	Exact, Partial float64
 }
 
-// Segments returns the range of segment numbers of term id, for Segment.
+// Segments returns the range of segment numbers of term id, for Segment:
+// empty where a damaged file's numbers are out of order or range.
 func (ix *Index) Segments(id int) (from, to int) {
-	return int(ix.TermSegs[id]), int(ix.TermSegs[id+1])
+	from, to = int(ix.TermSegs[id]), int(ix.TermSegs[id+1])
+	if from > to || to > len(ix.ExactBound) {
+		return 0, 0
+	}
+	return from, to
 }
 
-// Segment returns segment j.
+// Segment returns segment j: empty where a damaged file's offsets are out
+// of order or beyond the postings. Its postings may still name skills or
+// fields that do not exist; readers check (see check).
 func (ix *Index) Segment(j int) Segment {
-	return Segment{ix.SegStart[j], ix.SegStart[j+1], float64(ix.ExactBound[j]), float64(ix.PartialBound[j])}
+	from, to := ix.SegStart[j], ix.SegStart[j+1]
+	if from > to || int(to) > len(ix.PostSkill) {
+		from, to = 0, 0
+	}
+	return Segment{from, to, float64(ix.ExactBound[j]), float64(ix.PartialBound[j])}
 }
 
 // skillRun is one skill's postings of a term and its scores.

@@ -299,9 +299,18 @@ func (ix *Index) Term(id int) string { return ix.Terms.At(id) }
 
 // Postings calls fn for each posting of term id: a skill's postings come
 // together, in field order; skills come by impact segment, then by id.
+//
+// Postings of a damaged file that name no skill or field are skipped, and
+// a range beyond the postings yields none (see check).
 func (ix *Index) Postings(id int, fn func(Posting)) {
-	for p := ix.Starts[id]; p < ix.Starts[id+1]; p++ {
-		fn(Posting{Skill: int(ix.PostSkill[p]), Field: Field(ix.PostField[p]), Weight: float64(ix.PostWeight[p])})
+	from, to := ix.Starts[id], ix.Starts[id+1]
+	if from > to || int(to) > len(ix.PostSkill) {
+		return
+	}
+	for p := from; p < to; p++ {
+		if s, f := ix.PostSkill[p], Field(ix.PostField[p]); int(s) < len(ix.Skills) && f <= FieldBody {
+			fn(Posting{Skill: int(s), Field: f, Weight: float64(ix.PostWeight[p])})
+		}
 	}
 }
 
@@ -332,7 +341,11 @@ func (ix *Index) Containing(term string, fn func(id int)) {
 		if i < 0 {
 			return // some trigram occurs in no keyword: nothing contains term
 		}
-		if l := int(ix.GramStarts[i+1] - ix.GramStarts[i]); l < bestLen {
+		from, to := ix.GramStarts[i], ix.GramStarts[i+1]
+		if from > to || int(to) > len(ix.GramTerms) {
+			return // a damaged file (see check)
+		}
+		if l := int(to - from); l < bestLen {
 			best, bestLen = i, l
 		}
 	}
@@ -341,6 +354,9 @@ func (ix *Index) Containing(term string, fn func(id int)) {
 	}
 	latin := term[0] < utf8.RuneSelf
 	for _, id := range ix.GramTerms[ix.GramStarts[best]:ix.GramStarts[best+1]] {
+		if int(id) >= ix.Terms.Len() {
+			continue // a damaged file
+		}
 		if t := ix.Terms.At(int(id)); t != term && containsPart(t, term, latin) {
 			fn(int(id))
 		}
