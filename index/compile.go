@@ -115,6 +115,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		ix.AvgLength = total / float64(n)
 	}
 	ix.buildSegments()
+	ix.sortedNames() // known now, as after loading
 	ix.SourceHash = SourceHash(cat, syn, opt)
 	return ix
 }

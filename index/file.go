@@ -44,17 +44,7 @@ func (ix *Index) Save(path string) error {
 	}
 	w.num(boolNum(ix.Synonyms != nil))
 	w.strs(groups)
-	w.num(uint64(len(ix.Skills)))
-	for _, sk := range ix.Skills {
-		w.str(sk.Name)
-		w.str(sk.Description)
-		w.str(sk.Source)
-		w.strs(sk.Enhances)
-		w.strs(sk.Conflicts)
-		w.num(uint64(sk.Keywords))
-		w.num(boolNum(sk.Derived))
-		w.f64(sk.Length)
-	}
+	w.skills(ix.Skills)
 	w.table(ix.Terms)
 	w.u32(ix.Starts)
 	w.u32(ix.PostSkill)
@@ -97,14 +87,7 @@ func Load(path string) (*Index, error) {
 	ix := &Index{Format: FormatVersion, SourceHash: r.str(), Stamp: r.str(), AvgLength: r.f64()}
 	hasSynonyms := r.num() == 1
 	groups := r.strs()
-	n := r.length(1)
-	ix.Skills = make([]SkillInfo, n)
-	for i := range ix.Skills {
-		sk := &ix.Skills[i]
-		sk.Name, sk.Description, sk.Source = r.str(), r.str(), r.str()
-		sk.Enhances, sk.Conflicts = r.strs(), r.strs()
-		sk.Keywords, sk.Derived, sk.Length = int(r.num()), r.num() == 1, r.f64()
-	}
+	r.skills(ix)
 	ix.Terms = r.table()
 	ix.Starts = r.u32()
 	ix.PostSkill = r.u32()

@@ -84,7 +84,7 @@ const MinPartial = 3
 
 // FormatVersion changes whenever the encoded layout changes, so that an
 // index written by another version is rebuilt, never misread.
-const FormatVersion = 7
+const FormatVersion = 8
 
 // SkillInfo is what the router needs to know about a skill at route time.
 type SkillInfo struct {
