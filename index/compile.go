@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/skillroute/skillroute/internal/table"
 	"github.com/skillroute/skillroute/skills"
@@ -73,14 +74,21 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	n := len(cat.Skills)
 	// The dictionary holds every Han keyword and synonym, so that body text
 	// and prompts are cut into the same words.
+	// Keywords repeat across skills: each distinct text once, not a
+	// string header per keyword (36 MB at 30,000 skills).
+	seen := map[string]struct{}{}
 	var dictWords []string
 	needDerive := opt.DeriveKeywords
 	for _, s := range cat.Skills {
 		for _, k := range s.Keywords {
-			dictWords = append(dictWords, k.Text)
+			if _, ok := seen[k.Text]; !ok {
+				seen[k.Text] = struct{}{}
+				dictWords = append(dictWords, k.Text)
+			}
 		}
 		needDerive = needDerive || len(s.Keywords) == 0
 	}
+	seen = nil
 	dictWords = append(dictWords, syn.WordList()...)
 	tok := tokenize.New(dictWords, syn)
 	var der *deriver
@@ -89,6 +97,35 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	}
 
 	ix := &Index{Format: FormatVersion, Synonyms: syn, Skills: make([]SkillInfo, n)}
+	// With Release, the source hash is computed alongside, since each
+	// skill is emptied once compiled; a skill is emptied once the hasher
+	// has passed it too.
+	var hashed atomic.Int64 // skills hashed so far
+	var hashSum chan string
+	var pending []int // compiled, not yet hashed
+	if opt.Release {
+		hashSum = make(chan string, 1)
+		go func() {
+			h := newSourceHasher(opt)
+			for i := range cat.Skills {
+				h.skill(&cat.Skills[i])
+				hashed.Store(int64(i + 1))
+			}
+			hashSum <- h.sum(syn)
+		}()
+	}
+	release := func(upTo int) {
+		kept := pending[:0]
+		for _, i := range pending {
+			if i >= upTo {
+				kept = append(kept, i)
+				continue
+			}
+			s := &cat.Skills[i] // what ix.Skills[i] refers to stays
+			*s = skills.Skill{Name: s.Name, Description: s.Description, Source: s.Source, Enhances: s.Enhances, Conflicts: s.Conflicts}
+		}
+		pending = kept
+	}
 	b := newBuilder(n)
 	var derivedWords []string
 	eachSkill(n, workers, tok, func(c *cutter, i int) skillTerms {
@@ -103,7 +140,17 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 			Keywords: st.keywords, Derived: st.derived,
 			Length: float64(st.keywords) + lengthOfTextTerm*float64(st.textTerms),
 		}
+		if opt.Release {
+			pending = append(pending, i)
+			release(int(hashed.Load()))
+		}
 	})
+	if opt.Release {
+		ix.SourceHash = <-hashSum
+		release(n)
+	} else {
+		ix.SourceHash = SourceHash(cat, syn, opt)
+	}
 	ix.Dict = table.New(tokenize.HanWords(append(dictWords, derivedWords...)))
 	b.layout(ix)
 
@@ -116,7 +163,6 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	}
 	ix.buildSegments()
 	ix.sortedNames() // known now, as after loading
-	ix.SourceHash = SourceHash(cat, syn, opt)
 	return ix
 }
 
@@ -365,6 +411,9 @@ func (b *builder) layout(ix *Index) {
 	i := uint32(0)
 	for skill, end := range b.skillEnds {
 		for ; i < end; i++ {
+			if i%blockSize == 0 && i > 0 {
+				b.entries[i/blockSize-1] = nil // laid out: the collector may have it back
+			}
 			e := b.entry(i)
 			field := Field(e.code >> fieldShift)
 			value := e.code & valueMask

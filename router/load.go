@@ -170,7 +170,7 @@ func OpenIndex(opt Options) (*index.Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix := index.Compile(src.catalog, src.synonyms, index.Options{DeriveKeywords: opt.DeriveKeywords})
+	ix := index.Compile(src.catalog, src.synonyms, index.Options{DeriveKeywords: opt.DeriveKeywords, Release: true}) // src is not used again
 	ix.Stamp = stamp
 	if cache != "" {
 		if err := ix.Save(cache); err != nil && opt.Warn != nil {
