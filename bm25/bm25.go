@@ -5,7 +5,11 @@
 // meet the keywords that contain them (partial match, "query" inside "slow
 // query"), through the index's trigram table. It never visits a skill that
 // shares no term with the query, so the cost grows with the postings the
-// query touches, not with the catalog.
+// query touches, not with the catalog. Score and ScoreWith score every
+// skill the query reaches; TopK, which the router uses, finds the same
+// results for the k best and a few named skills while skipping most of
+// the rest (WAND over the index's impact segments, topk.go), so that a
+// common word reaching half of a large catalog costs little.
 //
 // A skill's score is the sum over matched index terms of
 //

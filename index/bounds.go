@@ -28,10 +28,11 @@ func Saturate(tf, dl, avgdl float64) float64 {
 }
 
 // Impact segments. A term's postings are cut by impact: the skills it
-// gives the highest scores come first, in segments of growing size (the
-// best 1/64 of its skills, the next 3/64, the next 12/64, the rest), each
-// segment ordered by skill and carrying the best score (exact and
-// partial) of its own skills. A word that thousands of skills use in
+// gives the highest scores come first, in segments of growing size (about
+// the best 1/64 of its skills, the next 3/64, the next 12/64, the rest:
+// the cuts are the scores at those ranks, so ties fall on the higher
+// side), each segment ordered by skill and carrying the best score (exact
+// and partial) of its own skills. A word that thousands of skills use in
 // their bodies or list as an extended keyword then has its bulk in a
 // segment bounded by the score a quarter of them reach, which a
 // dynamic-pruning top-k (bm25.TopK) need not walk once k skills beat
@@ -44,8 +45,8 @@ const (
 	segmentMin  = 16
 )
 
-// segmentCuts are the shares of a term's skills, best first, at which
-// segments end (see Impact segments).
+// segmentCuts are the shares of a term's skills, best first, at whose
+// scores segments end (see Impact segments).
 var segmentCuts = [...]float64{1.0 / 64, 1.0 / 16, 1.0 / 4}
 
 // Segment is one impact segment of a term's postings.

@@ -16,8 +16,9 @@
 // × their own IDF over the text fields.
 //
 // The index is flat: a sorted term table, postings in three parallel
-// arrays, a trigram table over keyword terms for partial matching, and the
-// Chinese segmentation dictionary. Lookups are binary searches, so loading
+// arrays, each term's cut into impact segments that carry the best score
+// they can give (bounds.go, for bm25.TopK), a trigram table over keyword
+// terms for partial matching, and the Chinese segmentation dictionary. Lookups are binary searches, so loading
 // builds nothing: the file is mapped into memory and its arrays used in
 // place (file.go, BenchmarkLoad). That layout is meant to hold catalogs of
 // 100,000 skills (BENCHMARKS.md).
