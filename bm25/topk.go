@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -45,7 +46,7 @@ func TopK(ix *index.Index, q tokenize.Query, adj Adjuster, k int, also []int) []
 		kd, sd := b.MaxDeltas()
 		kwScale, skillScale = max(1, 1+kd), max(1, 1+sd)
 	}
-	p := pruner{ix: ix, adj: adj, post: ix.PostSkill}
+	p := pruner{ix: ix, adj: adj}
 	p.reach(q, kwScale)
 	if len(p.cursors) == 0 {
 		return nil
@@ -78,18 +79,43 @@ func cut(rs []Result, k int, also []int) []Result {
 	return out
 }
 
-// cursor walks one impact segment of the postings of an index term that
-// a query term reaches.
+// cursor walks, in skill order, the postings that a query term reaches:
+// one impact segment of one index term, or, merged, the postings of the
+// many small index terms it partly matches ("react" in a thousand "react
+// ..." keywords of one skill each), which would otherwise be a cursor
+// each: at 30,000 generated skills, two thirds of all cursors.
 type cursor struct {
-	qt       *tokenize.Term
-	origin   string // the prompt's word behind qt
-	word     int    // its number
-	term     int
-	text     string
-	partial  bool
-	bound    float64 // no posting gives its skill more
-	from, to uint32  // the segment's postings
-	at       uint32  // the first posting not yet passed
+	qt      *tokenize.Term
+	origin  string // the prompt's word behind qt
+	word    int    // its number
+	term    int    // the index term, unless merged
+	partial bool
+	bound   float64  // no posting gives its skill more
+	skills  []uint32 // the skill of each posting, ascending
+	base    uint32   // the index of the first posting, unless merged
+	posts   []uint32 // merged: the index of each posting
+	terms   []int32  // merged: the term of each posting
+	at      uint32   // the first posting not yet passed, in skills
+}
+
+// posting returns the index of the at-th posting of cursor cu and its
+// term.
+func (cu *cursor) posting(at uint32) (uint32, int) {
+	if cu.posts != nil {
+		return cu.posts[at], int(cu.terms[at])
+	}
+	return cu.base + at, cu.term
+}
+
+// mergeBelow is the largest term, in postings, whose partial matches go
+// into the query term's merged cursor; larger ones get cursors of their
+// own, which can be bounded apart.
+const mergeBelow = 16
+
+// merged is one posting of a merged cursor, while it is built.
+type merged struct {
+	skill, post uint32
+	term        int32
 }
 
 // entry is a scored skill in the top-k heap.
@@ -101,27 +127,25 @@ type entry struct {
 type pruner struct {
 	ix      *index.Index
 	adj     Adjuster
-	post    []uint32
 	cursors []cursor
 	words   []string // origins, by number
 
 	heap   []entry // the k best so far, the worst at the root
 	scored int     // skills scored in full while pruning (TestTopKPrunes)
 
-	// Pruning state (see run).
-	queue []queued  // cursors, a min-heap by next skill
-	best  []float64 // per word, scratch
-	all   []int     // every cursor, for results
+	all []int // every cursor, for results
 
 	// Scratch for scoring one skill.
 	matches []Match
 	order   []int
 	chosen  []int
 	fields  []Field
+	small   []merged
 }
 
 // reach lists, for every query term, the index terms it meets, exactly
-// and partially, as ScoreWith visits them: a cursor per impact segment.
+// and partially, as ScoreWith visits them: a cursor per impact segment,
+// with the small terms it partly matches merged into one.
 func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 	ix := p.ix
 	for i := range q.Terms {
@@ -135,9 +159,22 @@ func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 			w = len(p.words)
 			p.words = append(p.words, origin)
 		}
+		scale := qt.Weight * kwScale * (1 + boundSlack)
+		smallBound := 0.0
+		p.small = p.small[:0]
 		add := func(id int, partial bool) {
-			text := ix.Term(id)
 			from, to := ix.Segments(id)
+			if partial && to-from == 1 {
+				if seg := ix.Segment(from); seg.To-seg.From < mergeBelow {
+					if seg.Partial > 0 {
+						smallBound = max(smallBound, seg.Partial)
+						for at := seg.From; at < seg.To; at++ {
+							p.small = append(p.small, merged{ix.PostSkill[at], at, int32(id)})
+						}
+					}
+					return
+				}
+			}
 			for j := from; j < to; j++ {
 				seg := ix.Segment(j)
 				b := seg.Exact
@@ -147,8 +184,8 @@ func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 				if b <= 0 {
 					continue // no keyword postings for a partial match
 				}
-				p.cursors = append(p.cursors, cursor{qt: qt, origin: origin, word: w, term: id, text: text, partial: partial,
-					bound: qt.Weight * b * kwScale * (1 + boundSlack), from: seg.From, to: seg.To, at: seg.From})
+				p.cursors = append(p.cursors, cursor{qt: qt, origin: origin, word: w, term: id, partial: partial,
+					bound: b * scale, skills: ix.PostSkill[seg.From:seg.To], base: seg.From})
 			}
 		}
 		if id := ix.TermID(qt.Text); id >= 0 {
@@ -157,141 +194,146 @@ func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 		if utf8.RuneCountInString(qt.Text) >= index.MinPartial {
 			ix.Containing(qt.Text, func(id int) { add(id, true) })
 		}
+		if len(p.small) > 0 {
+			// By skill, then term, then posting: a skill's postings of one
+			// term stay together and in field order.
+			slices.SortFunc(p.small, func(a, b merged) int {
+				return cmp.Or(cmp.Compare(a.skill, b.skill), cmp.Compare(a.term, b.term), cmp.Compare(a.post, b.post))
+			})
+			c := cursor{qt: qt, origin: origin, word: w, term: -1, partial: true, bound: smallBound * scale,
+				skills: make([]uint32, len(p.small)), posts: make([]uint32, len(p.small)), terms: make([]int32, len(p.small))}
+			for j, m := range p.small {
+				c.skills[j], c.posts[j], c.terms[j] = m.skill, m.post, m.term
+			}
+			p.cursors = append(p.cursors, c)
+		}
 	}
 }
 
 // run fills the heap with the k best skills: WAND over the cursors, kept
-// in a queue by their next skill. The queue's first cursors, in order,
-// are taken until their bounds (per word the largest: a word adds one
-// match) reach the k-th best score: the last one taken, the pivot, is the
-// first skill that may enter. When every cursor taken is at the pivot's
-// skill, it is scored; else the cursors before it jump to it, skipping
-// the skills in between, which no word combination can lift into the top
-// k.
+// in order of their next skill. The first cursors, in order, are taken
+// until their bounds (per word the largest: a word adds one match) reach
+// the k-th best score: the last one taken, the pivot, is the first skill
+// that may enter. When every cursor taken is at the pivot's skill, it is
+// scored; else the cursors before it jump to it, skipping the skills in
+// between, which no word combination can lift into the top k. The
+// cursors are few (a query term's small partial matches share one), so
+// they are kept in a sorted slice, moved by insertion: a heap cost twice
+// as much.
 func (p *pruner) run(k int, skillScale float64) {
 	if k <= 0 {
 		return
 	}
-	p.best = make([]float64, len(p.words))
-	p.queue = p.queue[:0]
+	best := make([]float64, len(p.words))
+	var w wand // cursors with postings left, by next skill
 	for c := range p.cursors {
-		p.push(c)
+		if len(p.cursors[c].skills) > 0 {
+			w.order = append(w.order, int32(c))
+		}
+	}
+	slices.SortFunc(w.order, func(a, b int32) int { return cmp.Compare(p.next(int(a)), p.next(int(b))) })
+	for _, c := range w.order {
+		w.next = append(w.next, p.next(int(c)))
 	}
 	theta := math.Inf(-1) // the k-th best score over skillScale
 	var taken []int
-	for len(p.queue) > 0 {
-		taken = taken[:0]
-		acc := 0.0
-		clear(p.best)
-		for len(p.queue) > 0 && (len(taken) == 0 || acc < theta) {
-			c := p.pop()
-			taken = append(taken, c)
+	for len(w.order) > 0 {
+		pivot, acc := -1, 0.0
+		clear(best)
+		for i, c := range w.order {
 			cu := &p.cursors[c]
-			if b := cu.bound; b > p.best[cu.word] {
-				acc += b - p.best[cu.word]
-				p.best[cu.word] = b
+			if b := cu.bound; b > best[cu.word] {
+				acc += b - best[cu.word]
+				best[cu.word] = b
+			}
+			if acc >= theta {
+				pivot = i
+				break
 			}
 		}
-		if acc < theta {
+		if pivot < 0 {
 			return // no skill left can enter
 		}
-		s := p.next(taken[len(taken)-1])
-		for len(p.queue) > 0 && p.queue[0].skill == s {
-			taken = append(taken, p.pop())
+		s := w.next[pivot]
+		for pivot+1 < len(w.next) && w.next[pivot+1] == s {
+			pivot++
 		}
-		if p.next(taken[0]) == s {
+		if w.next[0] == s {
+			taken = taken[:0]
+			for _, c := range w.order[:pivot+1] {
+				taken = append(taken, int(c))
+			}
 			score, hit := p.score(s, taken, false) // the cursors not taken are past s
 			p.scored++
 			if hit && p.offer(entry{score, s}, k) && len(p.heap) == k {
 				theta = p.heap[0].score / skillScale
 			}
 		} else {
-			for _, c := range taken {
-				if p.next(c) < s {
-					p.cursors[c].at = p.seek(c, s, false)
+			for i, c := range w.order[:pivot] {
+				if w.next[i] < s {
+					p.cursors[c].at = p.seek(int(c), s, false)
 				}
 			}
 		}
-		for _, c := range taken {
-			p.push(c)
-		}
+		w.reorder(p, pivot+1)
 	}
 }
 
-// queued is a cursor in the queue, with its next skill.
-type queued struct {
-	skill  uint32
-	cursor int32
+// wand is the cursors in order of their next skill, with those skills.
+type wand struct {
+	order []int32
+	next  []uint32
 }
 
-// push adds cursor c to the queue (a min-heap by next skill) unless it
-// has no posting left.
-func (p *pruner) push(c int) {
-	cu := &p.cursors[c]
-	if cu.at >= cu.to {
-		return
+// reorder puts the first moved cursors, which moved forward, back in
+// order, and drops those that are done: last first, each into its place
+// in the ordered rest (a binary search and one shift).
+func (w *wand) reorder(p *pruner, moved int) {
+	n := len(w.order)
+	for i := moved - 1; i >= 0; i-- {
+		c := w.order[i]
+		cu := &p.cursors[c]
+		next := uint32(math.MaxUint32) // done: goes last, then off
+		if int(cu.at) < len(cu.skills) {
+			next = cu.skills[cu.at]
+		}
+		rest := w.next[i+1 : n]
+		j := i + sort.Search(len(rest), func(k int) bool { return rest[k] >= next })
+		copy(w.order[i:j], w.order[i+1:j+1])
+		copy(w.next[i:j], w.next[i+1:j+1])
+		w.order[j], w.next[j] = c, next
 	}
-	q := append(p.queue, queued{p.post[cu.at], int32(c)})
-	for i := len(q) - 1; i > 0; {
-		parent := (i - 1) / 2
-		if q[parent].skill <= q[i].skill {
-			break
-		}
-		q[i], q[parent] = q[parent], q[i]
-		i = parent
+	for n > 0 && w.next[n-1] == math.MaxUint32 {
+		n--
 	}
-	p.queue = q
-}
-
-// pop removes the queue's first cursor and returns it.
-func (p *pruner) pop() int {
-	q := p.queue
-	top := q[0].cursor
-	last := len(q) - 1
-	q[0] = q[last]
-	q = q[:last]
-	for i := 0; ; {
-		l, m := 2*i+1, i
-		if l < len(q) && q[l].skill < q[m].skill {
-			m = l
-		}
-		if r := l + 1; r < len(q) && q[r].skill < q[m].skill {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		q[i], q[m] = q[m], q[i]
-		i = m
-	}
-	p.queue = q
-	return int(top)
+	w.order, w.next = w.order[:n], w.next[:n]
 }
 
 // next is the skill of cursor c's next posting.
-func (p *pruner) next(c int) uint32 { return p.post[p.cursors[c].at] }
+func (p *pruner) next(c int) uint32 { return p.cursors[c].skills[p.cursors[c].at] }
 
 // seek returns the first posting of cursor c at or after skill s, from
-// its position (galloping) or, when fresh, from the term's first posting.
+// its position (galloping) or, when fresh, from its first posting.
 func (p *pruner) seek(c int, s uint32, fresh bool) uint32 {
 	cu := &p.cursors[c]
+	skills, end := cu.skills, uint32(len(cu.skills))
 	lo := cu.at
 	if fresh {
-		lo = cu.from
+		lo = 0
 	}
-	if lo >= cu.to || p.post[lo] >= s {
+	if lo >= end || skills[lo] >= s {
 		return lo
 	}
-	// post[lo] < s: double the step until a posting at or after s.
+	// skills[lo] < s: double the step until a posting at or after s.
 	step := uint32(1)
-	for lo+step < cu.to && p.post[lo+step] < s {
+	for lo+step < end && skills[lo+step] < s {
 		lo += step
 		step *= 2
 	}
-	hi := min(lo+step, cu.to) // post[lo] < s <= post[hi], or hi == to
+	hi := min(lo+step, end) // skills[lo] < s <= skills[hi], or hi == end
 	for lo+1 < hi {
 		mid := lo + (hi-lo)/2
-		if p.post[mid] < s {
+		if skills[mid] < s {
 			lo = mid
 		} else {
 			hi = mid
@@ -317,41 +359,47 @@ func (p *pruner) score(s uint32, list []int, fresh bool) (float64, bool) {
 	for _, c := range list {
 		cu := &p.cursors[c]
 		at := p.seek(c, s, fresh)
-		if !valid {
-			for ; at < cu.to && p.post[at] == s; at++ {
+		end := uint32(len(cu.skills))
+		for at < end && cu.skills[at] == s {
+			// One match per index term: a merged cursor holds several.
+			_, term := cu.posting(at)
+			m := Match{TermID: term, Query: cu.qt.Text, Origin: cu.origin, Surface: cu.qt.Surface, Partial: cu.partial, QWeight: cu.qt.Weight, skill: int(s)}
+			if valid {
+				m.Term = ix.Term(term)
 			}
-			cu.at = at
-			continue
-		}
-		m := Match{TermID: cu.term, Term: cu.text, Query: cu.qt.Text, Origin: cu.origin, Surface: cu.qt.Surface, Partial: cu.partial, QWeight: cu.qt.Weight, skill: int(s)}
-		from := len(p.fields)
-		for ; at < cu.to && p.post[at] == s; at++ {
-			f := index.Field(ix.PostField[at])
-			if cu.partial && !f.IsKeyword() || f > index.FieldBody {
-				continue
+			from := len(p.fields)
+			for ; at < end && cu.skills[at] == s; at++ {
+				if post, t := cu.posting(at); t != term {
+					break
+				} else if valid {
+					f := index.Field(ix.PostField[post])
+					if cu.partial && !f.IsKeyword() || f > index.FieldBody {
+						continue
+					}
+					w := float64(ix.PostWeight[post])
+					if cu.partial {
+						w *= PartialFactor
+					}
+					var learned float64
+					if p.adj != nil && f.IsKeyword() {
+						learned = p.adj.KeywordDelta(ix.Skills[s].Name, m.Term)
+						w *= max(0, 1+learned)
+					}
+					m.TF += w
+					p.fields = append(p.fields, Field{Field: f, Weight: w, Learned: learned})
+				}
 			}
-			w := float64(ix.PostWeight[at])
-			if cu.partial {
-				w *= PartialFactor
+			if m.TF > 0 {
+				norm := K1 * (1 - B + B*ix.Skills[s].Length/ix.AvgLength)
+				m.Score = m.QWeight * m.TF * (K1 + 1) / (m.TF + norm)
+				m.Fields = p.fields[from:len(p.fields):len(p.fields)]
+				p.matches = append(p.matches, m)
+			} else {
+				p.fields = p.fields[:from]
 			}
-			var learned float64
-			if p.adj != nil && f.IsKeyword() {
-				learned = p.adj.KeywordDelta(ix.Skills[s].Name, m.Term)
-				w *= max(0, 1+learned)
-			}
-			m.TF += w
-			p.fields = append(p.fields, Field{Field: f, Weight: w, Learned: learned})
 		}
 		if !fresh {
 			cu.at = at
-		}
-		if m.TF > 0 {
-			norm := K1 * (1 - B + B*ix.Skills[s].Length/ix.AvgLength)
-			m.Score = m.QWeight * m.TF * (K1 + 1) / (m.TF + norm)
-			m.Fields = p.fields[from:len(p.fields):len(p.fields)]
-			p.matches = append(p.matches, m)
-		} else {
-			p.fields = p.fields[:from]
 		}
 	}
 	if len(p.matches) == 0 {

@@ -26,7 +26,7 @@ func TestTopKPrunes(t *testing.T) {
 	for _, q := range set.Queries {
 		tq := ix.Tokenizer().Tokenize(q.Query)
 		reached += len(Score(ix, tq))
-		p := pruner{ix: ix, post: ix.PostSkill}
+		p := pruner{ix: ix}
 		p.reach(tq, 1)
 		p.run(5, 1)
 		scored += p.scored
