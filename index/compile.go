@@ -29,7 +29,7 @@ import (
 // 10,000 generated skills this takes a few seconds where a map of
 // postings took half a minute and a gigabyte (BENCHMARKS.md).
 func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
-	defer tightenGC()()
+	defer TightGC()()
 	return compile(cat, syn, opt, runtime.GOMAXPROCS(0))
 }
 
@@ -37,8 +37,7 @@ func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
 // compile holds the catalog and the postings at once and makes garbage as
 // fast as it tokenizes; at the default 100 the heap grows to twice that
 // before a collection. At 50, compiling 10,000 generated skills peaked at
-// 235 MiB instead of 349 MiB for the same CPU time, within the noise
-// (BENCHMARKS.md).
+// 235 MiB instead of 349 MiB for the same CPU time, within the noise.
 const compileGC = 50
 
 var gcTight struct {
@@ -47,10 +46,11 @@ var gcTight struct {
 	saved int
 }
 
-// tightenGC sets the garbage collector's percentage to compileGC, unless
-// it is lower already, and returns the function that restores it once no
-// compile is running.
-func tightenGC() (restore func()) {
+// TightGC sets the garbage collector's percentage to the one Compile
+// uses (compileGC), unless it is lower already, and returns the function
+// that restores it once no caller needs it any more: for what comes
+// before a compile, reading a large catalog, which makes as much garbage.
+func TightGC() (restore func()) {
 	gcTight.Lock()
 	defer gcTight.Unlock()
 	if gcTight.users == 0 {

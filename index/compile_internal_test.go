@@ -80,7 +80,7 @@ func TestCompileRestoresGC(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(123))
 	Compile(cat, nil, Options{})
 	assert.Equal(t, 123, debug.SetGCPercent(20))
-	restore := tightenGC()
+	restore := TightGC()
 	assert.Equal(t, 20, debug.SetGCPercent(20), "a lower setting is kept")
 	restore()
 	assert.Equal(t, 20, debug.SetGCPercent(123))

@@ -166,6 +166,7 @@ func OpenIndex(opt Options) (*index.Index, error) {
 			return ix, nil
 		}
 	}
+	defer index.TightGC()() // reading the catalog makes as much garbage as compiling it
 	src, err := readSources(opt)
 	if err != nil {
 		return nil, err
