@@ -161,7 +161,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	if n > 0 {
 		ix.AvgLength = total / float64(n)
 	}
-	ix.buildSegments()
+	ix.buildSegments(workers)
 	ix.sortedNames() // known now, as after loading
 	return ix
 }
