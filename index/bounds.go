@@ -22,10 +22,10 @@ const (
 	PartialFactor = 0.6
 )
 
-// Saturate is BM25's score of a term with frequency tf (the sum of its
+// saturate is BM25's score of a term with frequency tf (the sum of its
 // compiled field weights) in a skill of document length dl, for a query
 // weight of 1: tf × (k1 + 1) / (tf + k1 × (1 − b + b × dl / avgdl)).
-func Saturate(tf, dl, avgdl float64) float64 {
+func saturate(tf, dl, avgdl float64) float64 {
 	return tf * (K1 + 1) / (tf + K1*(1-B+B*dl/avgdl))
 }
 
@@ -177,9 +177,9 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 		}
 		r.to = p
 		dl := ix.Skills[s].Length
-		r.exact = Saturate(tf, dl, ix.AvgLength)
+		r.exact = saturate(tf, dl, ix.AvgLength)
 		if kw > 0 {
-			r.partial = Saturate(kw, dl, ix.AvgLength)
+			r.partial = saturate(kw, dl, ix.AvgLength)
 		}
 		runs = append(runs, r)
 	}
