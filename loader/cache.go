@@ -91,11 +91,17 @@ func Compile(cfg Config) (*index.Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer index.TightGC()() // reading the catalog makes as much garbage as compiling it
 	src, err := readSources(cfg)
 	if err != nil {
 		return nil, err
 	}
-	ix := index.Compile(src.catalog, src.synonyms, index.Options{DeriveKeywords: cfg.DeriveKeywords, Glossary: src.glossary})
+	n := len(src.catalog.Skills)
+	// Compile empties the skills it is done with (src is not used again),
+	// but those Calibrate reads: a catalog of 100,000 skills is half a
+	// gigabyte beside its postings.
+	ix := index.Compile(src.catalog, src.synonyms, index.Options{DeriveKeywords: cfg.DeriveKeywords, Glossary: src.glossary,
+		Release: true, Keep: func(i int) bool { return router.Calibrated(n, i) }})
 	// Each catalog's abstain and HIGH lines, measured once here and kept
 	// in the index (router.Calibrate).
 	ix.Calibration = router.Calibrate(ix, func(i int) (string, string) {

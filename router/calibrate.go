@@ -69,7 +69,7 @@ func Calibrate(ix *index.Index, texts func(skill int) (description, body string)
 	var generic []float64
 	for _, line := range index.GenericPrompts() {
 		q := tok.Tokenize(line)
-		res := bm25.Score(ix, q)
+		res := bm25.TopK(ix, q, nil, 1, nil) // the best only: as scoring every skill, at any catalog size
 		if len(res) > 0 && namesSkill(ix, q, res[0].Skill) {
 			continue // "git rebase …" is no generic question where a git skill exists
 		}
@@ -78,19 +78,13 @@ func Calibrate(ix *index.Index, texts func(skill int) (description, body string)
 		}
 	}
 	n := len(ix.Skills)
-	per := PiecesPerSkill
-	stride := 1
-	if n*per > MaxPieces {
-		per = max(1, MaxPieces/max(1, n))
-		if n > MaxPieces {
-			stride = (n + MaxPieces - 1) / MaxPieces
-		}
-	}
+	per, stride := sample(n)
 	var foreign []float64
 	for id := 0; id < n; id += stride {
 		desc, body := texts(id)
 		for _, piece := range Pieces(desc, body, per) {
-			if b := best(bm25.Score(ix, tok.Tokenize(piece)), id); b > 0 {
+			// The best two: the best other than the skill left out.
+			if b := best(bm25.TopK(ix, tok.Tokenize(piece), nil, 2, nil), id); b > 0 {
 				foreign = append(foreign, b)
 			}
 		}
@@ -102,6 +96,27 @@ func Calibrate(ix *index.Index, texts func(skill int) (description, body string)
 		c.GenericN, c.ForeignN = 0, 0 // nothing to read lines from
 	}
 	return c
+}
+
+// sample is how many pieces Calibrate cuts from a skill's texts, and
+// from which skills: every stride-th, from the first.
+func sample(n int) (per, stride int) {
+	per, stride = PiecesPerSkill, 1
+	if n*per > MaxPieces {
+		per = max(1, MaxPieces/max(1, n))
+		if n > MaxPieces {
+			stride = (n + MaxPieces - 1) / MaxPieces
+		}
+	}
+	return per, stride
+}
+
+// Calibrated reports whether Calibrate reads skill id's texts in a catalog
+// of n skills: a compile that empties the skills it has compiled
+// (index.Options.Release) keeps those.
+func Calibrated(n, id int) bool {
+	_, stride := sample(n)
+	return id%stride == 0
 }
 
 // best is the top score among the results, skipping skill leave (-1: none).
