@@ -138,12 +138,13 @@ type pruner struct {
 	rarest float64 // the text IDF of a word one skill uses (ScoreWith's rarity)
 
 	// Scratch for scoring one skill.
-	matches []Match
-	order   []int
-	chosen  []Match // the matches that count, in ScoreWith's order
-	pack    packing
-	fields  []Field
-	small   []merged
+	matches  []Match
+	order    []int
+	chosen   []Match   // the matches that count, in ScoreWith's order
+	wordBest []float64 // per word, its best match in the skill being scored
+	pack     packing
+	fields   []Field
+	small    []merged
 }
 
 // reach lists, for every query term, the index terms it meets, exactly
@@ -277,7 +278,7 @@ func (p *pruner) run(k int, skillScale float64) {
 			for _, c := range w.order[:pivot+1] {
 				taken = append(taken, int(c))
 			}
-			score, hit := p.score(s, taken, false) // the cursors not taken are past s
+			score, hit := p.score(s, taken, false, theta) // the cursors not taken are past s
 			p.scored++
 			if hit && p.offer(entry{score, s}, k) && len(p.heap) == k {
 				theta = p.heap[0].score / skillScale
@@ -361,7 +362,13 @@ func (p *pruner) seek(c int, s uint32, fresh bool) uint32 {
 // given cursors from where they are and moves them past s or, when fresh,
 // every cursor from its first posting without moving it. The chosen
 // matches are in p.chosen, their overlaps marked and discounted.
-func (p *pruner) score(s uint32, list []int, fresh bool) (float64, bool) {
+//
+// A skill whose best match per word, summed, stays under theta (the k-th
+// best score over the learned skill scale) cannot enter: it is not hit,
+// and its matches are not sorted and packed. The assignment keeps a match
+// per word at most and packing only discounts, so that sum bounds the
+// score.
+func (p *pruner) score(s uint32, list []int, fresh bool, theta float64) (float64, bool) {
 	ix := p.ix
 	p.matches = p.matches[:0]
 	if fresh {
@@ -370,6 +377,9 @@ func (p *pruner) score(s uint32, list []int, fresh bool) (float64, bool) {
 		p.fields = p.fields[:0] // results are built fresh, with fields of their own
 	}
 	valid := int(s) < len(ix.Skills) // not so only in a damaged file (index.Index.Postings)
+	if len(p.wordBest) != len(p.words) {
+		p.wordBest = make([]float64, len(p.words))
+	}
 	for _, c := range list {
 		cu := &p.cursors[c]
 		at := p.seek(c, s, fresh)
@@ -413,6 +423,9 @@ func (p *pruner) score(s uint32, list []int, fresh bool) (float64, bool) {
 				m.Score = m.QWeight * m.TF * (K1 + 1) / (m.TF + norm)
 				m.Fields = p.fields[from:len(p.fields):len(p.fields)]
 				p.matches = append(p.matches, m)
+				if w := cu.word; m.Score > p.wordBest[w] {
+					p.wordBest[w] = m.Score
+				}
 			} else {
 				p.fields = p.fields[:from]
 			}
@@ -422,6 +435,14 @@ func (p *pruner) score(s uint32, list []int, fresh bool) (float64, bool) {
 		}
 	}
 	if len(p.matches) == 0 {
+		return 0, false
+	}
+	bound := 0.0 // a word adds one match at most: its best
+	for w, b := range p.wordBest {
+		bound += b
+		p.wordBest[w] = 0
+	}
+	if !fresh && bound*(1+boundSlack) < theta {
 		return 0, false
 	}
 	p.order = p.order[:0]
@@ -531,7 +552,7 @@ func (p *pruner) results(also []int) []Result {
 	}
 	out := make([]Result, 0, len(ids))
 	for _, s := range ids {
-		score, hit := p.score(s, nil, true)
+		score, hit := p.score(s, nil, true, math.Inf(-1))
 		if !hit {
 			continue
 		}

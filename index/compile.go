@@ -91,6 +91,9 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	seen = nil
 	dictWords = append(dictWords, syn.WordList()...)
 	tok := tokenize.New(dictWords, syn)
+	if opt.Cuts != nil {
+		opt.Cuts.begin(table.New(tokenize.HanWords(dictWords)))
+	}
 	// Derived keywords weigh a word by its uses in every skill's text
 	// (derive.go): the skills' words are all counted first, and kept for
 	// the second pass, which cuts each skill once only.
@@ -99,7 +102,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	if needDerive {
 		der = newDeriver(n, tok)
 		words = make([][2][]string, n)
-		eachSkill(n, workers, tok, func(c *cutter, i int) skillTerms {
+		eachSkill(n, workers, tok, opt.Cuts, func(c *cutter, i int) skillTerms {
 			return skillTerms{words: c.words(&cat.Skills[i])}
 		}, func(i int, st *skillTerms) {
 			words[i] = st.words
@@ -142,7 +145,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	}
 	b := newBuilder(n)
 	var derivedWords []string
-	eachSkill(n, workers, tok, func(c *cutter, i int) skillTerms {
+	eachSkill(n, workers, tok, opt.Cuts, func(c *cutter, i int) skillTerms {
 		var w *[2][]string
 		if words != nil {
 			w = &words[i]
@@ -212,6 +215,7 @@ type termEntry struct {
 // cutter cuts skills into terms; each worker has its own.
 type cutter struct {
 	tok    *tokenize.Tokenizer // with its own caches
+	cuts   *CutCache           // the words of skills cut before (nil: none)
 	kwSeen map[kwKey]int
 	counts map[string]int
 }
@@ -224,6 +228,13 @@ type kwKey struct {
 // words cuts a skill's description text (description, when_to_use and
 // triggers) and body into words.
 func (c *cutter) words(s *skills.Skill) [2][]string {
+	if c.cuts != nil {
+		return c.cuts.words(s, c.cutWords)
+	}
+	return c.cutWords(s)
+}
+
+func (c *cutter) cutWords(s *skills.Skill) [2][]string {
 	return [2][]string{c.tok.Words(descriptionText(s)), c.tok.Words(s.Body)}
 }
 
@@ -284,7 +295,7 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, o
 // each result to merge, in skill order, on the calling goroutine. Skills
 // go out in chunks; at most a few chunks per worker wait to be merged, so
 // memory does not grow with the catalog.
-func eachSkill(n, workers int, tok *tokenize.Tokenizer, cut func(c *cutter, i int) skillTerms, merge func(i int, st *skillTerms)) {
+func eachSkill(n, workers int, tok *tokenize.Tokenizer, cuts *CutCache, cut func(c *cutter, i int) skillTerms, merge func(i int, st *skillTerms)) {
 	const chunk = 64 // skills per job: a few milliseconds of work
 	type batch struct {
 		from int
@@ -305,7 +316,7 @@ func eachSkill(n, workers int, tok *tokenize.Tokenizer, cut func(c *cutter, i in
 	}()
 	for w := 0; w < workers; w++ {
 		go func() {
-			c := &cutter{tok: tok.WithCache(), kwSeen: map[kwKey]int{}, counts: map[string]int{}}
+			c := &cutter{tok: tok.WithCache(), cuts: cuts, kwSeen: map[kwKey]int{}, counts: map[string]int{}}
 			for b := range jobs {
 				for j := range b.out {
 					b.out[j] = cut(c, b.from+j)

@@ -137,3 +137,67 @@ func TestSourceHashBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestCutCacheRecompile protects incremental compiles: with the words of
+// the last compile cached, a compile after one skill's edit cuts that
+// skill only and writes the index a cold compile writes, byte for byte,
+// for written and derived keywords; a change to the Chinese dictionary
+// (a new Han keyword) cuts every skill again, and a damaged cache file
+// is an empty cache.
+func TestCutCacheRecompile(t *testing.T) {
+	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
+	require.NoError(t, err)
+	set, err := synth.Generate(synth.Options{Skills: 200, Seed: 11, Queries: 1})
+	require.NoError(t, err)
+	load := func() *skills.Catalog {
+		cat := &skills.Catalog{}
+		for _, f := range set.Files {
+			sk, err := skills.Parse(f.Name+"/SKILL.md", f.Name, f.Data)
+			require.NoError(t, err)
+			cat.Skills = append(cat.Skills, sk)
+		}
+		return cat
+	}
+	for _, derive := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "cuts.bin")
+		compileCached := func(cat *skills.Catalog) (*Index, int) {
+			cuts := LoadCutCache(path, "test-binary")
+			ix := compile(cat, syn, Options{DeriveKeywords: derive, Cuts: cuts}, 3)
+			require.NoError(t, cuts.Save(path))
+			return ix, cuts.Cut()
+		}
+		cat := load()
+		cold, cut := compileCached(cat)
+		assert.Equal(t, len(cat.Skills), cut, "derive %v: the first compile cuts every skill", derive)
+		assert.Equal(t, saved(t, compile(load(), syn, Options{DeriveKeywords: derive}, 1)), saved(t, cold), "derive %v: a cold cached compile is a plain one", derive)
+
+		edited := load()
+		edited.Skills[7].Body += "\nAlso check the flaky retry logic before the release."
+		ix, cut := compileCached(edited)
+		assert.Equal(t, 1, cut, "derive %v: one edited skill is cut again, alone", derive)
+		want := saved(t, compile(edited, syn, Options{DeriveKeywords: derive}, 2))
+		assert.Equal(t, want, saved(t, ix), "derive %v: the recompile writes the cold compile's index", derive)
+
+		again, cut := compileCached(edited)
+		assert.Zero(t, cut, "derive %v: nothing changed, nothing cut", derive)
+		assert.Equal(t, want, saved(t, again))
+
+		other := LoadCutCache(path, "another-binary")
+		compile(edited, syn, Options{DeriveKeywords: derive, Cuts: other}, 2)
+		assert.Equal(t, len(edited.Skills), other.Cut(), "derive %v: another binary cuts every skill again", derive)
+
+		dict := load()
+		dict.Skills[3].Keywords = append(dict.Skills[3].Keywords, skills.Keyword{Text: "灰度发布回滚", Tier: skills.Core, Weight: 1})
+		ix, cut = compileCached(dict)
+		assert.Equal(t, len(dict.Skills), cut, "derive %v: a new dictionary word cuts every skill again", derive)
+		assert.Equal(t, saved(t, compile(dict, syn, Options{DeriveKeywords: derive}, 1)), saved(t, ix))
+
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		data[len(data)/2] ^= 0xff
+		require.NoError(t, os.WriteFile(path, data, 0o600))
+		ix, cut = compileCached(dict)
+		assert.Equal(t, len(dict.Skills), cut, "derive %v: a damaged cache is no cache", derive)
+		assert.Equal(t, saved(t, compile(dict, syn, Options{DeriveKeywords: derive}, 1)), saved(t, ix))
+	}
+}

@@ -223,6 +223,9 @@ type Options struct {
 	// but those Keep (may be nil) reports, which stay whole.
 	Release bool
 	Keep    func(skill int) bool
+	// Cuts, when set, supplies the words of skills whose text a compile
+	// before cut, and keeps this compile's for the next (cutcache.go).
+	Cuts *CutCache
 }
 
 // IDF is the smoothed inverse document frequency of a term found in df of
