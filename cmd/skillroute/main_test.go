@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -431,4 +432,17 @@ func TestHookCommand(t *testing.T) {
 	log, err := os.ReadFile(filepath.Join(a.stateDir, "hook.log"))
 	require.NoError(t, err)
 	assert.Contains(t, string(log), "slash command")
+}
+
+// Only the hook's own process turns the garbage collector off (main): a
+// process that runs the hook and goes on, as these tests do, keeps it, or
+// grows without bound (this package's tests reached 4 GiB).
+func TestHookInProcessKeepsTheCollector(t *testing.T) {
+	a := isolate(t)
+	a.stdin = strings.NewReader(`{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"git rebase 之后冲突了"}`)
+	code, _, _ := runApp(t, a, "hook")
+	require.Equal(t, 0, code)
+	percent := debug.SetGCPercent(100)
+	debug.SetGCPercent(percent)
+	assert.NotEqual(t, -1, percent, "the collector is off after an in-process hook")
 }
