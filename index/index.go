@@ -112,7 +112,8 @@ const MinPartial = 3
 // 5, the rules filter's literal groups beside the index; 6, the header
 // without gob, in the store's checksummed frame; 7, the glossary section;
 // 8, the calibration section; 9, impact segments with score bounds
-// (bounds.go) and the skills by column (skillfile.go).
+// (bounds.go), the skills by column (skillfile.go) and each term's text
+// document frequency (TextDF).
 const FormatVersion = 9
 
 // SkillInfo is what the router needs to know about a skill at route time.
