@@ -5,7 +5,11 @@
 // meet the keywords that contain them (partial match, "query" inside "slow
 // query"), through the index's trigram table. It never visits a skill that
 // shares no term with the query, so the cost grows with the postings the
-// query touches, not with the catalog.
+// query touches, not with the catalog. Score and ScoreWith score every
+// skill the query reaches; TopK, which the router uses, finds the same
+// results for the k best and a few named skills while skipping most of
+// the rest (WAND over the index's impact segments, topk.go), so that a
+// common word reaching half of a large catalog costs little.
 //
 // A skill's score is the sum over matched index terms of
 //
@@ -39,16 +43,17 @@ import (
 	"github.com/skillroute/skillroute/tokenize"
 )
 
-// BM25 parameters. k1 = 1.2 saturates quickly, so no single keyword owns a
+// BM25 parameters: k1 = 1.2 saturates quickly, so no single keyword owns a
 // score; b = 0.75 is the classic length normalisation, mild here because
-// skills are of similar length.
+// skills are of similar length. Defined in package index, whose per-term
+// score bounds are computed with them.
 const (
-	K1 = 1.2
-	B  = 0.75
+	K1 = index.K1
+	B  = index.B
 )
 
 // PartialFactor discounts a keyword that merely contains the query term.
-const PartialFactor = 0.6
+const PartialFactor = index.PartialFactor
 
 // OverlapShare is what a match counts when its words overlap a better
 // match of the same skill ("测试" inside "补几个测试", "conftest" inside
@@ -170,7 +175,7 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 		if origin == "" {
 			origin = qt.Text
 		}
-		// Postings are ordered by skill, then field: one run per skill.
+		// A skill's postings of a term come together: one run per skill.
 		m, from := Match{skill: -1}, len(fields)
 		flush := func() {
 			if m.TF > 0 {

@@ -91,30 +91,36 @@ type deriver struct {
 	total  map[string]int   // uses in every skill's text and the generic text
 }
 
-// newDeriver counts the uses of every word and adjacent pair in each
-// skill's words (description, then body) and in the generic text.
-func newDeriver(words [][2][]string, tok *tokenize.Tokenizer) *deriver {
-	d := &deriver{tok: tok, counts: make([]map[string]int, len(words)), total: map[string]int{}}
-	count := func(words []string, into map[string]int) {
-		for i, w := range words {
-			into[w]++
-			d.total[w]++
-			if i > 0 {
-				p := words[i-1] + " " + w
-				into[p]++
-				d.total[p]++
-			}
-		}
-	}
-	for i := range words {
-		d.counts[i] = map[string]int{}
-		count(append(words[i][0][:len(words[i][0]):len(words[i][0])], words[i][1]...), d.counts[i])
-	}
+// newDeriver returns a deriver for n skills, which counts the generic
+// text's words; add counts each skill's.
+func newDeriver(n int, tok *tokenize.Tokenizer) *deriver {
+	d := &deriver{tok: tok, counts: make([]map[string]int, n), total: map[string]int{}}
 	background := map[string]int{}
 	for _, line := range GenericPrompts() {
-		count(tok.Words(line), background)
+		d.count(tok.Words(line), background)
 	}
 	return d
+}
+
+// add counts the uses of every word and adjacent pair in skill i's words
+// (description, then body).
+func (d *deriver) add(i int, words [2][]string) {
+	d.counts[i] = map[string]int{}
+	d.count(append(words[0][:len(words[0]):len(words[0])], words[1]...), d.counts[i])
+}
+
+// count adds the uses of words and their adjacent pairs to into and to
+// the total.
+func (d *deriver) count(words []string, into map[string]int) {
+	for i, w := range words {
+		into[w]++
+		d.total[w]++
+		if i > 0 {
+			p := words[i-1] + " " + w
+			into[p]++
+			d.total[p]++
+		}
+	}
 }
 
 func descriptionText(s *skills.Skill) string {
@@ -157,9 +163,10 @@ func TierOf(weight float64) skills.Tier {
 	}
 }
 
-// derive returns weighted keywords for a skill from its name and
-// description.
-func (d *deriver) derive(i int, s *skills.Skill, descWords []string) []skills.Keyword {
+// derive returns weighted keywords for skill i from its name and
+// description, cutting quoted phrases with tok (the deriver's own, or a
+// worker's copy of it). Safe for concurrent use once every skill is added.
+func (d *deriver) derive(tok *tokenize.Tokenizer, i int, s *skills.Skill, descWords []string) []skills.Keyword {
 	var out []skills.Keyword
 	pos := map[string]int{}
 	// Keywords are returned normalised, as the index stores them:
@@ -203,7 +210,7 @@ func (d *deriver) derive(i int, s *skills.Skill, descWords []string) []skills.Ke
 			if g = strings.TrimSpace(g); g == "" {
 				continue
 			}
-			words := d.tok.Words(g)
+			words := tok.Words(g)
 			// A quoted phrase is a trigger the author chose: it counts
 			// whole when its words together are distinctive. A long one
 			// rarely recurs whole, so its words count too.

@@ -27,20 +27,23 @@
 // English, and back.
 //
 // The index is flat: a sorted term table, postings in three parallel
-// arrays, a trigram table over keyword terms for partial matching, the
-// Chinese segmentation dictionary, the synonyms and the glossary. Lookups
-// are binary searches, so loading builds nothing: the file is mapped into
-// memory and its arrays used in place (file.go, BenchmarkLoad). That layout is meant to hold catalogs of
-// 100,000 skills; SkillID and Resolve still scan the skill list, which a
-// catalog that size would want indexed.
+// arrays, each term's cut into impact segments that carry the best score
+// they can give (bounds.go, for bm25.TopK), a trigram table over keyword
+// terms for partial matching, the Chinese segmentation dictionary, the
+// synonyms and the glossary. Lookups are binary searches, so loading
+// builds nothing: the file is mapped into memory and its arrays used in
+// place (file.go, BenchmarkLoad). That layout is meant to hold catalogs of
+// 100,000 skills (BENCHMARKS.md).
 package index
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -108,8 +111,10 @@ const MinPartial = 3
 // Changes: 3, the first layout (gob); 4, flat string tables and raw arrays;
 // 5, the rules filter's literal groups beside the index; 6, the header
 // without gob, in the store's checksummed frame; 7, the glossary section;
-// 8, the calibration section.
-const FormatVersion = 8
+// 8, the calibration section; 9, impact segments with score bounds
+// (bounds.go), the skills by column (skillfile.go) and each term's text
+// document frequency (TextDF).
+const FormatVersion = 9
 
 // SkillInfo is what the router needs to know about a skill at route time.
 type SkillInfo struct {
@@ -135,10 +140,22 @@ type Index struct {
 	AvgLength float64
 
 	Terms      table.Strings // sorted
-	Starts     []uint32      // postings of term i are [Starts[i], Starts[i+1])
+	Starts     []uint32      // postings of term i are [Starts[i], Starts[i+1]), a run per skill
 	PostSkill  []uint32
 	PostWeight []float32 // tf-idf weight, IDF included
 	PostField  []uint8   // Field
+
+	// TextDF is, per term, how many skills have it in a text field
+	// (description or body).
+	TextDF []uint32
+
+	// Impact segments (see Segment): term i's are [TermSegs[i],
+	// TermSegs[i+1]); segment j's postings are [SegStart[j], SegStart[j+1])
+	// and its bounds ExactBound[j] and PartialBound[j].
+	TermSegs     []uint32
+	SegStart     []uint32
+	ExactBound   []float32
+	PartialBound []float32
 
 	Grams      table.Strings // sorted trigrams of keyword terms
 	GramStarts []uint32
@@ -155,6 +172,9 @@ type Index struct {
 	tokOnce sync.Once
 	tok     *tokenize.Tokenizer
 
+	sortOnce sync.Once
+	sorted   bool // skills in name order (sortedNames)
+
 	lookups   atomic.Int64                     // TermID calls so far
 	termMap   atomic.Pointer[map[string]int32] // built once a process routes many prompts
 	buildOnce sync.Once
@@ -168,9 +188,14 @@ type Posting struct {
 }
 
 // TermIDF returns the IDF that term id carries in keyword fields (keyword
-// true) or in text fields: the factor that Compile multiplied in. For
-// explanations; routing never needs it.
+// true) or in text fields: the factor that Compile multiplied in. The text
+// one is read off TextDF: a partial match reads it for every prompt word
+// (bm25's rarity), and counting a common word's postings grew with the
+// catalog.
 func (ix *Index) TermIDF(id int, keyword bool) float64 {
+	if !keyword && len(ix.TextDF) == ix.Terms.Len() {
+		return TextIDF(len(ix.Skills), int(ix.TextDF[id]))
+	}
 	df, last := 0, -1
 	ix.Postings(id, func(p Posting) {
 		if p.Field.IsKeyword() == keyword && p.Skill != last {
@@ -191,6 +216,17 @@ type Options struct {
 	// Glossary, when set, is compiled in: the translations whose target
 	// is a term of this index (tokenize.CompileGlossary).
 	Glossary *tokenize.GlossaryFile
+	// Release lets Compile empty each skill of the catalog once it is
+	// compiled, keeping only what the index refers to (name, description,
+	// source, enhances, conflicts), so that a large catalog is not held
+	// whole next to its postings: at 100,000 skills the catalog is half a
+	// gigabyte. The caller must not use the catalog's skills afterwards,
+	// but those Keep (may be nil) reports, which stay whole.
+	Release bool
+	Keep    func(skill int) bool
+	// Cuts, when set, supplies the words of skills whose text a compile
+	// before cut, and keeps this compile's for the next (cutcache.go).
+	Cuts *CutCache
 }
 
 // IDF is the smoothed inverse document frequency of a term found in df of
@@ -207,170 +243,6 @@ func IDF(n, df int) float64 {
 // author chose, such a word says nothing about which skill is meant.
 func TextIDF(n, df int) float64 {
 	return math.Log(1 + (float64(n-df)+0.5)/(float64(df)+0.5))
-}
-
-// Compile builds an index from a catalog and synonyms (may be nil).
-func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
-	n := len(cat.Skills)
-	// The dictionary holds every Han keyword and synonym, so that body text
-	// and prompts are cut into the same words.
-	var dictWords []string
-	for _, s := range cat.Skills {
-		for _, k := range s.Keywords {
-			dictWords = append(dictWords, k.Text)
-		}
-	}
-	dictWords = append(dictWords, syn.WordList()...)
-	tok := tokenize.New(dictWords, syn)
-
-	type key struct {
-		term  string
-		skill int
-		field Field
-	}
-	base := map[key]float64{}
-	ix := &Index{Format: FormatVersion, Synonyms: syn, Skills: make([]SkillInfo, n)}
-	var derivedWords []string
-	// Each skill's texts are cut once, for the text fields and, when a
-	// skill has keywords to derive, for the derivation.
-	words := make([][2][]string, n) // per skill: description and body words
-	derive := false
-	for i := range cat.Skills {
-		s := &cat.Skills[i]
-		words[i] = [2][]string{tok.Words(descriptionText(s)), tok.Words(s.Body)}
-		derive = derive || opt.DeriveKeywords || len(s.Keywords) == 0
-	}
-	var deriver *deriver
-	if derive {
-		deriver = newDeriver(words, tok)
-	}
-	texts := make([][2]map[string]int, n) // per skill: description and body word counts
-	var fieldLen [2]float64               // distinct words, summed over skills
-	for i := range cat.Skills {
-		s := &cat.Skills[i]
-		kws := s.Keywords
-		derived := false
-		if opt.DeriveKeywords || len(kws) == 0 {
-			kws, derived = deriver.derive(i, s, words[i][0]), true
-			for _, k := range kws {
-				derivedWords = append(derivedWords, k.Text)
-			}
-		}
-		kwKeys := map[key]bool{}
-		for _, k := range kws {
-			term := k.Text // derived keywords come normalised
-			if !derived {
-				term = tokenize.Normalize(k.Text)
-			}
-			kk := key{term, i, Field(k.Tier)}
-			if kk.term != "" {
-				base[kk] = max(base[kk], k.Weight)
-				kwKeys[kk] = true
-			}
-		}
-		textTerms := 0
-		for f := range words[i] {
-			counts := map[string]int{}
-			for _, w := range words[i][f] {
-				counts[w]++
-			}
-			texts[i][f] = counts
-			textTerms += len(counts)
-			fieldLen[f] += float64(len(counts))
-		}
-		kwCount := len(kwKeys) // counted as they went in: a scan of base per skill was quadratic
-		ix.Skills[i] = SkillInfo{
-			Name: s.Name, Description: s.Description, Source: s.Source,
-			Enhances: s.Enhances, Conflicts: s.Conflicts,
-			Keywords: kwCount, Derived: derived,
-			Length: float64(kwCount) + lengthOfTextTerm*float64(textTerms),
-		}
-	}
-	// Text fields are length-normalised each on its own (BM25F): a long
-	// playbook holds every common word several times, and would otherwise
-	// collect more of a prompt's words than a short one that is about
-	// them.
-	for f, field := range [2]struct {
-		field Field
-		w     float64
-	}{{FieldDescription, DescriptionWeight}, {FieldBody, BodyWeight}} {
-		avg := max(1, fieldLen[f]/float64(max(1, n)))
-		for i := range texts {
-			norm := 1 - TextFieldB + TextFieldB*float64(len(texts[i][f]))/avg
-			for w, c := range texts[i][f] {
-				base[key{w, i, field.field}] = field.w * (1 + math.Log(float64(c))) / norm
-			}
-		}
-	}
-	if len(derivedWords) > 0 {
-		dictWords = append(dictWords, derivedWords...)
-	}
-	ix.Dict = table.New(tokenize.HanWords(dictWords))
-
-	// Document frequencies: keyword fields and text fields counted apart,
-	// a skill counted once per term.
-	type dfKey struct {
-		term    string
-		keyword bool
-	}
-	seen := map[key]bool{}
-	df := map[dfKey]int{}
-	for kk := range base {
-		sk := key{kk.term, kk.skill, 0}
-		if !kk.field.IsKeyword() {
-			sk.field = FieldDescription
-		}
-		if !seen[sk] {
-			seen[sk] = true
-			df[dfKey{kk.term, kk.field.IsKeyword()}]++
-		}
-	}
-	keys := make([]key, 0, len(base))
-	for kk := range base {
-		keys = append(keys, kk)
-	}
-	sort.Slice(keys, func(a, b int) bool {
-		if keys[a].term != keys[b].term {
-			return keys[a].term < keys[b].term
-		}
-		if keys[a].skill != keys[b].skill {
-			return keys[a].skill < keys[b].skill
-		}
-		return keys[a].field < keys[b].field
-	})
-	keywordTerms := map[string]uint32{}
-	var terms []string
-	for _, kk := range keys {
-		if len(terms) == 0 || terms[len(terms)-1] != kk.term {
-			terms = append(terms, kk.term)
-			ix.Starts = append(ix.Starts, uint32(len(ix.PostSkill)))
-		}
-		if kk.field.IsKeyword() {
-			keywordTerms[kk.term] = uint32(len(terms) - 1)
-		}
-		b := base[kk]
-		ix.PostSkill = append(ix.PostSkill, uint32(kk.skill))
-		ix.PostField = append(ix.PostField, uint8(kk.field))
-		idf := IDF(n, df[dfKey{kk.term, true}])
-		if !kk.field.IsKeyword() {
-			idf = TextIDF(n, df[dfKey{kk.term, false}])
-		}
-		ix.PostWeight = append(ix.PostWeight, float32(b*idf))
-	}
-	ix.Starts = append(ix.Starts, uint32(len(ix.PostSkill)))
-	ix.Terms = table.New(terms)
-
-	total := 0.0
-	for _, s := range ix.Skills {
-		total += s.Length
-	}
-	if n > 0 {
-		ix.AvgLength = total / float64(n)
-	}
-	ix.buildGrams(keywordTerms)
-	ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
-	ix.SourceHash = SourceHash(cat, syn, opt)
-	return ix
 }
 
 // reaches reports whether a query term would meet anything in the index:
@@ -397,32 +269,6 @@ func (ix *Index) listed(term string) bool {
 	return keyword
 }
 
-// buildGrams indexes keyword terms by their character trigrams, so that a
-// partial match looks at the few keywords that can contain the query term.
-func (ix *Index) buildGrams(keywordTerms map[string]uint32) {
-	grams := map[string][]uint32{}
-	for term, id := range keywordTerms {
-		for _, g := range trigrams(term) {
-			if l := grams[g]; len(l) == 0 || l[len(l)-1] != id {
-				grams[g] = append(grams[g], id)
-			}
-		}
-	}
-	sorted := make([]string, 0, len(grams))
-	for g := range grams {
-		sorted = append(sorted, g)
-	}
-	sort.Strings(sorted)
-	ix.Grams = table.New(sorted)
-	for _, g := range sorted {
-		ids := grams[g]
-		sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
-		ix.GramStarts = append(ix.GramStarts, uint32(len(ix.GramTerms)))
-		ix.GramTerms = append(ix.GramTerms, ids...)
-	}
-	ix.GramStarts = append(ix.GramStarts, uint32(len(ix.GramTerms)))
-}
-
 // trigrams returns the distinct three-character substrings of s.
 func trigrams(s string) []string {
 	if utf8.RuneCountInString(s) < 3 {
@@ -447,31 +293,66 @@ func trigrams(s string) []string {
 
 // SourceHash fingerprints the content an index is built from.
 func SourceHash(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) string {
-	h := sha256.New()
+	h := newSourceHasher(opt)
+	for i := range cat.Skills {
+		h.skill(&cat.Skills[i])
+	}
+	return h.sum(syn)
+}
+
+// sourceHasher computes SourceHash a skill at a time, so that a compile can
+// hash skills as it goes (Options.Release). It writes what fmt wrote
+// before, with strconv's appends (TestSourceHashBytes): fmt.Fprintf per
+// keyword was a second of a 100,000-skill compile.
+type sourceHasher struct {
+	h        hash.Hash
+	buf      []byte
+	glossary *tokenize.GlossaryFile
+}
+
+func newSourceHasher(opt Options) *sourceHasher {
+	h := &sourceHasher{h: sha256.New(), glossary: opt.Glossary}
 	if opt.DeriveKeywords {
-		h.Write([]byte("derive\x00"))
+		h.h.Write([]byte("derive\x00"))
 	}
-	for _, s := range cat.Skills {
-		for _, part := range []string{s.Name, s.Description, s.WhenToUse, s.Triggers, s.Body, s.Maturity, s.Source,
-			strings.Join(s.Enhances, ","), strings.Join(s.Conflicts, ",")} {
-			h.Write([]byte(part))
-			h.Write([]byte{0})
-		}
-		for _, k := range s.Keywords {
-			fmt.Fprintf(h, "%s\x00%d\x00%g\x00", k.Text, k.Tier, k.Weight)
-		}
+	return h
+}
+
+func (h *sourceHasher) skill(s *skills.Skill) {
+	b := h.buf[:0]
+	for _, part := range [...]string{s.Name, s.Description, s.WhenToUse, s.Triggers, s.Body, s.Maturity, s.Source} {
+		b = append(append(b, part...), 0)
 	}
+	for _, list := range [...][]string{s.Enhances, s.Conflicts} {
+		for i, e := range list {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, e...)
+		}
+		b = append(b, 0)
+	}
+	for _, k := range s.Keywords {
+		b = append(append(b, k.Text...), 0)
+		b = append(strconv.AppendUint(b, uint64(k.Tier), 10), 0)
+		b = append(strconv.AppendFloat(b, k.Weight, 'g', -1, 64), 0)
+	}
+	h.h.Write(b)
+	h.buf = b
+}
+
+func (h *sourceHasher) sum(syn *tokenize.Synonyms) string {
 	for _, w := range syn.WordList() {
-		h.Write([]byte(w))
-		h.Write([]byte{0})
+		h.h.Write([]byte(w))
+		h.h.Write([]byte{0})
 	}
 	if syn != nil {
-		fmt.Fprintf(h, "%v %v %v", syn.Mates, syn.Weight, syn.Groups)
+		fmt.Fprintf(h.h, "%v %v %v", syn.Mates, syn.Weight, syn.Groups)
 	}
-	if opt.Glossary != nil {
-		fmt.Fprintf(h, "\x00glossary %s", opt.Glossary.Hash)
+	if h.glossary != nil {
+		fmt.Fprintf(h.h, "\x00glossary %s", h.glossary.Hash)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.h.Sum(nil))
 }
 
 // Tokenizer returns the tokenizer that matches this index's terms.
@@ -489,14 +370,32 @@ func (ix *Index) SkillNames() []string {
 	return out
 }
 
-// SkillID returns the position of the named skill, or -1.
+// SkillID returns the position of the named skill, or -1: a binary
+// search, as catalogs come sorted by name (skills.Catalog), else a scan.
+// At 100,000 skills a scan was a millisecond for each name a session or a
+// rule file names.
 func (ix *Index) SkillID(name string) int {
+	if ix.sortedNames() {
+		i := sort.Search(len(ix.Skills), func(i int) bool { return ix.Skills[i].Name >= name })
+		if i < len(ix.Skills) && ix.Skills[i].Name == name {
+			return i
+		}
+		return -1
+	}
 	for i, s := range ix.Skills {
 		if s.Name == name {
 			return i
 		}
 	}
 	return -1
+}
+
+// sortedNames reports whether the skills are in name order, checked once.
+func (ix *Index) sortedNames() bool {
+	ix.sortOnce.Do(func() {
+		ix.sorted = sort.SliceIsSorted(ix.Skills, func(i, j int) bool { return ix.Skills[i].Name < ix.Skills[j].Name })
+	})
+	return ix.sorted
 }
 
 // Resolve finds a skill by the name a session used or a skill file wrote:
@@ -571,10 +470,20 @@ const hashAfter = 4096
 // Term returns the text of term id.
 func (ix *Index) Term(id int) string { return ix.Terms.At(id) }
 
-// Postings calls fn for each posting of term id.
+// Postings calls fn for each posting of term id: a skill's postings come
+// together, in field order; skills come by impact segment, then by id.
+//
+// Postings of a damaged file that name no skill or field are skipped, and
+// a range beyond the postings yields none (see check).
 func (ix *Index) Postings(id int, fn func(Posting)) {
-	for p := ix.Starts[id]; p < ix.Starts[id+1]; p++ {
-		fn(Posting{Skill: int(ix.PostSkill[p]), Field: Field(ix.PostField[p]), Weight: float64(ix.PostWeight[p])})
+	from, to := ix.Starts[id], ix.Starts[id+1]
+	if from > to || int(to) > len(ix.PostSkill) {
+		return
+	}
+	for p := from; p < to; p++ {
+		if s, f := ix.PostSkill[p], Field(ix.PostField[p]); int(s) < len(ix.Skills) && f <= FieldBody {
+			fn(Posting{Skill: int(s), Field: f, Weight: float64(ix.PostWeight[p])})
+		}
 	}
 }
 
@@ -606,7 +515,11 @@ func (ix *Index) Containing(term string, fn func(id int)) {
 		if i < 0 {
 			return // some trigram occurs in no keyword: nothing contains term
 		}
-		if l := int(ix.GramStarts[i+1] - ix.GramStarts[i]); l < bestLen {
+		from, to := ix.GramStarts[i], ix.GramStarts[i+1]
+		if from > to || int(to) > len(ix.GramTerms) {
+			return // a damaged file (see check)
+		}
+		if l := int(to - from); l < bestLen {
 			best, bestLen = i, l
 		}
 	}
@@ -615,6 +528,9 @@ func (ix *Index) Containing(term string, fn func(id int)) {
 	}
 	latin := term[0] < utf8.RuneSelf
 	for _, id := range ix.GramTerms[ix.GramStarts[best]:ix.GramStarts[best+1]] {
+		if int(id) >= ix.Terms.Len() {
+			continue // a damaged file
+		}
 		if t := ix.Terms.At(int(id)); t != term && containsPart(t, term, latin) {
 			fn(int(id))
 		}

@@ -202,6 +202,14 @@ func TestIndexLookups(t *testing.T) {
 	assert.Equal(t, 0, ix.SkillID("cache-expert"))
 	assert.Equal(t, 2, ix.SkillID("web-expert"))
 	assert.Equal(t, -1, ix.SkillID("nobody"))
+	assert.Equal(t, -1, ix.SkillID("zzz"))
+	// A catalog built by hand out of name order is searched whole.
+	unsorted := keywordCatalog()
+	unsorted.Skills[0], unsorted.Skills[2] = unsorted.Skills[2], unsorted.Skills[0]
+	ux := index.Compile(unsorted, nil, index.Options{})
+	assert.Equal(t, 2, ux.SkillID("cache-expert"))
+	assert.Equal(t, 0, ux.SkillID("web-expert"))
+	assert.Equal(t, -1, ux.SkillID("nobody"))
 	assert.Equal(t, -1, ix.TermID("postgres"))
 	assert.True(t, sort.StringsAreSorted(ix.Terms.All()))
 	assert.Equal(t, index.FormatVersion, ix.Format)

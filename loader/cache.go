@@ -91,11 +91,24 @@ func Compile(cfg Config) (*index.Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer index.TightGC()() // reading the catalog makes as much garbage as compiling it
 	src, err := readSources(cfg)
 	if err != nil {
 		return nil, err
 	}
-	ix := index.Compile(src.catalog, src.synonyms, index.Options{DeriveKeywords: cfg.DeriveKeywords, Glossary: src.glossary})
+	n := len(src.catalog.Skills)
+	// Compile empties the skills it is done with (src is not used again),
+	// but those Calibrate reads: a catalog of 100,000 skills is half a
+	// gigabyte beside its postings.
+	opt := index.Options{DeriveKeywords: cfg.DeriveKeywords, Glossary: src.glossary,
+		Release: true, Keep: func(i int) bool { return router.Calibrated(n, i) }}
+	if cfg.CacheDir != "" {
+		// The words of every skill whose text did not change since the
+		// last compile of this kind of catalog (index.CutCache): after one
+		// edit, only that skill is cut again.
+		opt.Cuts = index.LoadCutCache(cutsFile(cfg), binaryStamp(cfg))
+	}
+	ix := index.Compile(src.catalog, src.synonyms, opt)
 	// Each catalog's abstain and HIGH lines, measured once here and kept
 	// in the index (router.Calibrate).
 	ix.Calibration = router.Calibrate(ix, func(i int) (string, string) {
@@ -119,6 +132,9 @@ func Compile(cfg Config) (*index.Index, error) {
 	}
 	if err != nil && cfg.Warn != nil {
 		fmt.Fprintf(cfg.Warn, "warning: cannot cache index: %v\n", err)
+	}
+	if err := opt.Cuts.Save(cutsFile(cfg)); err != nil && cfg.Warn != nil {
+		fmt.Fprintf(cfg.Warn, "warning: cannot cache the skills' words: %v\n", err)
 	}
 	pruneCache(cfg.CacheDir)
 	return ix, nil
@@ -191,9 +207,31 @@ func indexFile(cfg Config, quick string) string {
 // user's own skills (what `install` compiled) instead of compiling on the
 // prompt's clock; the project's skills join when the compile lands.
 func latestFile(cfg Config) string {
+	return filepath.Join(cfg.CacheDir, "latest-"+catalogKind(cfg))
+}
+
+// catalogKind names a kind of catalog: its options and the binary.
+func catalogKind(cfg Config) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%v\x00%s", cfg.Catalog, cfg.Synonyms, cfg.Glossary, cfg.DeriveKeywords, cfg.Binary)
-	return filepath.Join(cfg.CacheDir, "latest-"+hex.EncodeToString(h.Sum(nil))[:16])
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// cutsFile names the cut cache of a kind of catalog (index.CutCache):
+// one per kind, rewritten by each compile with the words of its skills.
+func cutsFile(cfg Config) string {
+	return filepath.Join(cfg.CacheDir, "cuts-"+catalogKind(cfg)+".bin")
+}
+
+// binaryStamp identifies the binary that cuts text (its path, size and
+// time), for the cut cache: a rebuilt binary may cut differently.
+func binaryStamp(cfg Config) string {
+	if cfg.Binary == "" {
+		return ""
+	}
+	h := sha256.New()
+	_ = stampPath(h, cfg.Binary, false)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Stamp is the quick stamp of a configuration's sources: the format and
@@ -297,7 +335,7 @@ func stampPath(w io.Writer, path string, files bool) error {
 }
 
 func pruneCache(dir string) {
-	for _, pattern := range []string{"index-*.bin", "rules-*.bin"} {
+	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin"} {
 		files, _ := filepath.Glob(filepath.Join(dir, pattern))
 		if len(files) <= cacheKeep {
 			continue

@@ -41,6 +41,7 @@ const (
 // them in a continuation): those without the learner's weights, which
 // the learned stage adds after the rules.
 func fuseSignals(r *Router, st *route) {
+	st.complete(r)
 	results := st.results
 	if st.base != nil {
 		results = st.base

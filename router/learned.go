@@ -42,11 +42,7 @@ const (
 // vector: routing is unchanged.
 func applyLearned(r *Router, st *route) {
 	applyWeights(r, st)
-	st.decision.Terms = memory.Vectorize(r.Index, st.query)
-	if r.Memory.Len() == 0 {
-		return
-	}
-	v := r.Memory.Recall(st.decision.Terms)
+	v := st.recall(r)
 	if !v.Acts() {
 		return
 	}

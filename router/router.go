@@ -9,10 +9,10 @@
 //	normalise  cap and lower-case the prompt once; every later stage reads that
 //	turn       a new request, a continuation ("继续", "go on") or a closing ("thanks")
 //	tokenize   the prompt's terms (a continuation's cue words stripped)
-//	score      BM25 over the compiled index, with the learner's weights and (when there are any) without
+//	score      BM25's best skills over the compiled index (bm25.TopK, needs.go), with the learner's weights and (when there are any) without
 //	followup   settle the turn on the prompt's own evidence: close, carry on, or route afresh
 //	signals    the session's evidence: context window, project type, workflow
-//	fuse       BM25 (without the learner's weights) and the signals, linearly
+//	fuse       BM25 (without the learner's weights) and the signals, linearly, once the lists hold every skill a later stage acts on
 //	rules      the disambiguation rules
 //	prior      the calibration table, a prior among the candidates
 //	learned    what the user taught, over the rules and the table: the weights' change, then the prompt memory

@@ -5,6 +5,7 @@ import (
 	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/learn/memory"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -20,17 +21,20 @@ type route struct {
 	scored tokenize.Text // tokenize: the text BM25 reads (cues stripped in a continuation)
 	query  tokenize.Query
 
-	results   []bm25.Result // score: with the learner's weights
-	base      []bm25.Result // score: without them, what fuse and the rules see (nil: no weights)
-	continues bool          // followup: the session's skill carries this turn
-	weak      bool          // followup: the prompt alone would abstain, or names nothing of a new skill
-	signals   Signals       // signals
-	cands     []disambig.Candidate
-	fired     []*disambig.Rule // rules
-	prior     string           // prior: what the table did, for --explain
-	silence   bool             // prior: the table has seen no skill help here
-	taught    string           // learned: the skill the prompt memory put first
-	cat       string           // the task category, once asked for (category)
+	results     []bm25.Result  // score: with the learner's weights
+	base        []bm25.Result  // score: without them, what fuse and the rules see (nil: no weights)
+	scoredQuery tokenize.Query // score: the query results and base were scored on
+	continues   bool           // followup: the session's skill carries this turn
+	weak        bool           // followup: the prompt alone would abstain, or names nothing of a new skill
+	signals     Signals        // signals
+	cands       []disambig.Candidate
+	fired       []*disambig.Rule // rules
+	prior       string           // prior: what the table did, for --explain
+	silence     bool             // prior: the table has seen no skill help here
+	taught      string           // learned: the skill the prompt memory put first
+	recalled    bool             // the prompt memory was asked (recall)
+	verdict     memory.Verdict   // and what it said
+	cat         string           // the task category, once asked for (category)
 
 	decision Decision
 	done     bool // a stage decided: the rest do not run
@@ -98,11 +102,15 @@ func score(r *Router, st *route) {
 	st.scoreQuery(r, st.query)
 }
 
+// scoreQuery scores the k best skills for the query (needs.go: the
+// stages after it complete the lists with the skills they act on).
 func (st *route) scoreQuery(r *Router, q tokenize.Query) {
-	st.results = bm25.ScoreWith(r.Index, q, r.Weights)
+	k := r.needed(st.text)
+	st.scoredQuery = q
+	st.results = bm25.TopK(r.Index, q, r.Weights, k, nil)
 	st.base = nil
 	if r.Weights != nil {
-		st.base = bm25.Score(r.Index, q)
+		st.base = bm25.TopK(r.Index, q, nil, k, nil)
 	}
 }
 

@@ -8,7 +8,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 )
 
 // builtinFS holds the built-in catalog, one folder per skill, exactly as
@@ -104,28 +107,56 @@ func loadFS(fsys fs.FS, root, prefix string, read func(name string) ([]byte, err
 	if err != nil {
 		return nil, fmt.Errorf("catalog %s: %w", root, err)
 	}
-	var list []Skill
+	var dirs []string
 	for _, e := range entries {
-		if !e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
-			continue
+		if e.IsDir() || e.Type()&fs.ModeSymlink != 0 {
+			dirs = append(dirs, e.Name())
 		}
-		name := e.Name()
-		data, err := read(name)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // a folder without SKILL.md is not a skill
+	}
+	// Reading and parsing (YAML) is most of loading a large catalog: the
+	// folders are shared out among the cores, and the results kept in
+	// folder order, so that the first error reported is the first in that
+	// order, as one after the other would find it.
+	type result struct {
+		skill Skill
+		ok    bool
+		err   error
+	}
+	results := make([]result, len(dirs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := min(runtime.GOMAXPROCS(0), max(1, len(dirs)/64)); w > 0; w-- {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(dirs); i = int(next.Add(1) - 1) {
+				name := dirs[i]
+				data, err := read(name)
+				if errors.Is(err, fs.ErrNotExist) {
+					continue // a folder without SKILL.md is not a skill
+				}
+				if err != nil {
+					results[i] = result{err: err}
+					continue
+				}
+				source := prefix + name
+				if prefix == "" {
+					source = filepath.Join(root, name, "SKILL.md")
+				}
+				sk, err := Parse(source, name, data)
+				results[i] = result{sk, err == nil, err}
+			}
+		}()
+	}
+	wg.Wait()
+	list := make([]Skill, 0, len(dirs))
+	for _, r := range results {
+		if r.err != nil {
+			return nil, r.err
 		}
-		if err != nil {
-			return nil, err
+		if r.ok {
+			list = append(list, r.skill)
 		}
-		source := prefix + name
-		if prefix == "" {
-			source = filepath.Join(root, name, "SKILL.md")
-		}
-		sk, err := Parse(source, name, data)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, sk)
 	}
 	return NewCatalog(list)
 }

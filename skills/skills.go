@@ -173,7 +173,10 @@ func Parse(source, dirName string, data []byte) (Skill, error) {
 	sk.Triggers = strings.TrimSpace(fm.Triggers)
 	sk.Enhances, sk.Requires, sk.Conflicts = fm.Enhances, fm.Requires, fm.Conflicts
 	sk.Maturity = fm.Maturity
-	sk.Body = body
+	// A copy, so that the frontmatter's text is not kept alive with the
+	// body: half of each file, and a catalog of 100,000 skills is held
+	// whole while it compiles.
+	sk.Body = strings.Clone(body)
 	if sk.Description == "" {
 		sk.Description = firstParagraph(body)
 	}

@@ -8,11 +8,13 @@
 //     gives "ci" and "cd"), stemmed with the Porter2 stemmer so "crawls"
 //     meets "crawling", plus phrases of two and three adjacent words so that
 //     compound keywords ("slow query", "core web vitals") match whole.
-//   - Chinese: segmented by gse with a dictionary of the index's own Chinese
-//     keywords and synonyms, never gse's 350,000-word default (3.7 s to
-//     load). The dictionary is cut further to the words that occur in the
-//     prompt before gse sees it, so a prompt pays for the handful of words
-//     it contains, not for the catalog (measured in BenchmarkTokenize).
+//   - Chinese: segmented by gse's shortest path (segment computes it as gse
+//     does, without gse's per-call dictionary) with a dictionary of the
+//     index's own Chinese keywords and synonyms, never gse's 350,000-word
+//     default (3.7 s to load). The dictionary is cut further to the words
+//     that occur in the prompt before segmenting, so a prompt pays for the
+//     handful of words it contains, not for the catalog (measured in
+//     BenchmarkTokenize).
 //     Dictionary words win over windows ("数据库|存储", never "库存"); the
 //     stretches the dictionary does not cover fall back to 2–4 character
 //     windows, so an unknown word still meets a body text cut the same way.
@@ -26,13 +28,14 @@
 package tokenize
 
 import (
+	"math"
 	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
-	"github.com/go-ego/gse"
 	"github.com/kljensen/snowball/english"
 	"github.com/skillroute/skillroute/internal/table"
 )
@@ -83,6 +86,62 @@ type Tokenizer struct {
 	dict  table.Strings // Chinese words for segmentation
 	syn   *Synonyms
 	gloss *Glossary
+
+	// What WithCache remembers, or nil.
+	stems map[string]string  // word -> stem
+	hans  map[string][]token // run of Han characters -> its tokens, at offset 0
+	// Buffers WithCache reuses from one text to the next.
+	toks []token
+	locs [][2]int
+}
+
+// WithCache returns a copy of t that remembers the stems and the Chinese
+// segmentations it computes, for one goroutine cutting many texts:
+// compiling a catalog, whose bodies repeat words and phrases, spent a
+// third of its time stemming and segmenting them again. Not safe for
+// concurrent use; t itself is unchanged.
+func (t *Tokenizer) WithCache() *Tokenizer {
+	c := *t
+	c.stems, c.hans = map[string]string{}, map[string][]token{}
+	c.toks, c.locs = []token{}, [][2]int{}
+	return &c
+}
+
+// cacheLimit bounds each cache of WithCache: past it, new words are
+// computed and not remembered, so that a catalog of endless distinct words
+// (hashes, names) does not grow it without end, and the words met first,
+// which in text are mostly the frequent ones, stay. The built-in catalog's
+// bodies hold about 9,000 distinct words.
+const cacheLimit = 1 << 15
+
+// stem is the package's stem, through the cache when there is one.
+func (t *Tokenizer) stem(w string) string {
+	if t.stems == nil {
+		return stem(w)
+	}
+	s, ok := t.stems[w]
+	if !ok {
+		if len(t.stems) >= cacheLimit {
+			return stem(w)
+		}
+		w = strings.Clone(w) // w may be a slice of a long text
+		s = stem(w)
+		t.stems[w] = s
+	}
+	return s
+}
+
+// Normalize is the package's Normalize, through the cache when there is
+// one.
+func (t *Tokenizer) Normalize(s string) string {
+	if t.stems == nil {
+		return Normalize(s)
+	}
+	fields := strings.Fields(strings.ToLower(s))
+	for i, f := range fields {
+		fields[i] = t.stem(f)
+	}
+	return strings.Join(fields, " ")
 }
 
 // New returns a tokenizer that segments Chinese with the given dictionary
@@ -240,6 +299,85 @@ func Cap(s string) string {
 	return s
 }
 
+// scanWords appends to locs the start and end of every match of wordRE in
+// s, as wordRE.FindAllStringIndex would find them, without the regular
+// expression engine: compiling a catalog spent a sixth of its time there
+// (TestScanWords compares the two).
+func scanWords(s string, locs [][2]int) [][2]int {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !isWordRune(r) {
+			i += size
+			continue
+		}
+		start := i
+		if end := skipRatio(s, i); end > i { // wordRE's first alternative wins where it matches
+			i = end
+			locs = append(locs, [2]int{start, i})
+			continue
+		}
+		i = skipWordRunes(s, i)
+		for i < len(s) && strings.IndexByte("._-/'", s[i]) >= 0 {
+			if j := skipWordRunes(s, i+1); j > i+1 {
+				i = j
+				continue
+			}
+			break
+		}
+		for i < len(s) && (s[i] == '+' || s[i] == '#') {
+			i++
+		}
+		locs = append(locs, [2]int{start, i})
+	}
+	return locs
+}
+
+// skipRatio returns the end of the ratio of numbers ("16:9") at i, or i
+// when there is none: wordRE's \p{N}+:\p{N}+.
+func skipRatio(s string, i int) int {
+	j := skipNumberRunes(s, i)
+	if j == i || j >= len(s) || s[j] != ':' {
+		return i
+	}
+	k := skipNumberRunes(s, j+1)
+	if k == j+1 {
+		return i
+	}
+	return k
+}
+
+// skipNumberRunes returns the end of the run of \p{N} runes at i.
+func skipNumberRunes(s string, i int) int {
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !(r < utf8.RuneSelf && '0' <= r && r <= '9' || r >= utf8.RuneSelf && unicode.IsNumber(r)) {
+			break
+		}
+		i += size
+	}
+	return i
+}
+
+// skipWordRunes returns the end of the run of word runes at i.
+func skipWordRunes(s string, i int) int {
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !isWordRune(r) {
+			break
+		}
+		i += size
+	}
+	return i
+}
+
+// isWordRune reports whether r is in wordRE's [\p{Latin}\p{N}].
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.Is(unicode.Latin, r) || unicode.IsNumber(r)
+}
+
 // wordRE matches an English word with its inner connectors: "next.js",
 // "ci/cd", "vue-router", "c++", "c#", "don't".
 //
@@ -250,6 +388,9 @@ var wordRE = regexp.MustCompile(`\p{N}+:\p{N}+|[\p{Latin}\p{N}]+(?:[._\-/'][\p{L
 // tokens lists the terms of lower-cased text in order of position.
 func (t *Tokenizer) tokens(text string, phrases bool) []token {
 	var out []token
+	if t.toks != nil {
+		out = t.toks[:0] // a cached tokenizer's callers are done with the last text
+	}
 	start := 0
 	for start < len(text) {
 		r, size := utf8.DecodeRuneInString(text[start:])
@@ -265,16 +406,25 @@ func (t *Tokenizer) tokens(text string, phrases bool) []token {
 		if han {
 			out = t.han(out, text[start:end], start)
 		} else {
-			out = latin(out, text[start:end], start, phrases)
+			out = t.latin(out, text[start:end], start, phrases)
 		}
 		start = end
+	}
+	if t.toks != nil {
+		t.toks = out[:0]
 	}
 	return out
 }
 
 // latin adds the English words and phrases of a non-Han run.
-func latin(out []token, run string, offset int, phrases bool) []token {
-	locs := wordRE.FindAllStringIndex(run, -1)
+func (t *Tokenizer) latin(out []token, run string, offset int, phrases bool) []token {
+	var locs [][2]int
+	if t.locs != nil {
+		locs = scanWords(run, t.locs[:0])
+		t.locs = locs[:0]
+	} else {
+		locs = scanWords(run, nil)
+	}
 	var phrase []string // stemmed words of the current phrase, with stop words
 	var phrasePos []int
 	var phraseStops []bool
@@ -284,7 +434,7 @@ func latin(out []token, run string, offset int, phrases bool) []token {
 		if i > 0 && strings.TrimSpace(run[locs[i-1][1]:loc[0]]) != "" {
 			phrase, phrasePos, phraseStops = phrase[:0], phrasePos[:0], phraseStops[:0]
 		}
-		sw := stem(strings.TrimSuffix(w, "'s"))
+		sw := t.stem(strings.TrimSuffix(w, "'s"))
 		if !isStopWord(w) && utf8.RuneCountInString(w) > 1 {
 			out = append(out, token{sw, pos, w})
 		}
@@ -293,7 +443,7 @@ func latin(out []token, run string, offset int, phrases bool) []token {
 			for _, part := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("./-_'", r) }) {
 				at += strings.Index(w[at:], part)
 				if len(part) > 1 && !isStopWord(part) {
-					out = append(out, token{stem(part), pos + at, part})
+					out = append(out, token{t.stem(part), pos + at, part})
 				}
 				at += len(part)
 			}
@@ -307,7 +457,7 @@ func latin(out []token, run string, offset int, phrases bool) []token {
 		if len(phrase) > 0 && !phraseStops[len(phrase)-1] && isLetters(w) && (!isStopWord(w) || particleWords[w]) {
 			from := phrasePos[len(phrase)-1] - offset
 			if prev := run[from:locs[i-1][1]]; isLetters(prev) {
-				out = append(out, token{stem(prev + w), offset + from, run[from:loc[1]]})
+				out = append(out, token{t.stem(prev + w), offset + from, run[from:loc[1]]})
 			}
 		}
 		phrase, phrasePos, phraseStops = append(phrase, sw), append(phrasePos, pos), append(phraseStops, isStopWord(w))
@@ -366,7 +516,34 @@ func IsFiller(w string) bool {
 }
 
 // han adds the words of a run of Han characters.
+// han adds the words of a run of Han characters, through the cache when
+// there is one.
 func (t *Tokenizer) han(out []token, run string, offset int) []token {
+	if t.hans == nil {
+		return t.cutHan(out, run, offset)
+	}
+	if cached, ok := t.hans[run]; ok {
+		for _, tk := range cached {
+			tk.pos += offset
+			out = append(out, tk)
+		}
+		return out
+	}
+	if len(t.hans) >= cacheLimit {
+		return t.cutHan(out, run, offset)
+	}
+	key := strings.Clone(run) // the cached tokens are slices of it
+	from := len(out)
+	out = t.cutHan(out, key, 0)
+	t.hans[key] = slices.Clone(out[from:])
+	for i := from; i < len(out); i++ {
+		out[i].pos += offset
+	}
+	return out
+}
+
+// cutHan adds the words of a run of Han characters.
+func (t *Tokenizer) cutHan(out []token, run string, offset int) []token {
 	found := t.dictWords(run)
 	covered := make([]bool, len(run)) // by byte
 	for _, seg := range t.choose(run, found) {
@@ -486,8 +663,8 @@ func (t *Tokenizer) choose(text string, found []span) []span {
 	return out
 }
 
-// segmentWith runs gse over text with the found words as its dictionary
-// and keeps the segments that are dictionary words.
+// segmentWith segments text with the found words as its dictionary and
+// keeps the segments that are dictionary words.
 func segmentWith(text string, found []span) []span {
 	words := make([]string, 0, len(found))
 	for _, f := range found {
@@ -526,24 +703,68 @@ func init() {
 	}
 }
 
-// segment cuts run with gse, loaded with the given words only, into byte
-// spans. Each word gets a frequency proportional to its length, so that
-// gse's shortest path prefers the longest dictionary word ("compound
-// keywords first").
+// segment cuts a run of Han characters into byte spans by gse's shortest
+// path, with a dictionary of the given words only (sorted, unique), each
+// at frequency 10 × its length in characters, so that the path prefers
+// the longest dictionary words ("compound keywords first"). It computes
+// what gse's Segmenter.Segment computes for that dictionary, step for
+// step in the same float32 arithmetic (TestSegmentLikeGse), without
+// building gse's dictionary and trie for each call: those were a sixth of
+// a catalog compile's time and a quarter of its allocations.
+//
+// A word's cost is log2(total frequency) − log2(its frequency); a
+// character no word starts with costs 32 on its own; each position keeps
+// the cheapest way to end there, the first found on ties, a cost of 0
+// counting as none yet, as gse's does.
 func segment(words []string, run string) []span {
-	var seg gse.Segmenter
-	seg.NotLoadHMM, seg.SkipLog = true, true
-	seg.Dict = gse.NewDict()
-	seg.Init()
+	offs := make([]int, 0, len(run)/3+1) // byte offset of each character, and the end
+	for i := range run {
+		offs = append(offs, i)
+	}
+	n := len(offs)
+	offs = append(offs, len(run))
+	total, longest := 0.0, 0
 	for _, w := range words {
-		_ = seg.AddToken(w, float64(10*utf8.RuneCountInString(w)))
+		c := utf8.RuneCountInString(w)
+		total += float64(10 * c)
+		longest = max(longest, c)
 	}
-	seg.CalcToken()
-	segs := seg.Segment([]byte(run))
-	out := make([]span, len(segs))
-	for i, s := range segs {
-		out[i] = span{s.Start(), s.End()}
+	logTotal := float32(math.Log2(total))
+	type jumper struct {
+		cost  float32
+		chars int // of the word that ends here on the cheapest path
 	}
+	jumpers := make([]jumper, n)
+	update := func(j *jumper, cost float32, chars int) {
+		if j.cost == 0 || j.cost > cost {
+			j.cost, j.chars = cost, chars
+		}
+	}
+	for cur := 0; cur < n; cur++ {
+		var base float32
+		if cur > 0 {
+			base = jumpers[cur-1].cost
+		}
+		shortest := 0
+		for c := 1; c <= longest && cur+c <= n; c++ {
+			if _, ok := slices.BinarySearch(words, run[offs[cur]:offs[cur+c]]); ok {
+				update(&jumpers[cur+c-1], base+(logTotal-float32(math.Log2(float64(10*c)))), c)
+				if shortest == 0 {
+					shortest = c
+				}
+			}
+		}
+		if shortest != 1 {
+			update(&jumpers[cur], base+32, 1)
+		}
+	}
+	var out []span
+	for end := n - 1; end >= 0; {
+		from := end - max(1, jumpers[end].chars) + 1 // every position is reached, by one character at least
+		out = append(out, span{offs[from], offs[end+1]})
+		end = from - 1
+	}
+	slices.Reverse(out)
 	return out
 }
 

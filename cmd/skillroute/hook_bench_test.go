@@ -85,8 +85,14 @@ func benchProcess(b *testing.B, a *app, event, want string) {
 		}
 		return string(out)
 	}
-	if out := runOnce(); !strings.Contains(out, want) {
-		b.Fatalf("unexpected hook output %q", out)
+	// A call past the deadline on a busy machine answers nothing (the
+	// hook never blocks the prompt): try again rather than fail.
+	out := ""
+	for try := 0; try < 5 && !strings.Contains(out, want); try++ {
+		out = runOnce()
+	}
+	if !strings.Contains(out, want) {
+		b.Fatalf("unexpected hook output %q (see hook.log in the state folder)", out)
 	}
 	b.ResetTimer()
 	for b.Loop() {

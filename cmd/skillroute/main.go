@@ -20,6 +20,7 @@
 //	skillroute memories [list] | skillroute memories forget ID
 //	skillroute replay [--router rule|feature] [--policy] [--since T] [--json]
 //	skillroute policy [--enable|--disable] [--explore RATE] [--json]
+//	skillroute bench gen --skills N [--seed S] [--queries Q] -o DIR
 //
 // Run `skillroute COMMAND --help` for each command's flags.
 package main
@@ -63,6 +64,7 @@ func init() {
 		{"memories", "list remembered facts, or forget one: skillroute memories forget ID", (*app).runMemories},
 		{"replay", "re-run an action router over the logged decisions and compare", (*app).runReplay},
 		{"policy", "learn success rates from logged outcomes; enable or disable them", (*app).runPolicy},
+		{"bench", "generate synthetic catalogs for benchmarks: skillroute bench gen", (*app).runBench},
 	}
 }
 

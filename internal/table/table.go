@@ -35,8 +35,27 @@ func (t Strings) Len() int {
 	return len(t.Off) - 1
 }
 
-// At returns string i.
-func (t Strings) At(i int) string { return t.Blob[t.Off[i]:t.Off[i+1]] }
+// At returns string i, or "" where the offsets are out of order or
+// beyond the blob: a table read from a damaged file is never checked
+// whole, so each read is (a comparison, against a panic).
+func (t Strings) At(i int) string {
+	from, to := t.Off[i], t.Off[i+1]
+	if from > to || int(to) > len(t.Blob) {
+		return ""
+	}
+	return t.Blob[from:to]
+}
+
+// Valid reports whether every offset is in order and within the blob:
+// for small tables read from a file, checked whole.
+func (t Strings) Valid() bool {
+	for i := 1; i < len(t.Off); i++ {
+		if t.Off[i] < t.Off[i-1] {
+			return false
+		}
+	}
+	return len(t.Off) == 0 || int(t.Off[len(t.Off)-1]) <= len(t.Blob)
+}
 
 // Find returns the position of s, or -1.
 func (t Strings) Find(s string) int {

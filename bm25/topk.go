@@ -1,0 +1,567 @@
+package bm25
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// TopK returns the k best skills for the query, in Sort's order, and with
+// them every skill of also (skill ids) that the query matches: exactly the
+// results ScoreWith gives for those skills, found without scoring the
+// rest. The router asks for the few candidates it lists plus those its
+// later stages may raise (session signals, rule boosts) or lower (rule
+// penalties); routing is then the same as over every skill
+// (TestTopKExact, TestRouteGolden).
+//
+// It is WAND dynamic pruning over impact segments (index.Segment). Each
+// word of the prompt, with its synonyms and the keywords containing it,
+// adds at most one match to a skill's score (ScoreWith's one-to-one
+// assignment), worth at most the bound of the segment that holds the
+// skill, × the query term's weight. Cursors walk the segments in skill
+// order; a skill is scored only if the bounds of the cursors at or before
+// it, per word the largest, reach the k-th best score so far, and the
+// cursors jump past the skills that cannot (see run). A word thousands of
+// skills use has most of them in a segment with a low bound: it costs
+// little once k skills beat it. On 10,000 generated skills (`skillroute
+// bench gen`) it scores 144 skills a prompt, on average, where ScoreWith
+// scores the 6,445 the prompt reaches, for the same results
+// (TestTopKExact; BenchmarkTopK times both).
+//
+// With an adjuster it prunes only if the adjuster is Bounded; otherwise it
+// scores every skill and cuts.
+func TopK(ix *index.Index, q tokenize.Query, adj Adjuster, k int, also []int) []Result {
+	kwScale, skillScale := 1.0, 1.0
+	if adj != nil {
+		b, ok := adj.(Bounded)
+		if !ok {
+			return cut(ScoreWith(ix, q, adj), k, also)
+		}
+		kd, sd := b.MaxDeltas()
+		kwScale, skillScale = max(1, 1+kd), max(1, 1+sd)
+	}
+	p := pruner{ix: ix, adj: adj, rarest: index.TextIDF(len(ix.Skills), 1)}
+	p.reach(q, kwScale)
+	if len(p.cursors) == 0 {
+		return nil
+	}
+	p.run(k, skillScale)
+	return p.results(also)
+}
+
+// Bounded is an Adjuster that can say how far it raises weights, which
+// lets TopK keep pruning with it: learned deltas scale a keyword's tf by
+// at most 1 + keyword and a skill's score by at most 1 + skill.
+type Bounded interface {
+	Adjuster
+	MaxDeltas() (keyword, skill float64)
+}
+
+// boundSlack widens bounds against rounding: the scorer and the bounds
+// compute the same products in a different order, which can differ in the
+// last bits (1e-16 relative), never by a millionth of that.
+const boundSlack = 1e-9
+
+// cut keeps the first k results and those of the skills in also.
+func cut(rs []Result, k int, also []int) []Result {
+	out := rs[:0]
+	for i, r := range rs {
+		if i < k || slices.Contains(also, r.Skill) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// cursor walks, in skill order, the postings that a query term reaches:
+// one impact segment of one index term, or, merged, the postings of the
+// many small index terms it partly matches ("react" in a thousand "react
+// ..." keywords of one skill each), which would otherwise be a cursor
+// each: at 30,000 generated skills, two thirds of all cursors.
+type cursor struct {
+	qt      *tokenize.Term
+	origin  string // the prompt's word behind qt
+	word    int    // its number
+	term    int    // the index term, unless merged
+	partial bool
+	rarity  float64  // for a partial match: the prompt word's rarity (ScoreWith); else 1
+	bound   float64  // no posting gives its skill more
+	skills  []uint32 // the skill of each posting, ascending
+	base    uint32   // the index of the first posting, unless merged
+	posts   []uint32 // merged: the index of each posting
+	terms   []int32  // merged: the term of each posting
+	at      uint32   // the first posting not yet passed, in skills
+}
+
+// posting returns the index of the at-th posting of cursor cu and its
+// term.
+func (cu *cursor) posting(at uint32) (uint32, int) {
+	if cu.posts != nil {
+		return cu.posts[at], int(cu.terms[at])
+	}
+	return cu.base + at, cu.term
+}
+
+// mergeBelow is the largest term, in postings, whose partial matches go
+// into the query term's merged cursor; larger ones get cursors of their
+// own, which can be bounded apart.
+const mergeBelow = 16
+
+// merged is one posting of a merged cursor, while it is built.
+type merged struct {
+	skill, post uint32
+	term        int32
+}
+
+// entry is a scored skill in the top-k heap.
+type entry struct {
+	score float64
+	skill uint32
+}
+
+type pruner struct {
+	ix      *index.Index
+	adj     Adjuster
+	cursors []cursor
+	words   []string // origins, by number
+
+	heap   []entry // the k best so far, the worst at the root
+	scored int     // skills scored in full while pruning (TestTopKPrunes)
+
+	all    []int   // every cursor, for results
+	rarest float64 // the text IDF of a word one skill uses (ScoreWith's rarity)
+
+	// Scratch for scoring one skill.
+	matches  []Match
+	order    []int
+	chosen   []Match   // the matches that count, in ScoreWith's order
+	wordBest []float64 // per word, its best match in the skill being scored
+	pack     packing
+	fields   []Field
+	small    []merged
+}
+
+// reach lists, for every query term, the index terms it meets, exactly
+// and partially, as ScoreWith visits them: a cursor per impact segment,
+// with the small terms it partly matches merged into one.
+func (p *pruner) reach(q tokenize.Query, kwScale float64) {
+	ix := p.ix
+	for i := range q.Terms {
+		qt := &q.Terms[i]
+		origin := qt.From
+		if origin == "" {
+			origin = qt.Text
+		}
+		w := slices.Index(p.words, origin)
+		if w < 0 {
+			w = len(p.words)
+			p.words = append(p.words, origin)
+		}
+		scale := qt.Weight * kwScale * (1 + boundSlack)
+		smallBound := 0.0
+		p.small = p.small[:0]
+		rarity := 1.0
+		add := func(id int, partial bool) {
+			from, to := ix.Segments(id)
+			if partial && to-from == 1 {
+				if seg := ix.Segment(from); seg.To-seg.From < mergeBelow {
+					if seg.Partial > 0 {
+						smallBound = max(smallBound, seg.Partial)
+						for at := seg.From; at < seg.To; at++ {
+							p.small = append(p.small, merged{ix.PostSkill[at], at, int32(id)})
+						}
+					}
+					return
+				}
+			}
+			for j := from; j < to; j++ {
+				seg := ix.Segment(j)
+				b := seg.Exact
+				if partial {
+					b = seg.Partial
+				}
+				if b <= 0 {
+					continue // no keyword postings for a partial match
+				}
+				r := 1.0
+				if partial {
+					r = rarity
+				}
+				p.cursors = append(p.cursors, cursor{qt: qt, origin: origin, word: w, term: id, partial: partial, rarity: r,
+					bound: b * scale, skills: ix.PostSkill[seg.From:seg.To], base: seg.From})
+			}
+		}
+		id := ix.TermID(qt.Text)
+		if id >= 0 {
+			add(id, false)
+		}
+		if !qt.Noise && utf8.RuneCountInString(qt.Text) >= index.MinPartial {
+			// As ScoreWith: a partial match counts the prompt word's
+			// rarity in the catalog's texts (at most 1: the bounds hold).
+			if id >= 0 && p.rarest > 0 {
+				rarity = min(1, ix.TermIDF(id, false)/p.rarest)
+			}
+			ix.Containing(qt.Text, func(id int) { add(id, true) })
+		}
+		if len(p.small) > 0 {
+			// By skill, then term, then posting: a skill's postings of one
+			// term stay together and in field order.
+			slices.SortFunc(p.small, func(a, b merged) int {
+				return cmp.Or(cmp.Compare(a.skill, b.skill), cmp.Compare(a.term, b.term), cmp.Compare(a.post, b.post))
+			})
+			c := cursor{qt: qt, origin: origin, word: w, term: -1, partial: true, rarity: rarity, bound: smallBound * scale,
+				skills: make([]uint32, len(p.small)), posts: make([]uint32, len(p.small)), terms: make([]int32, len(p.small))}
+			for j, m := range p.small {
+				c.skills[j], c.posts[j], c.terms[j] = m.skill, m.post, m.term
+			}
+			p.cursors = append(p.cursors, c)
+		}
+	}
+}
+
+// run fills the heap with the k best skills: WAND over the cursors, kept
+// in order of their next skill. The first cursors, in order, are taken
+// until their bounds (per word the largest: a word adds one match) reach
+// the k-th best score: the last one taken, the pivot, is the first skill
+// that may enter. When every cursor taken is at the pivot's skill, it is
+// scored; else the cursors before it jump to it, skipping the skills in
+// between, which no word combination can lift into the top k. The
+// cursors are few (a query term's small partial matches share one), so
+// they are kept in a sorted slice, moved by insertion: a heap cost twice
+// as much.
+func (p *pruner) run(k int, skillScale float64) {
+	if k <= 0 {
+		return
+	}
+	best := make([]float64, len(p.words))
+	var w wand // cursors with postings left, by next skill
+	for c := range p.cursors {
+		if len(p.cursors[c].skills) > 0 {
+			w.order = append(w.order, int32(c))
+		}
+	}
+	slices.SortFunc(w.order, func(a, b int32) int { return cmp.Compare(p.next(int(a)), p.next(int(b))) })
+	for _, c := range w.order {
+		w.next = append(w.next, p.next(int(c)))
+	}
+	theta := math.Inf(-1) // the k-th best score over skillScale
+	var taken []int
+	for len(w.order) > 0 {
+		pivot, acc := -1, 0.0
+		clear(best)
+		for i, c := range w.order {
+			cu := &p.cursors[c]
+			if b := cu.bound; b > best[cu.word] {
+				acc += b - best[cu.word]
+				best[cu.word] = b
+			}
+			if acc >= theta {
+				pivot = i
+				break
+			}
+		}
+		if pivot < 0 {
+			return // no skill left can enter
+		}
+		s := w.next[pivot]
+		for pivot+1 < len(w.next) && w.next[pivot+1] == s {
+			pivot++
+		}
+		if w.next[0] == s {
+			taken = taken[:0]
+			for _, c := range w.order[:pivot+1] {
+				taken = append(taken, int(c))
+			}
+			score, hit := p.score(s, taken, false, theta) // the cursors not taken are past s
+			p.scored++
+			if hit && p.offer(entry{score, s}, k) && len(p.heap) == k {
+				theta = p.heap[0].score / skillScale
+			}
+		} else {
+			for i, c := range w.order[:pivot] {
+				if w.next[i] < s {
+					p.cursors[c].at = p.seek(int(c), s, false)
+				}
+			}
+		}
+		w.reorder(p, pivot+1)
+	}
+}
+
+// wand is the cursors in order of their next skill, with those skills.
+type wand struct {
+	order []int32
+	next  []uint32
+}
+
+// reorder puts the first moved cursors, which moved forward, back in
+// order, and drops those that are done: last first, each into its place
+// in the ordered rest (a binary search and one shift).
+func (w *wand) reorder(p *pruner, moved int) {
+	n := len(w.order)
+	for i := moved - 1; i >= 0; i-- {
+		c := w.order[i]
+		cu := &p.cursors[c]
+		next := uint32(math.MaxUint32) // done: goes last, then off
+		if int(cu.at) < len(cu.skills) {
+			next = cu.skills[cu.at]
+		}
+		rest := w.next[i+1 : n]
+		j := i + sort.Search(len(rest), func(k int) bool { return rest[k] >= next })
+		copy(w.order[i:j], w.order[i+1:j+1])
+		copy(w.next[i:j], w.next[i+1:j+1])
+		w.order[j], w.next[j] = c, next
+	}
+	for n > 0 && w.next[n-1] == math.MaxUint32 {
+		n--
+	}
+	w.order, w.next = w.order[:n], w.next[:n]
+}
+
+// next is the skill of cursor c's next posting.
+func (p *pruner) next(c int) uint32 { return p.cursors[c].skills[p.cursors[c].at] }
+
+// seek returns the first posting of cursor c at or after skill s, from
+// its position (galloping) or, when fresh, from its first posting.
+func (p *pruner) seek(c int, s uint32, fresh bool) uint32 {
+	cu := &p.cursors[c]
+	skills, end := cu.skills, uint32(len(cu.skills))
+	lo := cu.at
+	if fresh {
+		lo = 0
+	}
+	if lo >= end || skills[lo] >= s {
+		return lo
+	}
+	// skills[lo] < s: double the step until a posting at or after s.
+	step := uint32(1)
+	for lo+step < end && skills[lo+step] < s {
+		lo += step
+		step *= 2
+	}
+	hi := min(lo+step, end) // skills[lo] < s <= skills[hi], or hi == end
+	for lo+1 < hi {
+		mid := lo + (hi-lo)/2
+		if skills[mid] < s {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return hi
+}
+
+// score scores skill s as ScoreWith does: every match of a cursor's term
+// in s, then the one-to-one assignment, best match first. It reads the
+// given cursors from where they are and moves them past s or, when fresh,
+// every cursor from its first posting without moving it. The chosen
+// matches are in p.chosen, their overlaps marked and discounted.
+//
+// A skill whose best match per word, summed, stays under theta (the k-th
+// best score over the learned skill scale) cannot enter: it is not hit,
+// and its matches are not sorted and packed. The assignment keeps a match
+// per word at most and packing only discounts, so that sum bounds the
+// score.
+func (p *pruner) score(s uint32, list []int, fresh bool, theta float64) (float64, bool) {
+	ix := p.ix
+	p.matches = p.matches[:0]
+	if fresh {
+		list = p.all
+	} else {
+		p.fields = p.fields[:0] // results are built fresh, with fields of their own
+	}
+	valid := int(s) < len(ix.Skills) // not so only in a damaged file (index.Index.Postings)
+	if len(p.wordBest) != len(p.words) {
+		p.wordBest = make([]float64, len(p.words))
+	}
+	for _, c := range list {
+		cu := &p.cursors[c]
+		at := p.seek(c, s, fresh)
+		end := uint32(len(cu.skills))
+		for at < end && cu.skills[at] == s {
+			// One match per index term: a merged cursor holds several.
+			_, term := cu.posting(at)
+			m := Match{TermID: term, Query: cu.qt.Text, Origin: cu.origin, Surface: cu.qt.Surface, Partial: cu.partial, QWeight: cu.qt.Weight,
+				Pos: cu.qt.Pos, End: cu.qt.End, Rarity: cu.rarity, skill: int(s)}
+			if valid {
+				m.Term = ix.Term(term)
+			}
+			from := len(p.fields)
+			for ; at < end && cu.skills[at] == s; at++ {
+				if post, t := cu.posting(at); t != term {
+					break
+				} else if valid {
+					// What ScoreWith counts, as it counts it.
+					f := index.Field(ix.PostField[post])
+					if (cu.partial || cu.qt.Noise) && !f.IsKeyword() || f > index.FieldBody {
+						continue
+					}
+					if cu.partial && ix.Skills[s].Derived {
+						continue
+					}
+					w := float64(ix.PostWeight[post])
+					if cu.partial {
+						w *= PartialFactor * cu.rarity
+					}
+					var learned float64
+					if p.adj != nil {
+						learned = p.adj.KeywordDelta(ix.Skills[s].Name, m.Term)
+						w *= max(0, 1+learned)
+					}
+					m.TF += w
+					p.fields = append(p.fields, Field{Field: f, Weight: w, Learned: learned})
+				}
+			}
+			if m.TF > 0 {
+				norm := K1 * (1 - B + B*ix.Skills[s].Length/ix.AvgLength)
+				m.Score = m.QWeight * m.TF * (K1 + 1) / (m.TF + norm)
+				m.Fields = p.fields[from:len(p.fields):len(p.fields)]
+				p.matches = append(p.matches, m)
+				if w := cu.word; m.Score > p.wordBest[w] {
+					p.wordBest[w] = m.Score
+				}
+			} else {
+				p.fields = p.fields[:from]
+			}
+		}
+		if !fresh {
+			cu.at = at
+		}
+	}
+	if len(p.matches) == 0 {
+		return 0, false
+	}
+	bound := 0.0 // a word adds one match at most: its best
+	for w, b := range p.wordBest {
+		bound += b
+		p.wordBest[w] = 0
+	}
+	if !fresh && bound*(1+boundSlack) < theta {
+		return 0, false
+	}
+	p.order = p.order[:0]
+	for i := range p.matches {
+		p.order = append(p.order, i)
+	}
+	slices.SortFunc(p.order, func(i, j int) int {
+		a, b := &p.matches[i], &p.matches[j]
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Term, b.Term); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Query, b.Query)
+	})
+	p.chosen = p.chosen[:0]
+	for _, i := range p.order {
+		m := &p.matches[i]
+		used := false
+		for j := range p.chosen {
+			if p.chosen[j].Origin == m.Origin || p.chosen[j].Term == m.Term {
+				used = true
+				break
+			}
+		}
+		if !used {
+			p.chosen = append(p.chosen, *m)
+		}
+	}
+	p.pack.independent(p.chosen)
+	score := 0.0
+	for k := range p.chosen {
+		m := &p.chosen[k]
+		if m.Overlap {
+			m.Score *= OverlapShare
+		}
+		score += m.Score
+	}
+	if p.adj != nil {
+		score *= max(0, 1+p.adj.SkillDelta(ix.Skills[s].Name))
+	}
+	return score, true
+}
+
+// worse reports whether a ranks below b in Sort's order.
+func (p *pruner) worse(a, b entry) bool {
+	if a.score != b.score {
+		return a.score < b.score
+	}
+	return p.ix.Skills[a.skill].Name > p.ix.Skills[b.skill].Name
+}
+
+// offer puts e in the heap of the k best if it belongs there.
+func (p *pruner) offer(e entry, k int) bool {
+	h := p.heap
+	if len(h) < k {
+		h = append(h, e)
+		for i := len(h) - 1; i > 0; { // up
+			parent := (i - 1) / 2
+			if !p.worse(h[i], h[parent]) {
+				break
+			}
+			h[i], h[parent] = h[parent], h[i]
+			i = parent
+		}
+		p.heap = h
+		return true
+	}
+	if !p.worse(h[0], e) {
+		return false
+	}
+	h[0] = e
+	for i := 0; ; { // down
+		l, r, w := 2*i+1, 2*i+2, i
+		if l < len(h) && p.worse(h[l], h[w]) {
+			w = l
+		}
+		if r < len(h) && p.worse(h[r], h[w]) {
+			w = r
+		}
+		if w == i {
+			break
+		}
+		h[i], h[w] = h[w], h[i]
+		i = w
+	}
+	return true
+}
+
+// results builds the Results of the heap's skills and of the matching
+// skills of also, in Sort's order.
+func (p *pruner) results(also []int) []Result {
+	ids := make([]uint32, 0, len(p.heap)+len(also))
+	for _, e := range p.heap {
+		ids = append(ids, e.skill)
+	}
+	for _, id := range also {
+		if id >= 0 && id < len(p.ix.Skills) && !slices.Contains(ids, uint32(id)) {
+			ids = append(ids, uint32(id))
+		}
+	}
+	p.fields = nil // the results' fields share one array of their own
+	p.all = make([]int, len(p.cursors))
+	for i := range p.all {
+		p.all[i] = i
+	}
+	out := make([]Result, 0, len(ids))
+	for _, s := range ids {
+		score, hit := p.score(s, nil, true, math.Inf(-1))
+		if !hit {
+			continue
+		}
+		r := Result{Skill: int(s), Name: p.ix.Skills[s].Name, Score: score, Matches: slices.Clone(p.chosen)}
+		if p.adj != nil {
+			r.Learned = p.adj.SkillDelta(r.Name)
+		}
+		out = append(out, r)
+	}
+	Sort(out)
+	return out
+}

@@ -1,0 +1,283 @@
+package index
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"sync"
+)
+
+// BM25 parameters and the partial-match discount. Package bm25 scores with
+// them (bm25.K1, bm25.B and bm25.PartialFactor are these); they live here
+// because the index stores bounds of BM25 scores, computed with them at
+// compile time.
+//
+// k1 = 1.2 saturates quickly, so no single keyword owns a score; b = 0.75
+// is the classic length normalisation, mild here because skills are of
+// similar length. A keyword that merely contains the query term counts
+// 0.6 of its weight.
+const (
+	K1            = 1.2
+	B             = 0.75
+	PartialFactor = 0.6
+)
+
+// saturate is BM25's score of a term with frequency tf (the sum of its
+// compiled field weights) in a skill of document length dl, for a query
+// weight of 1: tf × (k1 + 1) / (tf + k1 × (1 − b + b × dl / avgdl)).
+func saturate(tf, dl, avgdl float64) float64 {
+	return tf * (K1 + 1) / (tf + K1*(1-B+B*dl/avgdl))
+}
+
+// Impact segments. A term's postings are cut by impact: the skills it
+// gives the highest scores come first, in segments of growing size (about
+// the best 1/64 of its skills, the next 3/64, the next 12/64, the rest:
+// the cuts are the scores at those ranks, so ties fall on the higher
+// side), each segment ordered by skill and carrying the best score (exact
+// and partial) of its own skills. A word that thousands of skills use in
+// their bodies or list as an extended keyword then has its bulk in a
+// segment bounded by the score a quarter of them reach, which a
+// dynamic-pruning top-k (bm25.TopK) need not walk once k skills beat
+// it, and its few strong skills in short segments bounded high. Terms
+// reaching fewer than segmentFrom skills stay one segment (a segment is
+// one more cursor for every prompt that meets the term); a segment under
+// segmentMin skills joins the one above.
+const (
+	segmentFrom = 64
+	segmentMin  = 16
+)
+
+// segmentCuts are the shares of a term's skills, best first, at whose
+// scores segments end (see Impact segments).
+var segmentCuts = [...]float64{1.0 / 64, 1.0 / 16, 1.0 / 4}
+
+// Segment is one impact segment of a term's postings.
+type Segment struct {
+	From, To uint32 // postings [From, To)
+	// The best score, at query weight 1 and with nothing learned, that a
+	// posting of the segment gives its skill as an exact match and as a
+	// partial one (keyword fields × PartialFactor; 0 when it has none).
+	// Rounded up to float32: never below what the scorer computes.
+	Exact, Partial float64
+}
+
+// Segments returns the range of segment numbers of term id, for Segment:
+// empty where a damaged file's numbers are out of order or range.
+func (ix *Index) Segments(id int) (from, to int) {
+	from, to = int(ix.TermSegs[id]), int(ix.TermSegs[id+1])
+	if from > to || to > len(ix.ExactBound) {
+		return 0, 0
+	}
+	return from, to
+}
+
+// Segment returns segment j: empty where a damaged file's offsets are out
+// of order or beyond the postings. Its postings may still name skills or
+// fields that do not exist; readers check (see check).
+func (ix *Index) Segment(j int) Segment {
+	from, to := ix.SegStart[j], ix.SegStart[j+1]
+	if from > to || int(to) > len(ix.PostSkill) {
+		from, to = 0, 0
+	}
+	return Segment{from, to, float64(ix.ExactBound[j]), float64(ix.PartialBound[j])}
+}
+
+// skillRun is one skill's postings of a term and its scores.
+type skillRun struct {
+	from, to       uint32
+	exact, partial float64
+	tier           int
+}
+
+// buildSegments reorders each term's postings into impact segments and
+// bounds them, with the scorer's arithmetic: field weights summed per
+// skill in field order (× PartialFactor each for a partial match), then
+// saturated. Postings of one skill stay together, in field order. Terms
+// are independent: the cores share them out in ranges of about equal
+// postings (a tenth of a 100,000-skill compile, when it ran on one), and
+// the ranges' segments are joined in term order.
+func (ix *Index) buildSegments(workers int) {
+	n := ix.Terms.Len()
+	parts := max(1, min(workers, len(ix.PostSkill)/segmentPart))
+	outs := make([]segmentsOut, parts)
+	var wg sync.WaitGroup
+	from := 0
+	for part := range outs {
+		to := n
+		if part < parts-1 { // the first term whose postings start past this part's share
+			share := uint32(len(ix.PostSkill) / parts * (part + 1))
+			to = from + sort.Search(n-from, func(i int) bool { return ix.Starts[from+i] >= share })
+		}
+		wg.Add(1)
+		go func(out *segmentsOut, from, to int) {
+			defer wg.Done()
+			var sc segmentScratch
+			for t := from; t < to; t++ {
+				ix.segmentTerm(t, &sc, out)
+			}
+		}(&outs[part], from, to)
+		from = to
+	}
+	wg.Wait()
+	segs := 0
+	for _, o := range outs {
+		segs += len(o.exact)
+	}
+	ix.TermSegs = make([]uint32, 0, n+1)
+	ix.SegStart = make([]uint32, 0, segs+1)
+	ix.ExactBound = make([]float32, 0, segs)
+	ix.PartialBound = make([]float32, 0, segs)
+	for _, o := range outs {
+		base := uint32(len(ix.ExactBound))
+		for _, t := range o.termSegs {
+			ix.TermSegs = append(ix.TermSegs, base+t)
+		}
+		ix.SegStart = append(ix.SegStart, o.segStart...)
+		ix.ExactBound = append(ix.ExactBound, o.exact...)
+		ix.PartialBound = append(ix.PartialBound, o.partial...)
+	}
+	ix.TermSegs = append(ix.TermSegs, uint32(len(ix.ExactBound)))
+	ix.SegStart = append(ix.SegStart, uint32(len(ix.PostSkill)))
+}
+
+// segmentPart is the fewest postings worth a core of their own when
+// segmenting: below, starting a goroutine costs more than it saves. A
+// variable, so that a test can split a small catalog.
+var segmentPart = 1 << 16
+
+// segmentsOut is the segments of a range of terms, numbered from 0.
+type segmentsOut struct {
+	termSegs, segStart []uint32
+	exact, partial     []float32
+}
+
+// segmentScratch is one segmenting goroutine's buffers.
+type segmentScratch struct {
+	runs, moved []skillRun
+	field       []uint8
+	post        []uint32
+	weight      []float32
+	scores      []float64
+}
+
+// segmentTerm cuts term t's postings into segments (see buildSegments).
+func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
+	out.termSegs = append(out.termSegs, uint32(len(out.exact)))
+	runs := sc.runs[:0]
+	for p := ix.Starts[t]; p < ix.Starts[t+1]; {
+		r := skillRun{from: p}
+		s := ix.PostSkill[p]
+		tf, kw := 0.0, 0.0
+		for ; p < ix.Starts[t+1] && ix.PostSkill[p] == s; p++ {
+			w := float64(ix.PostWeight[p])
+			tf += w
+			if Field(ix.PostField[p]).IsKeyword() {
+				kw += w * PartialFactor
+			}
+		}
+		r.to = p
+		dl := ix.Skills[s].Length
+		r.exact = saturate(tf, dl, ix.AvgLength)
+		if kw > 0 {
+			r.partial = saturate(kw, dl, ix.AvgLength)
+		}
+		runs = append(runs, r)
+	}
+	if len(runs) >= segmentFrom {
+		// A skill's tier is the number of cuts its score falls
+		// below; a cut is the score at its rank.
+		scores := sc.scores[:0]
+		for i := range runs {
+			scores = append(scores, runs[i].exact)
+		}
+		sc.scores = scores
+		slices.Sort(scores)
+		var cuts [len(segmentCuts)]float64
+		for c, share := range segmentCuts {
+			cuts[c] = scores[len(scores)-1-int(share*float64(len(scores)))]
+		}
+		var counts [len(segmentCuts) + 1]int
+		for i := range runs {
+			tier := 0
+			for tier < len(cuts) && runs[i].exact < cuts[tier] {
+				tier++
+			}
+			runs[i].tier = tier
+			counts[tier]++
+		}
+		// A small segment joins the one above it.
+		for tier := 1; tier < len(counts); tier++ {
+			if counts[tier] < segmentMin {
+				for i := range runs {
+					if runs[i].tier == tier {
+						runs[i].tier = tier - 1
+					}
+				}
+				counts[tier-1] += counts[tier]
+				counts[tier] = 0
+			}
+		}
+		if counts[0] != len(runs) {
+			// Reorder the term's postings: by tier, then by skill
+			// (runs are in skill order: a counting sort keeps it).
+			from, to := ix.Starts[t], ix.Starts[t+1]
+			sc.post = append(sc.post[:0], ix.PostSkill[from:to]...)
+			post := sc.post
+			sc.weight = append(sc.weight[:0], ix.PostWeight[from:to]...)
+			weight := sc.weight
+			sc.field = append(sc.field[:0], ix.PostField[from:to]...)
+			field := sc.field
+			var next [len(segmentCuts) + 1]uint32 // where each tier's postings go
+			for i := range runs {
+				next[runs[i].tier] += runs[i].to - runs[i].from
+			}
+			at := from
+			for tier, size := range next {
+				next[tier] = at
+				at += size
+			}
+			sc.moved = append(sc.moved[:0], runs...)
+			moved := sc.moved
+			for i := range moved {
+				r := &moved[i]
+				size := r.to - r.from
+				at := next[r.tier]
+				copy(ix.PostSkill[at:], post[r.from-from:r.to-from])
+				copy(ix.PostWeight[at:], weight[r.from-from:r.to-from])
+				copy(ix.PostField[at:], field[r.from-from:r.to-from])
+				next[r.tier] += size
+				r.from, r.to = at, at+size
+			}
+			// Runs by tier, then skill, as the postings now lie.
+			runs = runs[:0]
+			for tier := range counts {
+				for i := range moved {
+					if moved[i].tier == tier {
+						runs = append(runs, moved[i])
+					}
+				}
+			}
+		}
+	}
+	for i := 0; i < len(runs); {
+		j := i
+		exact, partial := 0.0, 0.0
+		for ; j < len(runs) && runs[j].tier == runs[i].tier; j++ {
+			exact, partial = max(exact, runs[j].exact), max(partial, runs[j].partial)
+		}
+		out.segStart = append(out.segStart, runs[i].from)
+		out.exact = append(out.exact, roundUp(exact))
+		out.partial = append(out.partial, roundUp(partial))
+		i = j
+	}
+	sc.runs = runs[:0]
+}
+
+// roundUp returns the least float32 not below x.
+func roundUp(x float64) float32 {
+	f := float32(x)
+	if float64(f) < x {
+		f = math.Nextafter32(f, float32(math.Inf(1)))
+	}
+	return f
+}

@@ -1,0 +1,528 @@
+package index
+
+import (
+	"cmp"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/skillroute/skillroute/internal/table"
+	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// Compile builds an index from a catalog and synonyms (may be nil).
+//
+// It streams over the skills. Workers, one per core, cut each skill into
+// its terms (keywords normalised, description and body tokenized and
+// counted); the results are merged in skill order into a term dictionary
+// and one flat list of (term, field, weight) entries, 8 bytes each; a
+// counting sort by term then lays the postings out, and document
+// frequencies, counted on the way, turn weights into tf-idf. No map is
+// keyed by posting and nothing is sorted but the terms, so memory grows
+// with the postings, not with a map's overhead on them, and the output is
+// the same whatever the number of workers (TestCompileParallel). At
+// 10,000 generated skills this takes a few seconds where a map of
+// postings took half a minute and a gigabyte (BENCHMARKS.md).
+func Compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) *Index {
+	defer TightGC()()
+	return compile(cat, syn, opt, runtime.GOMAXPROCS(0))
+}
+
+// compileGC is the garbage collector's percentage while compiling. A
+// compile holds the catalog and the postings at once and makes garbage as
+// fast as it tokenizes; at the default 100 the heap grows to twice that
+// before a collection. At 50, compiling 10,000 generated skills peaked at
+// 235 MiB instead of 349 MiB for the same CPU time, within the noise.
+const compileGC = 50
+
+var gcTight struct {
+	sync.Mutex
+	users int
+	saved int
+}
+
+// TightGC sets the garbage collector's percentage to the one Compile
+// uses (compileGC), unless it is lower already, and returns the function
+// that restores it once no caller needs it any more: for what comes
+// before a compile, reading a large catalog, which makes as much garbage.
+func TightGC() (restore func()) {
+	gcTight.Lock()
+	defer gcTight.Unlock()
+	if gcTight.users == 0 {
+		gcTight.saved = debug.SetGCPercent(compileGC)
+		if gcTight.saved < compileGC {
+			debug.SetGCPercent(gcTight.saved) // the user asked for less, or for none (-1)
+		}
+	}
+	gcTight.users++
+	return func() {
+		gcTight.Lock()
+		defer gcTight.Unlock()
+		if gcTight.users--; gcTight.users == 0 {
+			debug.SetGCPercent(gcTight.saved)
+		}
+	}
+}
+
+// compile is Compile with a given number of workers.
+func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers int) *Index {
+	n := len(cat.Skills)
+	// The dictionary holds every Han keyword and synonym, so that body text
+	// and prompts are cut into the same words.
+	// Keywords repeat across skills: each distinct text once, not a
+	// string header per keyword (36 MB at 30,000 skills).
+	seen := map[string]struct{}{}
+	var dictWords []string
+	needDerive := opt.DeriveKeywords
+	for _, s := range cat.Skills {
+		for _, k := range s.Keywords {
+			if _, ok := seen[k.Text]; !ok {
+				seen[k.Text] = struct{}{}
+				dictWords = append(dictWords, k.Text)
+			}
+		}
+		needDerive = needDerive || len(s.Keywords) == 0
+	}
+	seen = nil
+	dictWords = append(dictWords, syn.WordList()...)
+	tok := tokenize.New(dictWords, syn)
+	if opt.Cuts != nil {
+		opt.Cuts.begin(table.New(tokenize.HanWords(dictWords)))
+	}
+	// Derived keywords weigh a word by its uses in every skill's text
+	// (derive.go): the skills' words are all counted first, and kept for
+	// the second pass, which cuts each skill once only.
+	var der *deriver
+	var words [][2][]string
+	if needDerive {
+		der = newDeriver(n, tok)
+		words = make([][2][]string, n)
+		eachSkill(n, workers, tok, opt.Cuts, func(c *cutter, i int) skillTerms {
+			return skillTerms{words: c.words(&cat.Skills[i])}
+		}, func(i int, st *skillTerms) {
+			words[i] = st.words
+			der.add(i, st.words)
+		})
+	}
+
+	ix := &Index{Format: FormatVersion, Synonyms: syn, Skills: make([]SkillInfo, n)}
+	// With Release, the source hash is computed alongside, since each
+	// skill is emptied once compiled; a skill is emptied once the hasher
+	// has passed it too.
+	var hashed atomic.Int64 // skills hashed so far
+	var hashSum chan string
+	var pending []int // compiled, not yet hashed
+	if opt.Release {
+		hashSum = make(chan string, 1)
+		go func() {
+			h := newSourceHasher(opt)
+			for i := range cat.Skills {
+				h.skill(&cat.Skills[i])
+				hashed.Store(int64(i + 1))
+			}
+			hashSum <- h.sum(syn)
+		}()
+	}
+	release := func(upTo int) {
+		kept := pending[:0]
+		for _, i := range pending {
+			if i >= upTo {
+				kept = append(kept, i)
+				continue
+			}
+			if opt.Keep != nil && opt.Keep(i) {
+				continue
+			}
+			s := &cat.Skills[i] // what ix.Skills[i] refers to stays
+			*s = skills.Skill{Name: s.Name, Description: s.Description, Source: s.Source, Enhances: s.Enhances, Conflicts: s.Conflicts}
+		}
+		pending = kept
+	}
+	b := newBuilder(n)
+	var derivedWords []string
+	eachSkill(n, workers, tok, opt.Cuts, func(c *cutter, i int) skillTerms {
+		var w *[2][]string
+		if words != nil {
+			w = &words[i]
+		}
+		return c.cut(i, &cat.Skills[i], w, der, opt)
+	}, func(i int, st *skillTerms) {
+		s := &cat.Skills[i]
+		b.add(st)
+		if words != nil {
+			words[i] = [2][]string{} // cut: the second pass is done with them
+		}
+		derivedWords = append(derivedWords, st.derivedWords...)
+		ix.Skills[i] = SkillInfo{
+			Name: s.Name, Description: s.Description, Source: s.Source,
+			Enhances: s.Enhances, Conflicts: s.Conflicts,
+			Keywords: st.keywords, Derived: st.derived,
+			Length: float64(st.keywords) + lengthOfTextTerm*float64(st.fieldTerms[0]+st.fieldTerms[1]),
+		}
+		if opt.Release {
+			pending = append(pending, i)
+			release(int(hashed.Load()))
+		}
+	})
+	der = nil
+	if opt.Release {
+		ix.SourceHash = <-hashSum
+		release(n)
+	} else {
+		ix.SourceHash = SourceHash(cat, syn, opt)
+	}
+	ix.Dict = table.New(tokenize.HanWords(append(dictWords, derivedWords...)))
+	b.layout(ix)
+
+	total := 0.0
+	for _, s := range ix.Skills {
+		total += s.Length
+	}
+	if n > 0 {
+		ix.AvgLength = total / float64(n)
+	}
+	ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
+	ix.buildSegments(workers)
+	ix.sortedNames() // known now, as after loading
+	return ix
+}
+
+// skillTerms is one skill cut into terms.
+type skillTerms struct {
+	// Entries in field order (keywords by tier, description, body), so
+	// that a term's postings in a skill come in field order.
+	entries      []termEntry
+	keywords     int    // distinct (term, tier) keywords
+	fieldTerms   [2]int // distinct terms of the description and of the body
+	derived      bool
+	derivedWords []string
+	words        [2][]string // the first pass of a derivation: description and body words
+}
+
+// termEntry is a term of a skill's field: for a keyword, value is its
+// weight; for a text field, the term's count.
+type termEntry struct {
+	term  string
+	field Field
+	value float64
+}
+
+// cutter cuts skills into terms; each worker has its own.
+type cutter struct {
+	tok    *tokenize.Tokenizer // with its own caches
+	cuts   *CutCache           // the words of skills cut before (nil: none)
+	kwSeen map[kwKey]int
+	counts map[string]int
+}
+
+type kwKey struct {
+	term  string
+	field Field
+}
+
+// words cuts a skill's description text (description, when_to_use and
+// triggers) and body into words.
+func (c *cutter) words(s *skills.Skill) [2][]string {
+	if c.cuts != nil {
+		return c.cuts.words(s, c.cutWords)
+	}
+	return c.cutWords(s)
+}
+
+func (c *cutter) cutWords(s *skills.Skill) [2][]string {
+	return [2][]string{c.tok.Words(descriptionText(s)), c.tok.Words(s.Body)}
+}
+
+// cut cuts skill i into its terms: its keywords (derived with der when it
+// has none or opt says so) and its text fields' words, given in words
+// when a first pass cut them.
+func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, opt Options) skillTerms {
+	var st skillTerms
+	var w [2][]string
+	if words != nil {
+		w = *words
+	} else {
+		w = c.words(s)
+	}
+	kws := s.Keywords
+	if opt.DeriveKeywords || len(kws) == 0 {
+		kws, st.derived = der.derive(c.tok, i, s, w[0]), true
+		for _, k := range kws {
+			st.derivedWords = append(st.derivedWords, k.Text)
+		}
+	}
+	clear(c.kwSeen)
+	for _, k := range kws {
+		term := k.Text // derived keywords come normalised
+		if !st.derived {
+			term = c.tok.Normalize(k.Text)
+		}
+		if term == "" {
+			continue
+		}
+		key := kwKey{term, Field(k.Tier)}
+		if j, ok := c.kwSeen[key]; ok {
+			st.entries[j].value = max(st.entries[j].value, k.Weight)
+			continue
+		}
+		c.kwSeen[key] = len(st.entries)
+		st.entries = append(st.entries, termEntry{term, key.field, max(0, k.Weight)})
+	}
+	st.keywords = len(st.entries)
+	slices.SortStableFunc(st.entries, func(a, b termEntry) int { return cmp.Compare(a.field, b.field) })
+	for f, field := range [...]Field{FieldDescription, FieldBody} {
+		clear(c.counts)
+		from := len(st.entries)
+		for _, w := range w[f] {
+			if j, ok := c.counts[w]; ok {
+				st.entries[j].value++
+				continue
+			}
+			c.counts[w] = len(st.entries)
+			st.entries = append(st.entries, termEntry{w, field, 1})
+		}
+		st.fieldTerms[f] = len(st.entries) - from
+	}
+	return st
+}
+
+// eachSkill cuts skills 0..n-1 with cut, on workers goroutines, and hands
+// each result to merge, in skill order, on the calling goroutine. Skills
+// go out in chunks; at most a few chunks per worker wait to be merged, so
+// memory does not grow with the catalog.
+func eachSkill(n, workers int, tok *tokenize.Tokenizer, cuts *CutCache, cut func(c *cutter, i int) skillTerms, merge func(i int, st *skillTerms)) {
+	const chunk = 64 // skills per job: a few milliseconds of work
+	type batch struct {
+		from int
+		out  []skillTerms
+		done chan struct{}
+	}
+	workers = max(1, workers)
+	pending := make(chan *batch, 2*workers) // in skill order, for merging
+	jobs := make(chan *batch)
+	go func() {
+		for from := 0; from < n; from += chunk {
+			b := &batch{from: from, out: make([]skillTerms, min(chunk, n-from)), done: make(chan struct{})}
+			pending <- b
+			jobs <- b
+		}
+		close(jobs)
+		close(pending)
+	}()
+	for w := 0; w < workers; w++ {
+		go func() {
+			c := &cutter{tok: tok.WithCache(), cuts: cuts, kwSeen: map[kwKey]int{}, counts: map[string]int{}}
+			for b := range jobs {
+				for j := range b.out {
+					b.out[j] = cut(c, b.from+j)
+				}
+				close(b.done)
+			}
+		}()
+	}
+	for b := range pending {
+		<-b.done
+		for j := range b.out {
+			merge(b.from+j, &b.out[j])
+		}
+	}
+}
+
+// entry is one posting before layout: a term id (in order of first use)
+// and code, the field in the top bits and, below, the text term's count
+// or the keyword weight's number in builder.weights.
+type entry struct {
+	term uint32
+	code uint32
+}
+
+const (
+	fieldShift = 28
+	valueMask  = 1<<fieldShift - 1
+)
+
+// builder gathers the merged skills.
+type builder struct {
+	n          int
+	ids        map[string]uint32
+	terms      []string // by id
+	keyword    []bool   // by id: some skill has it as a keyword
+	dfKeyword  []uint32 // by id: skills with it in a keyword field
+	dfText     []uint32 // by id: skills with it in a text field
+	lastKw     []uint32 // by id: 1 + the last skill counted in dfKeyword
+	lastText   []uint32
+	entries    [][]entry   // in blocks of blockSize: no copy of them all as they grow
+	count      uint32      // entries so far
+	skillEnds  []uint32    // skill i's entries end at skillEnds[i]
+	fieldTerms [][2]uint32 // skill i's distinct description and body terms
+	fieldSum   [2]float64  // the same, summed over skills
+	weights    []float64
+	weightNums map[float64]uint32
+}
+
+func newBuilder(n int) *builder {
+	return &builder{n: n, ids: map[string]uint32{}, weightNums: map[float64]uint32{}, skillEnds: make([]uint32, 0, n), fieldTerms: make([][2]uint32, 0, n)}
+}
+
+// add merges the next skill.
+func (b *builder) add(st *skillTerms) {
+	skill := uint32(len(b.skillEnds)) + 1 // as stored in lastKw and lastText
+	for _, e := range st.entries {
+		id, ok := b.ids[e.term]
+		if !ok {
+			id = uint32(len(b.terms))
+			term := strings.Clone(e.term) // e.term may be a slice of a whole body
+			b.ids[term] = id
+			b.terms = append(b.terms, term)
+			b.keyword = append(b.keyword, false)
+			b.dfKeyword, b.dfText = append(b.dfKeyword, 0), append(b.dfText, 0)
+			b.lastKw, b.lastText = append(b.lastKw, 0), append(b.lastText, 0)
+		}
+		var value uint32
+		if e.field.IsKeyword() {
+			b.keyword[id] = true
+			if b.lastKw[id] != skill {
+				b.lastKw[id] = skill
+				b.dfKeyword[id]++
+			}
+			num, ok := b.weightNums[e.value]
+			if !ok {
+				num = uint32(len(b.weights))
+				b.weightNums[e.value] = num
+				b.weights = append(b.weights, e.value)
+			}
+			value = num
+		} else {
+			if b.lastText[id] != skill {
+				b.lastText[id] = skill
+				b.dfText[id]++
+			}
+			value = uint32(min(e.value, valueMask))
+		}
+		if b.count%blockSize == 0 {
+			b.entries = append(b.entries, make([]entry, 0, blockSize))
+		}
+		last := &b.entries[len(b.entries)-1]
+		*last = append(*last, entry{id, uint32(e.field)<<fieldShift | value})
+		b.count++
+	}
+	b.skillEnds = append(b.skillEnds, b.count)
+	b.fieldTerms = append(b.fieldTerms, [2]uint32{uint32(st.fieldTerms[0]), uint32(st.fieldTerms[1])})
+	b.fieldSum[0] += float64(st.fieldTerms[0])
+	b.fieldSum[1] += float64(st.fieldTerms[1])
+}
+
+// blockSize is how many entries a block of builder.entries holds (512 KiB).
+const blockSize = 1 << 16
+
+// entry returns entry number i.
+func (b *builder) entry(i uint32) entry { return b.entries[i/blockSize][i%blockSize] }
+
+// layout sorts the terms, lays the postings out by term (a counting sort:
+// skills in order, a skill's fields in order), with tf-idf weights, and
+// indexes the keyword terms by trigram.
+func (b *builder) layout(ix *Index) {
+	order := make([]uint32, len(b.terms)) // ids by term
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(x, y uint32) int { return cmp.Compare(b.terms[x], b.terms[y]) })
+	rank := make([]uint32, len(b.terms)) // id -> position in order
+	sorted := make([]string, len(b.terms))
+	for r, id := range order {
+		rank[id] = uint32(r)
+		sorted[r] = b.terms[id]
+	}
+	ix.Terms = table.New(sorted)
+	ix.TextDF = make([]uint32, len(order))
+	for r, id := range order {
+		ix.TextDF[r] = b.dfText[id]
+	}
+
+	starts := make([]uint32, len(b.terms)+1)
+	for _, block := range b.entries {
+		for _, e := range block {
+			starts[rank[e.term]+1]++
+		}
+	}
+	for i := 1; i < len(starts); i++ {
+		starts[i] += starts[i-1]
+	}
+	ix.Starts = starts
+	total := int(b.count)
+	ix.PostSkill = make([]uint32, total)
+	ix.PostWeight = make([]float32, total)
+	ix.PostField = make([]uint8, total)
+	next := append([]uint32(nil), starts[:len(b.terms)]...)
+	idfKeyword := func(id uint32) float64 { return IDF(b.n, int(b.dfKeyword[id])) }
+	idfText := func(id uint32) float64 { return TextIDF(b.n, int(b.dfText[id])) }
+	// Text fields are length-normalised each on its own (BM25F): a long
+	// playbook holds every common word several times, and would otherwise
+	// collect more of a prompt's words than a short one that is about
+	// them. The average is over the whole catalog, known only now.
+	var avg [2]float64
+	for f := range avg {
+		avg[f] = max(1, b.fieldSum[f]/float64(max(1, b.n)))
+	}
+	i := uint32(0)
+	for skill, end := range b.skillEnds {
+		var norm [2]float64
+		for f := range norm {
+			norm[f] = 1 - TextFieldB + TextFieldB*float64(b.fieldTerms[skill][f])/avg[f]
+		}
+		for ; i < end; i++ {
+			if i%blockSize == 0 && i > 0 {
+				b.entries[i/blockSize-1] = nil // laid out: the collector may have it back
+			}
+			e := b.entry(i)
+			field := Field(e.code >> fieldShift)
+			value := e.code & valueMask
+			var w float64
+			switch field {
+			case FieldDescription:
+				w = DescriptionWeight * (1 + math.Log(float64(value))) / norm[0] * idfText(e.term)
+			case FieldBody:
+				w = BodyWeight * (1 + math.Log(float64(value))) / norm[1] * idfText(e.term)
+			default:
+				w = b.weights[value] * idfKeyword(e.term)
+			}
+			r := rank[e.term]
+			p := next[r]
+			next[r]++
+			ix.PostSkill[p] = uint32(skill)
+			ix.PostField[p] = uint8(field)
+			ix.PostWeight[p] = float32(w)
+		}
+	}
+	b.entries = nil // the largest thing built; the layout is done with it
+
+	// Trigrams of the keyword terms, in term order, so that each gram's
+	// list comes sorted.
+	grams := map[string][]uint32{}
+	var gramList []string
+	for r, id := range order {
+		if !b.keyword[id] {
+			continue
+		}
+		for _, g := range trigrams(b.terms[id]) {
+			l, ok := grams[g]
+			if !ok {
+				gramList = append(gramList, g)
+			}
+			grams[g] = append(l, uint32(r))
+		}
+	}
+	slices.Sort(gramList)
+	ix.Grams = table.New(gramList)
+	ix.GramStarts = make([]uint32, 0, len(gramList)+1)
+	for _, g := range gramList {
+		ix.GramStarts = append(ix.GramStarts, uint32(len(ix.GramTerms)))
+		ix.GramTerms = append(ix.GramTerms, grams[g]...)
+	}
+	ix.GramStarts = append(ix.GramStarts, uint32(len(ix.GramTerms)))
+}

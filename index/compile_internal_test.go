@@ -1,0 +1,203 @@
+package index
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/skillroute/skillroute/bookworm"
+	"github.com/skillroute/skillroute/eval/synth"
+	"github.com/skillroute/skillroute/rules"
+	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// saved returns the index as Save writes it.
+func saved(t *testing.T, ix *Index) []byte {
+	path := filepath.Join(t.TempDir(), "index.bin")
+	require.NoError(t, ix.Save(path))
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return data
+}
+
+// TestCompileParallel protects the cache and its readers: compiling on
+// several workers writes the same bytes as compiling on one, for written
+// and derived keywords, and the size hint covers the file.
+func TestCompileParallel(t *testing.T) {
+	defer func(n int) { segmentPart = n }(segmentPart)
+	segmentPart = 1000 // segments too are cut on several workers
+	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
+	require.NoError(t, err)
+	builtin, err := skills.Builtin()
+	require.NoError(t, err)
+	set, err := synth.Generate(synth.Options{Skills: 300, Seed: 9, Queries: 1})
+	require.NoError(t, err)
+	generated := &skills.Catalog{}
+	for _, f := range set.Files {
+		sk, err := skills.Parse(f.Name+"/SKILL.md", f.Name, f.Data)
+		require.NoError(t, err)
+		generated.Skills = append(generated.Skills, sk)
+	}
+	catalogs := map[string]*skills.Catalog{"builtin": builtin, "generated": generated}
+	if bw, err := bookworm.Catalog("../../shared/bookworm/skills-index.json"); err == nil {
+		catalogs["bookworm"] = bw
+	}
+	for name, cat := range catalogs {
+		for _, derive := range []bool{false, true} {
+			opt := Options{DeriveKeywords: derive}
+			serial := compile(cat, syn, opt, 1)
+			want := saved(t, serial)
+			for _, workers := range []int{2, 5} {
+				assert.Equal(t, want, saved(t, compile(cat, syn, opt, workers)), "%s, derive %v, %d workers", name, derive, workers)
+			}
+			// Release empties the catalog and writes the same index.
+			copied := &skills.Catalog{Skills: append([]skills.Skill(nil), cat.Skills...)}
+			assert.Equal(t, want, saved(t, compile(copied, syn, Options{DeriveKeywords: derive, Release: true}, 3)), "%s, derive %v, released", name, derive)
+			for _, s := range copied.Skills {
+				require.Empty(t, s.Body)
+				require.Empty(t, s.Keywords)
+			}
+			hint := serial.sizeHint()
+			assert.GreaterOrEqual(t, hint, len(want), "%s: the size hint covers the file", name)
+			assert.Less(t, hint, len(want)+len(want)/8+8192, "%s: the size hint is close", name)
+		}
+	}
+}
+
+// TestCompileRestoresGC protects programs that compile in passing (the
+// hook, eval): the collector's setting is theirs again afterwards, and a
+// lower one or none is kept throughout.
+func TestCompileRestoresGC(t *testing.T) {
+	cat, err := skills.Builtin()
+	require.NoError(t, err)
+	defer debug.SetGCPercent(debug.SetGCPercent(123))
+	Compile(cat, nil, Options{})
+	assert.Equal(t, 123, debug.SetGCPercent(20))
+	restore := TightGC()
+	assert.Equal(t, 20, debug.SetGCPercent(20), "a lower setting is kept")
+	restore()
+	assert.Equal(t, 20, debug.SetGCPercent(123))
+}
+
+// oldSourceHash is SourceHash as it was written with fmt.
+func oldSourceHash(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) string {
+	h := sha256.New()
+	if opt.DeriveKeywords {
+		h.Write([]byte("derive\x00"))
+	}
+	for _, s := range cat.Skills {
+		for _, part := range []string{s.Name, s.Description, s.WhenToUse, s.Triggers, s.Body, s.Maturity, s.Source,
+			strings.Join(s.Enhances, ","), strings.Join(s.Conflicts, ",")} {
+			h.Write([]byte(part))
+			h.Write([]byte{0})
+		}
+		for _, k := range s.Keywords {
+			fmt.Fprintf(h, "%s\x00%d\x00%g\x00", k.Text, k.Tier, k.Weight)
+		}
+	}
+	for _, w := range syn.WordList() {
+		h.Write([]byte(w))
+		h.Write([]byte{0})
+	}
+	if syn != nil {
+		fmt.Fprintf(h, "%v %v %v", syn.Mates, syn.Weight, syn.Groups)
+	}
+	if opt.Glossary != nil {
+		fmt.Fprintf(h, "\x00glossary %s", opt.Glossary.Hash)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// TestSourceHashBytes protects cached indexes and calibration tables,
+// which are keyed by the source hash: it is the one fmt computed, for odd
+// weights too.
+func TestSourceHashBytes(t *testing.T) {
+	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
+	require.NoError(t, err)
+	cat, err := skills.Builtin()
+	require.NoError(t, err)
+	odd := &skills.Catalog{Skills: []skills.Skill{{Name: "odd", Triggers: "when odd", Enhances: []string{"a", "b"}, Conflicts: []string{"c"}, Keywords: []skills.Keyword{
+		{Text: "x", Tier: skills.Strong, Weight: math.Inf(1)}, {Text: "y", Weight: math.NaN()}, {Text: "z", Weight: 1e21},
+		{Text: "w", Weight: math.Copysign(0, -1)}, {Text: "v", Weight: 1.0 / 3}, {Text: "u", Tier: 7, Weight: 2e-7}}}}}
+	for _, c := range []*skills.Catalog{cat, odd, {}} {
+		for _, opt := range []Options{{}, {DeriveKeywords: true}, {Glossary: &tokenize.GlossaryFile{Hash: "g1"}}} {
+			for _, s := range []*tokenize.Synonyms{nil, syn} {
+				assert.Equal(t, oldSourceHash(c, s, opt), SourceHash(c, s, opt))
+			}
+		}
+	}
+}
+
+// TestCutCacheRecompile protects incremental compiles: with the words of
+// the last compile cached, a compile after one skill's edit cuts that
+// skill only and writes the index a cold compile writes, byte for byte,
+// for written and derived keywords; a change to the Chinese dictionary
+// (a new Han keyword) cuts every skill again, and a damaged cache file
+// is an empty cache.
+func TestCutCacheRecompile(t *testing.T) {
+	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
+	require.NoError(t, err)
+	set, err := synth.Generate(synth.Options{Skills: 200, Seed: 11, Queries: 1})
+	require.NoError(t, err)
+	load := func() *skills.Catalog {
+		cat := &skills.Catalog{}
+		for _, f := range set.Files {
+			sk, err := skills.Parse(f.Name+"/SKILL.md", f.Name, f.Data)
+			require.NoError(t, err)
+			cat.Skills = append(cat.Skills, sk)
+		}
+		return cat
+	}
+	for _, derive := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "cuts.bin")
+		compileCached := func(cat *skills.Catalog) (*Index, int) {
+			cuts := LoadCutCache(path, "test-binary")
+			ix := compile(cat, syn, Options{DeriveKeywords: derive, Cuts: cuts}, 3)
+			require.NoError(t, cuts.Save(path))
+			return ix, cuts.Cut()
+		}
+		cat := load()
+		cold, cut := compileCached(cat)
+		assert.Equal(t, len(cat.Skills), cut, "derive %v: the first compile cuts every skill", derive)
+		assert.Equal(t, saved(t, compile(load(), syn, Options{DeriveKeywords: derive}, 1)), saved(t, cold), "derive %v: a cold cached compile is a plain one", derive)
+
+		edited := load()
+		edited.Skills[7].Body += "\nAlso check the flaky retry logic before the release."
+		ix, cut := compileCached(edited)
+		assert.Equal(t, 1, cut, "derive %v: one edited skill is cut again, alone", derive)
+		want := saved(t, compile(edited, syn, Options{DeriveKeywords: derive}, 2))
+		assert.Equal(t, want, saved(t, ix), "derive %v: the recompile writes the cold compile's index", derive)
+
+		again, cut := compileCached(edited)
+		assert.Zero(t, cut, "derive %v: nothing changed, nothing cut", derive)
+		assert.Equal(t, want, saved(t, again))
+
+		other := LoadCutCache(path, "another-binary")
+		compile(edited, syn, Options{DeriveKeywords: derive, Cuts: other}, 2)
+		assert.Equal(t, len(edited.Skills), other.Cut(), "derive %v: another binary cuts every skill again", derive)
+
+		dict := load()
+		dict.Skills[3].Keywords = append(dict.Skills[3].Keywords, skills.Keyword{Text: "灰度发布回滚", Tier: skills.Core, Weight: 1})
+		ix, cut = compileCached(dict)
+		assert.Equal(t, len(dict.Skills), cut, "derive %v: a new dictionary word cuts every skill again", derive)
+		assert.Equal(t, saved(t, compile(dict, syn, Options{DeriveKeywords: derive}, 1)), saved(t, ix))
+
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		data[len(data)/2] ^= 0xff
+		require.NoError(t, os.WriteFile(path, data, 0o600))
+		ix, cut = compileCached(dict)
+		assert.Equal(t, len(dict.Skills), cut, "derive %v: a damaged cache is no cache", derive)
+		assert.Equal(t, saved(t, compile(dict, syn, Options{DeriveKeywords: derive}, 1)), saved(t, ix))
+	}
+}

@@ -1,0 +1,149 @@
+package router
+
+import (
+	"slices"
+
+	"github.com/skillroute/skillroute/bm25"
+	"github.com/skillroute/skillroute/learn/memory"
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// Pruned scoring. The score stage asks bm25.TopK for the few skills the
+// stages after it can list, not for every skill the prompt reaches: k is
+// MaxCandidates, plus one for every skill a fired rule may lower (its
+// penalties, and the boosts a more specific rule may put below its own:
+// each can drop out of the list and let the next one in). Before fusing,
+// the lists are completed (complete): every skill a later stage may
+// raise, whatever its rank, is scored too: those the session's signals
+// name, those fired rules boost or penalise, the calibration table's arm
+// for the prompt, the skills the learner gave keywords the prompt holds,
+// and the skill the prompt memory taught; and with learned weights, the
+// scores with and without them cover the same skills (the learned stage
+// adds their difference). No other skill can reach the listed
+// candidates, so the decision is the one scoring every skill gives
+// (TestPrunedRoutingExact, TestRouteGolden).
+
+// needed is how many of the best BM25 results the stages after scoring
+// can use: MaxCandidates and one per skill a fired rule may lower.
+func (r *Router) needed(text tokenize.Text) int {
+	if scoreEverySkill {
+		return len(r.Index.Skills)
+	}
+	k := MaxCandidates
+	if r.Rules != nil {
+		lowered := map[string]bool{}
+		for _, rule := range r.Rules.Fired(text) {
+			if rule.Boost != "" {
+				lowered[rule.Boost] = true
+			}
+			for _, p := range rule.Penalty {
+				lowered[p] = true
+			}
+		}
+		k += len(lowered)
+	}
+	return k
+}
+
+// also lists the skills, by id, that a stage after scoring may raise or
+// act on whatever their BM25 rank (see Pruned scoring).
+func (r *Router) also(st *route) []int {
+	ix := r.Index
+	var out []int
+	add := func(name string) {
+		if id := ix.Resolve(name); id >= 0 && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	for _, signal := range []map[string]float64{st.signals.Context, st.signals.Project, st.signals.Workflow} {
+		for name := range signal {
+			add(name)
+		}
+	}
+	if r.Rules != nil {
+		for _, rule := range r.Rules.Fired(st.text) {
+			if rule.Boost != "" {
+				add(rule.Boost)
+			}
+			for _, p := range rule.Penalty {
+				add(p)
+			}
+		}
+	}
+	if r.Table != nil {
+		if arm := r.Table.Lookup(st.category()).Arm; arm != "" {
+			add(arm)
+		}
+	}
+	if a, ok := r.Weights.(additions); ok {
+		for skill, terms := range a.Additions() {
+			for _, t := range st.query.Terms {
+				if terms[t.Text] > 0 && t.From == "" {
+					add(skill)
+					break
+				}
+			}
+		}
+	}
+	if v := st.recall(r); v.Acts() && !v.None {
+		add(v.Skill)
+	}
+	return out
+}
+
+// recall asks the prompt memory about the prompt, once: the learned stage
+// acts on the verdict, and pruned scoring scores the skill it names.
+func (st *route) recall(r *Router) memory.Verdict {
+	if !st.recalled {
+		st.recalled = true
+		st.decision.Terms = memory.Vectorize(r.Index, st.query)
+		if r.Memory.Len() > 0 {
+			st.verdict = r.Memory.Recall(st.decision.Terms)
+		}
+	}
+	return st.verdict
+}
+
+// complete scores, exactly, the skills a later stage may need that the
+// pruned scoring left out (see Pruned scoring), with and without the
+// learner's weights, so that both lists hold the same skills.
+func (st *route) complete(r *Router) {
+	if scoreEverySkill {
+		return
+	}
+	want := r.also(st)
+	for _, list := range [][]bm25.Result{st.results, st.base} {
+		for i := range list {
+			if !slices.Contains(want, list[i].Skill) {
+				want = append(want, list[i].Skill)
+			}
+		}
+	}
+	fill := func(have []bm25.Result, adj bm25.Adjuster) []bm25.Result {
+		var missing []int
+		for _, id := range want {
+			if !slices.ContainsFunc(have, func(res bm25.Result) bool { return res.Skill == id }) {
+				missing = append(missing, id)
+			}
+		}
+		if len(missing) == 0 {
+			return have
+		}
+		more := bm25.TopK(r.Index, st.scoredQuery, adj, 0, missing)
+		if len(more) == 0 {
+			return have
+		}
+		have = append(have, more...)
+		bm25.Sort(have)
+		return have
+	}
+	st.results = fill(st.results, r.Weights)
+	if st.base != nil {
+		st.base = fill(st.base, nil)
+	}
+}
+
+// scoreEverySkill makes scoring rank every skill the prompt reaches, as
+// without pruning: what TestPrunedRoutingExact compares the pruned
+// decisions with.
+var scoreEverySkill = false
