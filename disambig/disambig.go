@@ -491,11 +491,25 @@ type Candidate struct {
 // exclusion: of two exclusive rules that both fire on their keyword, the
 // one that declares the exclusion wins; if both declare it, the earlier.
 func (s *Set) Fired(p tokenize.Text) []*Rule {
+	return s.Match(p).Rules
+}
+
+// Firing is what a rule set's triggers found in one prompt: the rules that
+// fire, each with the length of the text it matched (its specificity).
+// Matching is most of what rules cost a route, so a router matches once
+// and passes the Firing on (ApplyFiring) rather than the prompt.
+type Firing struct {
+	Rules       []*Rule
+	specificity map[*Rule]int
+}
+
+// Match returns the rules that fire on a prompt (a nil set fires none).
+func (s *Set) Match(p tokenize.Text) *Firing {
 	if s == nil {
-		return nil
+		return &Firing{}
 	}
-	fired, _ := s.fired(p.Lower)
-	return fired
+	fired, length := s.fired(p.Lower)
+	return &Firing{Rules: fired, specificity: length}
 }
 
 // fired returns the rules that fire, with the length of text each matched.
@@ -543,14 +557,16 @@ func (s *Set) fired(prompt string) ([]*Rule, map[*Rule]int) {
 // the boosted skill is left alone, rather than lowered so that a third,
 // unrelated skill wins.
 func (s *Set) Apply(p tokenize.Text, cands []Candidate) ([]Candidate, []*Rule) {
-	if s == nil {
+	return s.ApplyFiring(s.Match(p), cands)
+}
+
+// ApplyFiring is Apply with the prompt's rules already matched (Match).
+func (s *Set) ApplyFiring(f *Firing, cands []Candidate) ([]Candidate, []*Rule) {
+	if s == nil || f == nil || len(f.Rules) == 0 {
 		return cands, nil
 	}
 	// A rule's specificity is the length of the text its trigger matched.
-	fired, specificity := s.fired(p.Lower)
-	if len(fired) == 0 {
-		return cands, nil
-	}
+	fired, specificity := slices.Clone(f.Rules), f.specificity
 	sort.SliceStable(fired, func(i, j int) bool { return specificity[fired[i]] < specificity[fired[j]] })
 	lead := s.clearLead()
 	reach := math.Sqrt(lead)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/skillroute/skillroute/bm25"
 	"github.com/skillroute/skillroute/learn/memory"
-	"github.com/skillroute/skillroute/tokenize"
 )
 
 // Pruned scoring. The score stage asks bm25.TopK for the few skills the
@@ -25,14 +24,14 @@ import (
 
 // needed is how many of the best BM25 results the stages after scoring
 // can use: MaxCandidates and one per skill a fired rule may lower.
-func (r *Router) needed(text tokenize.Text) int {
+func (r *Router) needed(st *route) int {
 	if scoreEverySkill {
 		return len(r.Index.Skills)
 	}
 	k := MaxCandidates
 	if r.Rules != nil {
 		lowered := map[string]bool{}
-		for _, rule := range r.Rules.Fired(text) {
+		for _, rule := range st.firing(r).Rules {
 			if rule.Boost != "" {
 				lowered[rule.Boost] = true
 			}
@@ -46,8 +45,12 @@ func (r *Router) needed(text tokenize.Text) int {
 }
 
 // also lists the skills, by id, that a stage after scoring may raise or
-// act on whatever their BM25 rank (see Pruned scoring).
-func (r *Router) also(st *route) []int {
+// act on whatever their BM25 rank (see Pruned scoring). Before the
+// signals stage (signals false) it lists all but the session's skills:
+// scoring takes those in its first pass, and complete then scores only
+// what the session adds, mostly nothing (a second pass over the prompt's
+// terms was a tenth of BenchmarkRoute).
+func (r *Router) also(st *route, signals bool) []int {
 	ix := r.Index
 	var out []int
 	add := func(name string) {
@@ -55,13 +58,15 @@ func (r *Router) also(st *route) []int {
 			out = append(out, id)
 		}
 	}
-	for _, signal := range []map[string]float64{st.signals.Context, st.signals.Project, st.signals.Workflow} {
-		for name := range signal {
-			add(name)
+	if signals {
+		for _, signal := range []map[string]float64{st.signals.Context, st.signals.Project, st.signals.Workflow} {
+			for name := range signal {
+				add(name)
+			}
 		}
 	}
 	if r.Rules != nil {
-		for _, rule := range r.Rules.Fired(st.text) {
+		for _, rule := range st.firing(r).Rules {
 			if rule.Boost != "" {
 				add(rule.Boost)
 			}
@@ -111,7 +116,7 @@ func (st *route) complete(r *Router) {
 	if scoreEverySkill {
 		return
 	}
-	want := r.also(st)
+	want := r.also(st, true)
 	for _, list := range [][]bm25.Result{st.results, st.base} {
 		for i := range list {
 			if !slices.Contains(want, list[i].Skill) {

@@ -28,6 +28,7 @@ type route struct {
 	weak        bool           // followup: the prompt alone would abstain, or names nothing of a new skill
 	signals     Signals        // signals
 	cands       []disambig.Candidate
+	fires       *disambig.Firing // the rules that fire on the prompt (firing)
 	fired       []*disambig.Rule // rules
 	prior       string           // prior: what the table did, for --explain
 	silence     bool             // prior: the table has seen no skill help here
@@ -105,12 +106,12 @@ func score(r *Router, st *route) {
 // scoreQuery scores the k best skills for the query (needs.go: the
 // stages after it complete the lists with the skills they act on).
 func (st *route) scoreQuery(r *Router, q tokenize.Query) {
-	k := r.needed(st.text)
+	k, also := r.needed(st), r.also(st, false)
 	st.scoredQuery = q
-	st.results = bm25.TopK(r.Index, q, r.Weights, k, nil)
+	st.results = bm25.TopK(r.Index, q, r.Weights, k, also)
 	st.base = nil
 	if r.Weights != nil {
-		st.base = bm25.TopK(r.Index, q, nil, k, nil)
+		st.base = bm25.TopK(r.Index, q, nil, k, also)
 	}
 }
 
@@ -193,7 +194,18 @@ func ownConfidence(r *Router, results []bm25.Result) float64 {
 
 // applyRules lets the disambiguation rules adjust and re-rank.
 func applyRules(r *Router, st *route) {
-	st.cands, st.fired = r.Rules.Apply(st.text, st.cands)
+	st.cands, st.fired = r.Rules.ApplyFiring(st.firing(r), st.cands)
+}
+
+// firing is the rules that fire on the prompt, matched once: scoring asks
+// which skills they may lower and raise, the rules stage applies them, and
+// matching them is most of what rules cost (three matchings per route took
+// 40 % of BenchmarkRoute).
+func (st *route) firing(r *Router) *disambig.Firing {
+	if st.fires == nil {
+		st.fires = r.Rules.Match(st.text)
+	}
+	return st.fires
 }
 
 // decide turns the ranking into a decision: each listed candidate's
