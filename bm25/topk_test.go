@@ -1,13 +1,10 @@
 package bm25_test
 
 import (
-	"bufio"
-	"encoding/json"
 	"hash/fnv"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 
@@ -15,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/skillroute/skillroute/bm25"
+	"github.com/skillroute/skillroute/eval"
 	"github.com/skillroute/skillroute/eval/synth"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/loader"
@@ -24,35 +22,11 @@ import (
 
 const shared = "../../shared"
 
-// prompts reads every prompt of a JSON-lines eval file, session turns
-// included.
+// prompts reads every prompt of an eval file, session turns included.
 func prompts(t testing.TB, path string) []string {
-	f, err := os.Open(path)
+	f, err := eval.Read(path)
 	require.NoError(t, err)
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var line struct {
-			Query string `json:"query"`
-			Turns []struct {
-				Query string `json:"query"`
-			} `json:"turns"`
-		}
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &line))
-		if line.Query != "" {
-			out = append(out, line.Query)
-		}
-		for _, turn := range line.Turns {
-			out = append(out, turn.Query)
-		}
-	}
-	require.NoError(t, sc.Err())
-	return out
+	return f.Prompts()
 }
 
 // generated writes a synthetic catalog once per test binary.

@@ -51,3 +51,19 @@ func TestBreakdownByLabel(t *testing.T) {
 	plain := eval.Summarize([]eval.Outcome{{Case: eval.Case{Query: "a", Expected: "db"}, Routed: "db"}})
 	assert.Nil(t, plain.Summary.ByLang, "no labels, no breakdown")
 }
+
+// Prompts lists a file's prompts in its order, session turns included:
+// what the benchmarks and exactness tests route.
+func TestFilePrompts(t *testing.T) {
+	dir := t.TempDir()
+	cases := filepath.Join(dir, "c.jsonl")
+	require.NoError(t, os.WriteFile(cases, []byte(`{"query": "a", "expected": "db"}`+"\n"+`{"query": "b", "expected": "none"}`+"\n"), 0o644))
+	sessions := filepath.Join(dir, "s.jsonl")
+	require.NoError(t, os.WriteFile(sessions, []byte(`{"id": "s1", "turns": [{"query": "c", "expected": "db"}, {"query": "d", "expected": "db"}]}`+"\n"+
+		`{"id": "s2", "turns": [{"query": "e", "expected": "web"}]}`+"\n"), 0o644))
+	for path, want := range map[string][]string{cases: {"a", "b"}, sessions: {"c", "d", "e"}} {
+		f, err := eval.Read(path)
+		require.NoError(t, err)
+		assert.Equal(t, want, f.Prompts())
+	}
+}

@@ -68,6 +68,22 @@ type File struct {
 	Sessions []Session
 }
 
+// Prompts returns every prompt of the file: the single prompts, then each
+// session's turns in order (a file holds one kind or the other, so this is
+// its line order).
+func (f *File) Prompts() []string {
+	out := make([]string, 0, len(f.Cases))
+	for _, c := range f.Cases {
+		out = append(out, c.Query)
+	}
+	for _, s := range f.Sessions {
+		for _, t := range s.Turns {
+			out = append(out, t.Query)
+		}
+	}
+	return out
+}
+
 // Read parses an eval file. A malformed line is an error naming the line.
 func Read(path string) (*File, error) {
 	f, err := os.Open(path)

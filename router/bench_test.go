@@ -1,32 +1,21 @@
 package router_test
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"testing"
 
+	"github.com/skillroute/skillroute/eval"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 )
 
-// prompts reads the queries of a JSONL eval file, skipping the benchmark
-// when the file is absent.
+// prompts reads the prompts of an eval file, skipping the benchmark when
+// the file is absent.
 func prompts(b *testing.B, path string) []string {
-	f, err := os.Open(path)
+	f, err := eval.Read(path)
 	if err != nil {
-		b.Skipf("%s not present: %v", path, err)
+		b.Skipf("%s: %v", path, err)
 	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var c struct{ Query string }
-		if json.Unmarshal(sc.Bytes(), &c) == nil && c.Query != "" {
-			out = append(out, c.Query)
-		}
-	}
-	return out
+	return f.Prompts()
 }
 
 func benchRoute(b *testing.B, opt loader.Config, file string) {

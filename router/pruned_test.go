@@ -1,18 +1,16 @@
 package router_test
 
 import (
-	"bufio"
-	"encoding/json"
 	"hash/fnv"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	sctx "github.com/skillroute/skillroute/context"
+	"github.com/skillroute/skillroute/eval"
 	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/learn/calibrate"
 	"github.com/skillroute/skillroute/learn/category"
@@ -24,35 +22,12 @@ import (
 
 const shared = "../../shared"
 
-// sharedPrompts reads every prompt of a JSON-lines eval file, session
+// sharedPrompts reads every prompt of an eval file of ../shared, session
 // turns included.
 func sharedPrompts(t *testing.T, file string) []string {
-	f, err := os.Open(filepath.Join(shared, file))
+	f, err := eval.Read(filepath.Join(shared, file))
 	require.NoError(t, err)
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		var line struct {
-			Query string `json:"query"`
-			Turns []struct {
-				Query string `json:"query"`
-			} `json:"turns"`
-		}
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &line))
-		if line.Query != "" {
-			out = append(out, line.Query)
-		}
-		for _, turn := range line.Turns {
-			out = append(out, turn.Query)
-		}
-	}
-	require.NoError(t, sc.Err())
-	return out
+	return f.Prompts()
 }
 
 // pick is a skill number chosen by a hash of s: spread over the catalog,

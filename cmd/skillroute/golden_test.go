@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillroute/skillroute/eval"
 	"github.com/skillroute/skillroute/router"
 	"github.com/stretchr/testify/require"
 )
@@ -100,32 +100,9 @@ func routing(t *testing.T, out string) string {
 // goldenQueries reads every prompt of a JSON-lines file, session turns
 // included, in file order.
 func goldenQueries(t *testing.T, path string) []string {
-	f, err := os.Open(path)
+	f, err := eval.Read(path)
 	require.NoError(t, err)
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var line struct {
-			Query string `json:"query"`
-			Turns []struct {
-				Query string `json:"query"`
-			} `json:"turns"`
-		}
-		if strings.TrimSpace(sc.Text()) == "" {
-			continue
-		}
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &line))
-		if line.Query != "" {
-			out = append(out, line.Query)
-		}
-		for _, turn := range line.Turns {
-			out = append(out, turn.Query)
-		}
-	}
-	require.NoError(t, sc.Err())
-	return out
+	return f.Prompts()
 }
 
 // accuracyLine keeps the accuracy fields of eval's JSON summary (the last
