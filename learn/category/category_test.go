@@ -36,6 +36,9 @@ func TestClassify(t *testing.T) {
 		{"refactor the payment module", category.Implement},
 		{"What is the difference between Redis and Memcached?", category.Question},
 		{"how does garbage collection work in Go", category.Question},
+		{"regex to match a valid IPv4 address", category.Question},
+		{"one-liner to count lines in every file", category.Question},
+		{"write a regex check into the signup form", category.Implement},
 		{"hello there", category.Other},
 		{"", category.Other},
 		// whole words only: "fixture" is not "fix", "prefix" is not "fix"
@@ -54,6 +57,7 @@ func TestClassify(t *testing.T) {
 		{"帮我实现一个登录功能", category.Implement},
 		{"什么是微服务？", category.Question},
 		{"Redis 和 Memcached 有什么区别", category.Question},
+		{"匹配手机号的正则", category.Question},
 		{"你好", category.Other},
 		// mixed
 		{"React 页面报错 TypeError", category.Debug},
