@@ -573,18 +573,15 @@ func TestCacheDetectsDamage(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, raw, store.HeaderSize+len(payload))
 
-	check := func(name string, data []byte) {
-		t.Helper()
-		// A fresh name each time: no sidecar vouches for it.
-		path := filepath.Join(dir, name)
-		require.NoError(t, os.WriteFile(path, data, 0o600))
+	check := func(name, path string) {
 		_, err := store.LoadCache(path, "rules", 3)
 		if assert.Error(t, err, name) {
 			assert.True(t, errors.Is(err, store.ErrDamaged) || errors.Is(err, store.ErrVersion), "%s: %v", name, err)
 			assert.Contains(t, err.Error(), path)
 		}
-		os.Remove(path)
 	}
-	damage.Each(raw, rng, 2000, 8, check)
-	check("extended.bin", append(bytes.Clone(raw), 0))
+	require.NoError(t, damage.Files(dir, raw, rng, 2000, 8, check))
+	extended := filepath.Join(dir, "extended.bin")
+	require.NoError(t, os.WriteFile(extended, append(bytes.Clone(raw), 0), 0o600))
+	check("extended.bin", extended)
 }

@@ -9,6 +9,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 )
 
 // Each calls fn with a name and a damaged copy of raw: corruptions copies
@@ -24,4 +26,23 @@ func Each(raw []byte, rng *rand.Rand, corruptions, truncDiv int, fn func(name st
 	for n := 0; n < len(raw); n += 1 + n/truncDiv {
 		fn(fmt.Sprintf("truncated-%d.bin", n), raw[:n])
 	}
+}
+
+// Files writes each damaged copy of raw (Each) to a fresh file in dir, so
+// that no checksum sidecar vouches for it, calls fn with its name and
+// path, and removes it.
+func Files(dir string, raw []byte, rng *rand.Rand, corruptions, truncDiv int, fn func(name, path string)) error {
+	var err error
+	Each(raw, rng, corruptions, truncDiv, func(name string, data []byte) {
+		if err != nil {
+			return
+		}
+		path := filepath.Join(dir, name)
+		if err = os.WriteFile(path, data, 0o600); err != nil {
+			return
+		}
+		fn(name, path)
+		err = os.Remove(path)
+	})
+	return err
 }
