@@ -179,21 +179,13 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 		m, from := Match{skill: -1}, len(fields)
 		flush := func() {
 			if m.TF > 0 {
-				norm := K1 * (1 - B + B*ix.Skills[m.skill].Length/ix.AvgLength)
-				m.Score = qt.Weight * m.TF * (K1 + 1) / (m.TF + norm)
+				m.Score = saturate(ix, m.skill, qt.Weight, m.TF)
 				m.Fields = fields[from:len(fields):len(fields)]
 				reach = append(reach, m)
 			}
 		}
 		ix.Postings(term, func(p index.Posting) {
-			if (partial || qt.Noise) && !p.Field.IsKeyword() {
-				return
-			}
-			if partial && ix.Skills[p.Skill].Derived {
-				// A derived phrase ("python test") is made of words that are
-				// keywords on their own, each weighed by how distinctive it
-				// is: met by one of them, it would count that word again at
-				// the phrase's weight.
+			if !counts(ix, p.Skill, p.Field, partial, qt.Noise) {
 				return
 			}
 			if p.Skill != m.skill {
@@ -202,24 +194,12 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 					Pos: qt.Pos, End: qt.End, Rarity: rarity, skill: p.Skill}
 				from = len(fields)
 			}
-			w := p.Weight
-			if partial {
-				w *= PartialFactor * rarity
-			}
-			var learned float64
-			if adj != nil {
-				// Every field: a skill found through its description
-				// ("payment") gains from a correction as one found
-				// through a keyword does.
-				learned = adj.KeywordDelta(ix.Skills[p.Skill].Name, m.Term)
-				w *= max(0, 1+learned)
-			}
+			w, learned := weigh(ix, adj, p.Skill, m.Term, p.Weight, partial, rarity)
 			m.TF += w
 			fields = append(fields, Field{Field: p.Field, Weight: w, Learned: learned})
 		})
 		flush()
 	}
-	rarest := index.TextIDF(len(ix.Skills), 1)
 	for _, qt := range q.Terms {
 		id := ix.TermID(qt.Text)
 		if id >= 0 {
@@ -229,10 +209,7 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 			// A partial match is evidence of the prompt's word, not of the
 			// keyword holding it: "app" inside "app router" says as little
 			// as "app" does, which most skills' texts use.
-			rarity := 1.0
-			if id >= 0 && rarest > 0 {
-				rarity = min(1, ix.TermIDF(id, false)/rarest)
-			}
+			rarity := partialRarity(ix, id)
 			ix.Containing(qt.Text, func(id int) { visit(qt, id, true, rarity) })
 		}
 	}
@@ -291,6 +268,53 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 	}
 	Sort(out)
 	return out
+}
+
+// counts reports whether a posting counts towards a match, in every
+// scorer: a partial match and pasted noise meet keywords only, and a
+// partial match no derived phrase ("python test" is made of words that are
+// keywords on their own, each weighed by how distinctive it is: met by one
+// of them, it would count that word again at the phrase's weight).
+func counts(ix *index.Index, skill int, f index.Field, partial, noise bool) bool {
+	if (partial || noise) && !f.IsKeyword() {
+		return false
+	}
+	return !partial || !ix.Skills[skill].Derived
+}
+
+// weigh is a counted posting's part of its match's tf: its weight, ×
+// PartialFactor × rarity for a partial match, × (1 + the learner's delta)
+// in every field (a skill found through its description, "payment", gains
+// from a correction as one found through a keyword does).
+func weigh(ix *index.Index, adj Adjuster, skill int, term string, weight float64, partial bool, rarity float64) (w, learned float64) {
+	w = weight
+	if partial {
+		w *= PartialFactor * rarity
+	}
+	if adj != nil {
+		learned = adj.KeywordDelta(ix.Skills[skill].Name, term)
+		w *= max(0, 1+learned)
+	}
+	return w, learned
+}
+
+// saturate is a match's BM25 score: tf saturated by K1, the skill's length
+// normalised by B, at the query term's weight.
+func saturate(ix *index.Index, skill int, qw, tf float64) float64 {
+	norm := K1 * (1 - B + B*ix.Skills[skill].Length/ix.AvgLength)
+	return qw * tf * (K1 + 1) / (tf + norm)
+}
+
+// partialRarity is what a partial match of the prompt word id (-1: not an
+// index term) is worth against its keyword: the word's rarity in the
+// catalog's texts, at most 1. "app" inside "app router" says as little as
+// "app" does, which most skills' texts use.
+func partialRarity(ix *index.Index, id int) float64 {
+	rarest := index.TextIDF(len(ix.Skills), 1)
+	if id < 0 || rarest <= 0 {
+		return 1
+	}
+	return min(1, ix.TermIDF(id, false)/rarest)
 }
 
 // packing finds, among a skill's matches, the stretches of the prompt

@@ -46,7 +46,7 @@ func TopK(ix *index.Index, q tokenize.Query, adj Adjuster, k int, also []int) []
 		kd, sd := b.MaxDeltas()
 		kwScale, skillScale = max(1, 1+kd), max(1, 1+sd)
 	}
-	p := pruner{ix: ix, adj: adj, rarest: index.TextIDF(len(ix.Skills), 1)}
+	p := pruner{ix: ix, adj: adj}
 	p.reach(q, kwScale)
 	if len(p.cursors) == 0 {
 		return nil
@@ -134,8 +134,7 @@ type pruner struct {
 	heap   []entry // the k best so far, the worst at the root
 	scored int     // skills scored in full while pruning (TestTopKPrunes)
 
-	all    []int   // every cursor, for results
-	rarest float64 // the text IDF of a word one skill uses (ScoreWith's rarity)
+	all []int // every cursor, for results
 
 	// Scratch for scoring one skill.
 	matches  []Match
@@ -204,9 +203,7 @@ func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 		if !qt.Noise && utf8.RuneCountInString(qt.Text) >= index.MinPartial {
 			// As ScoreWith: a partial match counts the prompt word's
 			// rarity in the catalog's texts (at most 1: the bounds hold).
-			if id >= 0 && p.rarest > 0 {
-				rarity = min(1, ix.TermIDF(id, false)/p.rarest)
-			}
+			rarity = partialRarity(ix, id)
 			ix.Containing(qt.Text, func(id int) { add(id, true) })
 		}
 		if len(p.small) > 0 {
@@ -399,28 +396,16 @@ func (p *pruner) score(s uint32, list []int, fresh bool, theta float64) (float64
 				} else if valid {
 					// What ScoreWith counts, as it counts it.
 					f := index.Field(ix.PostField[post])
-					if (cu.partial || cu.qt.Noise) && !f.IsKeyword() || f > index.FieldBody {
+					if f > index.FieldBody || !counts(ix, int(s), f, cu.partial, cu.qt.Noise) {
 						continue
 					}
-					if cu.partial && ix.Skills[s].Derived {
-						continue
-					}
-					w := float64(ix.PostWeight[post])
-					if cu.partial {
-						w *= PartialFactor * cu.rarity
-					}
-					var learned float64
-					if p.adj != nil {
-						learned = p.adj.KeywordDelta(ix.Skills[s].Name, m.Term)
-						w *= max(0, 1+learned)
-					}
+					w, learned := weigh(ix, p.adj, int(s), m.Term, float64(ix.PostWeight[post]), cu.partial, cu.rarity)
 					m.TF += w
 					p.fields = append(p.fields, Field{Field: f, Weight: w, Learned: learned})
 				}
 			}
 			if m.TF > 0 {
-				norm := K1 * (1 - B + B*ix.Skills[s].Length/ix.AvgLength)
-				m.Score = m.QWeight * m.TF * (K1 + 1) / (m.TF + norm)
+				m.Score = saturate(ix, int(s), m.QWeight, m.TF)
 				m.Fields = p.fields[from:len(p.fields):len(p.fields)]
 				p.matches = append(p.matches, m)
 				if w := cu.word; m.Score > p.wordBest[w] {

@@ -235,7 +235,7 @@ func (c *cutter) words(s *skills.Skill) [2][]string {
 }
 
 func (c *cutter) cutWords(s *skills.Skill) [2][]string {
-	return [2][]string{c.tok.Words(descriptionText(s)), c.tok.Words(s.Body)}
+	return [2][]string{c.tok.Words(s.Text()), c.tok.Words(s.Body)}
 }
 
 // cut cuts skill i into its terms: its keywords (derived with der when it

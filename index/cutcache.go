@@ -82,7 +82,7 @@ type cutKey [16]byte
 
 func keyOf(s *skills.Skill) cutKey {
 	h := sha256.New()
-	d := descriptionText(s)
+	d := s.Text()
 	h.Write([]byte(strconv.Itoa(len(d))))
 	h.Write([]byte{0})
 	h.Write([]byte(d))

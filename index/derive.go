@@ -86,7 +86,6 @@ func GenericPrompts() []string {
 }
 
 type deriver struct {
-	tok    *tokenize.Tokenizer
 	counts []map[string]int // per skill: uses of each word and adjacent pair in its text
 	total  map[string]int   // uses in every skill's text and the generic text
 }
@@ -94,10 +93,9 @@ type deriver struct {
 // newDeriver returns a deriver for n skills, which counts the generic
 // text's words; add counts each skill's.
 func newDeriver(n int, tok *tokenize.Tokenizer) *deriver {
-	d := &deriver{tok: tok, counts: make([]map[string]int, n), total: map[string]int{}}
-	background := map[string]int{}
+	d := &deriver{counts: make([]map[string]int, n), total: map[string]int{}}
 	for _, line := range GenericPrompts() {
-		d.count(tok.Words(line), background)
+		d.count(tok.Words(line), nil)
 	}
 	return d
 }
@@ -109,22 +107,23 @@ func (d *deriver) add(i int, words [2][]string) {
 	d.count(append(words[0][:len(words[0]):len(words[0])], words[1]...), d.counts[i])
 }
 
-// count adds the uses of words and their adjacent pairs to into and to
-// the total.
+// count adds the uses of words and their adjacent pairs to the total,
+// and to into unless it is nil (the generic text counts in the total
+// only).
 func (d *deriver) count(words []string, into map[string]int) {
 	for i, w := range words {
-		into[w]++
 		d.total[w]++
+		if into != nil {
+			into[w]++
+		}
 		if i > 0 {
 			p := words[i-1] + " " + w
-			into[p]++
 			d.total[p]++
+			if into != nil {
+				into[p]++
+			}
 		}
 	}
-}
-
-func descriptionText(s *skills.Skill) string {
-	return s.Text()
 }
 
 // distinctive is the distinctiveness of a word, or of an adjacent pair
@@ -204,7 +203,7 @@ func (d *deriver) derive(tok *tokenize.Tokenizer, i int, s *skills.Skill, descWo
 			}
 		}
 	}
-	text := descriptionText(s)
+	text := s.Text()
 	for _, m := range quotedRE().FindAllStringSubmatch(text, -1) {
 		for _, g := range m[1:] {
 			if g = strings.TrimSpace(g); g == "" {
