@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/action"
 	"github.com/skillroute/skillroute/router"
@@ -79,20 +78,7 @@ func Injection(d router.Decision, in action.Input, dec action.Decision) string {
 	if d.Skill != "" && len(d.Candidates) > 0 {
 		skillLine = describe(d)
 	}
-	return capText(action.Emit(dec, in, skillLine))
-}
-
-// capText cuts injected text to MaxContext bytes, never inside a
-// character.
-func capText(s string) string {
-	if len(s) <= MaxContext {
-		return s
-	}
-	cut := MaxContext
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut]
+	return cut(action.Emit(dec, in, skillLine), MaxContext)
 }
 
 // toolEvent attaches a tool call (PostToolUse, PostToolUseFailure, or a

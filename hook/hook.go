@@ -349,15 +349,7 @@ func describe(d router.Decision) string {
 	if len(d.Candidates) > 1 && d.Level != router.High {
 		fmt.Fprintf(&b, " Runner-up: %q (%.2f).", d.Candidates[1].Skill, d.Candidates[1].Confidence)
 	}
-	s := b.String()
-	if len(s) > MaxContext {
-		cut := MaxContext
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut-- // never split a character
-		}
-		s = s[:cut]
-	}
-	return s
+	return cut(b.String(), MaxContext)
 }
 
 func contextOutput(text string) []byte {

@@ -45,25 +45,13 @@ func (w writer) skills(list []SkillInfo) {
 	w.num(uint64(len(list)))
 	w.num(boolNum(slices.IsSortedFunc(list, func(a, b SkillInfo) int { return strings.Compare(a.Name, b.Name) })))
 	for _, col := range [][]string{names, descs, sources, enhances, conflicts} {
-		w.table(unsortedTable(col))
+		w.table(table.New(col))
 	}
 	w.u32(enhStart)
 	w.u32(conStart)
 	w.u32(keywords)
 	w.bytes(derived)
 	w.u32(lengths)
-}
-
-// unsortedTable lays strings out as a table.Strings, in the given order.
-func unsortedTable(list []string) table.Strings {
-	var b strings.Builder
-	off := make([]uint32, 0, len(list)+1)
-	for _, s := range list {
-		off = append(off, uint32(b.Len()))
-		b.WriteString(s)
-	}
-	off = append(off, uint32(b.Len()))
-	return table.Strings{Blob: b.String(), Off: off}
 }
 
 // skills reads the skill list written by writer.skills into ix, with
@@ -88,8 +76,8 @@ func (r *reader) skills(ix *Index) {
 	if r.err != nil {
 		return
 	}
-	allEnh := strs(enhances)
-	allCon := strs(conflicts)
+	allEnh := enhances.All()
+	allCon := conflicts.All()
 	out := make([]SkillInfo, n)
 	for i := range out {
 		out[i] = SkillInfo{
@@ -101,18 +89,6 @@ func (r *reader) skills(ix *Index) {
 	}
 	ix.Skills = out
 	ix.sortOnce.Do(func() { ix.sorted = sorted })
-}
-
-// strs returns a table's strings, sharing its blob; nil when it is empty.
-func strs(t table.Strings) []string {
-	if t.Len() == 0 {
-		return nil
-	}
-	out := make([]string, t.Len())
-	for i := range out {
-		out[i] = t.At(i)
-	}
-	return out
 }
 
 // span returns list[from:to], or nil when the range is empty or, in a

@@ -73,7 +73,7 @@ func OpenIndex(cfg Config) (*index.Index, error) {
 			}
 		}
 	}
-	return Compile(cfg)
+	return compile(cfg, quick)
 }
 
 // Compile compiles the index for the configuration, whatever the cache
@@ -83,6 +83,11 @@ func Compile(cfg Config) (*index.Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	return compile(cfg, quick)
+}
+
+// compile is Compile with the configuration's quick stamp already taken.
+func compile(cfg Config, quick string) (*index.Index, error) {
 	if cfg.OnCompile != nil {
 		cfg.OnCompile()
 	}

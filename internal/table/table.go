@@ -15,7 +15,8 @@ type Strings struct {
 	Off  []uint32 // string i is Blob[Off[i]:Off[i+1]]; len(Off) == Len()+1
 }
 
-// New builds a table from strings that are already sorted and unique.
+// New builds a table from strings, in the order given: sorted and unique
+// for Find; any order for a column read by position (At).
 func New(sorted []string) Strings {
 	var b strings.Builder
 	off := make([]uint32, 0, len(sorted)+1)
