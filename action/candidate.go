@@ -8,6 +8,7 @@ import (
 	"github.com/skillroute/skillroute/learn/category"
 	"github.com/skillroute/skillroute/recall"
 	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -46,7 +47,7 @@ type Candidate struct {
 // its bare name: Claude Code may report "plugin:name" or "name").
 func (c Candidate) key() string {
 	if c.Type == TypeSkill {
-		return FailureKey(c.Type, bare(c.Ref))
+		return FailureKey(c.Type, skills.BareName(c.Ref))
 	}
 	return FailureKey(c.Type, c.Ref)
 }
@@ -77,8 +78,9 @@ const ContextTokens = 150
 // skill, its confidence and its evidence (about 120 bytes).
 const skillLineTokens = 30
 
-// tokens estimates the tokens of a text at four bytes each.
-func tokens(s string) int { return (len(s) + 3) / 4 }
+// TextTokens estimates the tokens of a text at four bytes each: what the
+// trajectories and the feedback log count as injected.
+func TextTokens(s string) int { return (len(s) + 3) / 4 }
 
 func costOf(tok int) float64 { return math.Min(1, float64(tok)/ContextTokens) }
 
@@ -212,7 +214,7 @@ func (l *Layer) Input(prompt string, d router.Decision, ctx Context) Input {
 			}
 			c := Candidate{Type: TypeMemory, Ref: m.ID, Confidence: round(h.Confidence),
 				Freshness: round(Freshness(m.Age(ctx.Now))), Evidence: h.Matched, Text: m.Text}
-			c.Tokens = tokens(memoryLine(c))
+			c.Tokens = TextTokens(memoryLine(c))
 			c.Cost = round(costOf(c.Tokens))
 			in.Candidates = append(in.Candidates, c)
 			if n++; n == MaxRecalled {
@@ -228,7 +230,7 @@ func (l *Layer) Input(prompt string, d router.Decision, ctx Context) Input {
 			t := l.tools[h.Doc]
 			c := Candidate{Type: TypeTool, Ref: t.Name, Confidence: round(h.Confidence),
 				Cost: t.Cost, Freshness: 1, Risk: t.Risk, Preconditions: t.Requires, Evidence: h.Matched, Text: t.Description}
-			c.Tokens = tokens(toolLine(c))
+			c.Tokens = TextTokens(toolLine(c))
 			in.Candidates = append(in.Candidates, c)
 		}
 	}

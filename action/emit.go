@@ -53,7 +53,7 @@ func Emit(d Decision, in Input, skillLine string) string {
 // question of a clarification.
 func Tokens(d Decision, in Input) int {
 	if d.Action == Clarify {
-		return tokens("skillroute: " + d.Question)
+		return TextTokens("skillroute: " + d.Question)
 	}
 	n := 0
 	for _, s := range d.Steps {

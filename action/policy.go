@@ -11,6 +11,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/store"
 )
 
@@ -98,7 +99,7 @@ func (p *Policy) SuccessRate(category, action, ref string) float64 {
 	}
 	mean := p.Cells[cellKey(category, action)].Mean()
 	if action == LoadSkill {
-		if c, ok := p.Skills[bare(ref)]; ok {
+		if c, ok := p.Skills[skills.BareName(ref)]; ok {
 			return (SkillPriorWeight*mean + c.Successes) / (SkillPriorWeight + c.Successes + c.Failures)
 		}
 	}
@@ -133,7 +134,7 @@ type SkillOutcome struct {
 // BuildPolicy counts outcomes into a policy (disabled, no exploration):
 // the logged decisions' steps into (category, action) cells, the feedback
 // log's verdicts into each skill's own.
-func BuildPolicy(outcomes []Outcome, skills []SkillOutcome, now time.Time) *Policy {
+func BuildPolicy(outcomes []Outcome, verdicts []SkillOutcome, now time.Time) *Policy {
 	p := &Policy{Built: now.UTC(), Cells: map[string]Cell{}}
 	count := func(m map[string]Cell, k string, success bool, w float64) {
 		c := m[k]
@@ -148,11 +149,11 @@ func BuildPolicy(outcomes []Outcome, skills []SkillOutcome, now time.Time) *Poli
 		count(p.Cells, cellKey(o.Category, o.Action), o.Success, 1)
 		p.Outcomes++
 	}
-	for _, o := range skills {
+	for _, o := range verdicts {
 		if p.Skills == nil {
 			p.Skills = map[string]Cell{}
 		}
-		count(p.Skills, bare(o.Skill), o.Success, o.Weight)
+		count(p.Skills, skills.BareName(o.Skill), o.Success, o.Weight)
 		p.Outcomes++
 	}
 	p.Version = p.fingerprint()

@@ -3,6 +3,8 @@ package action
 import (
 	"bytes"
 	"sort"
+
+	"github.com/skillroute/skillroute/skills"
 )
 
 // Replay re-runs a router over logged decisions: what it would have
@@ -69,9 +71,9 @@ func (t Trajectory) uses(e ToolEvent, s Step) bool {
 	switch s.Action {
 	case LoadSkill:
 		if e.Tool == "Skill" {
-			return e.Ref == s.Ref || bare(e.Ref) == bare(s.Ref)
+			return e.Ref == s.Ref || skills.BareName(e.Ref) == skills.BareName(s.Ref)
 		}
-		return e.Tool == "/"+s.Ref || e.Tool == "/"+bare(s.Ref)
+		return e.Tool == "/"+s.Ref || e.Tool == "/"+skills.BareName(s.Ref)
 	case CallTool:
 		return ToolMatches(e.Tool, s.Ref)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/store"
 )
 
@@ -239,7 +240,7 @@ func FailureKeys(events []ToolEvent, tools []string) []string {
 	}
 	for _, e := range events {
 		if e.Tool == "Skill" && e.Ref != "" {
-			add(FailureKey(TypeSkill, bare(e.Ref)))
+			add(FailureKey(TypeSkill, skills.BareName(e.Ref)))
 			continue
 		}
 		for _, t := range tools {
@@ -262,13 +263,5 @@ func ToolMatches(called, declared string) bool {
 	called, declared = strings.ToLower(called), strings.ToLower(declared)
 	declared = strings.TrimPrefix(declared, "/")
 	return called == declared || called == "/"+declared || strings.HasSuffix(called, "__"+declared) ||
-		bare(strings.TrimPrefix(called, "/")) == declared
-}
-
-// bare strips a "plugin:" prefix from a skill or command name.
-func bare(name string) string {
-	if i := strings.LastIndexByte(name, ':'); i >= 0 {
-		return name[i+1:]
-	}
-	return name
+		skills.BareName(strings.TrimPrefix(called, "/")) == declared
 }

@@ -58,7 +58,7 @@ func (h *Handler) inject(ev Event, prompt string, d router.Decision, id string, 
 	}
 	traj = &action.Trajectory{ID: id, Session: ev.SessionID, Time: now, Router: layer.RouterName(),
 		RouterVersion: layer.RouterVersion(), TableVersion: layer.Policy.TableVersion(), Input: logged, Decision: dec,
-		Tokens: (len(text) + 3) / 4}
+		Tokens: action.TextTokens(text)}
 	if text == "" {
 		reason = "action " + dec.Action
 		if d.Closing {

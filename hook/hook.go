@@ -34,6 +34,7 @@ import (
 	"github.com/skillroute/skillroute/action"
 	"github.com/skillroute/skillroute/prefs"
 	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -273,7 +274,7 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 		}
 		if injected != "" {
 			res.Output = contextOutput(injected)
-			rec.Cost = (len(injected) + 3) / 4 // tokens, at about four bytes each
+			rec.Cost = action.TextTokens(injected)
 		}
 		f.Updated = rec.Time
 		f.Last = &LastDecision{ID: rec.ID, Query: h.Store.keep(d.Query), QueryHash: rec.PromptHash, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost, Terms: d.Terms}
@@ -366,7 +367,7 @@ func (h *Handler) used(ctx context.Context, ev Event, skill string, about func(q
 	if skill == "" {
 		return Result{Reason: "no skill name"}
 	}
-	same := func(a, b string) bool { return a == b || bare(a) == bare(b) }
+	same := func(a, b string) bool { return a == b || skills.BareName(a) == skills.BareName(b) }
 	if err := h.Store.RecordUse(ctx, ev.SessionID, skill, h.now(), same, about); err != nil {
 		return Result{Reason: "record use: " + err.Error()}
 	}
@@ -393,15 +394,6 @@ func (h *Handler) start(ctx context.Context, ev Event) Result {
 		}
 	}
 	return Result{Reason: reason}
-}
-
-// bare strips a "plugin:" prefix: the hook recommends "skillroute:x" and
-// Claude Code may report "x", or the other way round.
-func bare(name string) string {
-	if i := strings.LastIndexByte(name, ':'); i >= 0 {
-		return name[i+1:]
-	}
-	return name
 }
 
 // hash is the hash of a prompt (or an id) as every file records it.

@@ -406,8 +406,8 @@ func (ix *Index) Resolve(name string) int {
 	if id := ix.SkillID(name); id >= 0 {
 		return id
 	}
-	if i := strings.LastIndexByte(name, ':'); i >= 0 {
-		return ix.SkillID(name[i+1:])
+	if bare := skills.BareName(name); bare != name {
+		return ix.SkillID(bare)
 	}
 	found := -1
 	for i, s := range ix.Skills {

@@ -234,3 +234,13 @@ func firstParagraph(text string) string {
 	}
 	return ""
 }
+
+// BareName strips a "plugin:" namespace from a skill's name: a plugin's
+// skill "acme:deploy" is "deploy" to a user who types it, and Claude Code
+// may report either.
+func BareName(name string) string {
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
