@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -341,23 +340,6 @@ func stampPath(w io.Writer, path string, files bool) error {
 
 func pruneCache(dir string) {
 	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin"} {
-		files, _ := filepath.Glob(filepath.Join(dir, pattern))
-		if len(files) <= cacheKeep {
-			continue
-		}
-		type aged struct {
-			path string
-			mod  int64
-		}
-		var list []aged
-		for _, f := range files {
-			if info, err := os.Stat(f); err == nil {
-				list = append(list, aged{f, info.ModTime().UnixNano()})
-			}
-		}
-		sort.Slice(list, func(i, j int) bool { return list[i].mod > list[j].mod })
-		for _, a := range list[min(cacheKeep, len(list)):] {
-			os.Remove(a.path)
-		}
+		store.PruneCaches(dir, pattern, cacheKeep)
 	}
 }

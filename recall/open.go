@@ -8,13 +8,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/rules"
+	"github.com/skillroute/skillroute/store"
 )
 
 // The hook opens the memories and tools on every prompt, and a thousand
@@ -127,28 +127,7 @@ func fileKey(path string) (string, error) {
 const cacheKeep = 6
 
 // prune removes all but the newest cacheKeep compiled files.
-func prune(dir string) {
-	files, _ := filepath.Glob(filepath.Join(dir, "recall-*.bin"))
-	if len(files) <= cacheKeep {
-		return
-	}
-	type aged struct {
-		path string
-		mod  int64
-	}
-	list := make([]aged, 0, len(files))
-	for _, f := range files {
-		if info, err := os.Stat(f); err == nil {
-			list = append(list, aged{f, info.ModTime().UnixNano()})
-		}
-	}
-	sort.Slice(list, func(i, j int) bool { return list[i].mod > list[j].mod })
-	for _, a := range list[min(cacheKeep, len(list)):] {
-		os.Remove(a.path)
-		// and its verification sidecar (store.LoadCache's .NAME.verified)
-		os.Remove(filepath.Join(dir, "."+filepath.Base(a.path)+".verified"))
-	}
-}
+func prune(dir string) { store.PruneCaches(dir, "recall-*.bin", cacheKeep) }
 
 // metaSep separates the fields of a document's metadata: a control
 // character no fact or path holds.

@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -220,4 +221,31 @@ func verified(path string, stamp []byte) bool {
 	var buf [129]byte // longer than any stamp: a longer sidecar differs
 	n, _ := f.Read(buf[:])
 	return bytes.Equal(buf[:n], stamp)
+}
+
+// PruneCaches removes all but the keep newest cache files of dir that
+// match pattern (a filepath.Match pattern such as "index-*.bin"), each
+// with its sidecar, so that rebuilt binaries and edited sources leave no
+// pile of old caches. Other sessions may still read a removed one: they
+// have it mapped or open, which removal does not disturb.
+func PruneCaches(dir, pattern string, keep int) {
+	files, _ := filepath.Glob(filepath.Join(dir, pattern))
+	if len(files) <= keep {
+		return
+	}
+	type aged struct {
+		path string
+		mod  int64
+	}
+	list := make([]aged, 0, len(files))
+	for _, f := range files {
+		if info, err := os.Stat(f); err == nil {
+			list = append(list, aged{f, info.ModTime().UnixNano()})
+		}
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].mod > list[j].mod })
+	for _, a := range list[min(keep, len(list)):] {
+		os.Remove(a.path)
+		os.Remove(sidecarPath(a.path))
+	}
 }

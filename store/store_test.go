@@ -585,3 +585,32 @@ func TestCacheDetectsDamage(t *testing.T) {
 	require.NoError(t, os.WriteFile(extended, append(bytes.Clone(raw), 0), 0o600))
 	check("extended.bin", extended)
 }
+
+// PruneCaches keeps the newest caches of a pattern and removes the rest
+// with their sidecars, leaving other files alone.
+func TestPruneCaches(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Now()
+	for i := range 5 {
+		path := filepath.Join(dir, fmt.Sprintf("index-%d.bin", i))
+		require.NoError(t, store.WriteCache(path, "index", 1, []byte("payload")))
+		_, err := store.LoadCache(path, "index", 1) // writes the sidecar
+		require.NoError(t, err)
+		require.NoError(t, os.Chtimes(path, now, now.Add(time.Duration(i)*time.Minute)))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "rules-0.bin"), []byte("x"), 0o600))
+	store.PruneCaches(dir, "index-*.bin", 2)
+	var names []string
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	for _, gone := range []string{"index-0.bin", "index-1.bin", "index-2.bin", ".index-0.bin.verified"} {
+		assert.NotContains(t, names, gone)
+	}
+	assert.Contains(t, names, "index-3.bin")
+	assert.Contains(t, names, "index-4.bin")
+	assert.Contains(t, names, ".index-4.bin.verified", "a kept cache keeps its sidecar")
+	assert.Contains(t, names, "rules-0.bin")
+}
