@@ -1,9 +1,7 @@
 package recall
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"strings"
 
@@ -42,16 +40,6 @@ func ReadTools(path string) ([]Tool, error) {
 		return nil, err
 	}
 	return ParseTools(path, data)
-}
-
-// ReadToolsIfAny reads a tools file that may be absent (the state
-// folder's): a missing file declares no tools.
-func ReadToolsIfAny(path string) ([]Tool, error) {
-	tools, err := ReadTools(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	return tools, err
 }
 
 // ParseTools parses a tools.yaml: a list of tools (or a mapping with a

@@ -494,40 +494,6 @@ func TestBackup(t *testing.T) {
 	assert.Equal(t, "v7", string(data))
 }
 
-func TestClaim(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "cache", ".compiling")
-	mine, err := store.Claim(path, time.Minute)
-	require.NoError(t, err)
-	assert.True(t, mine)
-	mine, err = store.Claim(path, time.Minute)
-	require.NoError(t, err)
-	assert.False(t, mine, "a live claim holds")
-	old := time.Now().Add(-2 * time.Minute)
-	require.NoError(t, os.Chtimes(path, old, old))
-	mine, err = store.Claim(path, time.Minute)
-	require.NoError(t, err)
-	assert.True(t, mine, "a dead process's claim is taken over")
-
-	// Of many racing for it, one wins.
-	race := filepath.Join(t.TempDir(), ".job")
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	won := 0
-	for range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if ok, err := store.Claim(race, time.Minute); err == nil && ok {
-				mu.Lock()
-				won++
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	assert.Equal(t, 1, won)
-}
-
 func TestCacheRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cache", "x.bin")
 	payload := []byte("payload of the cache, any bytes \x00\x01\x02")

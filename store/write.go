@@ -204,32 +204,6 @@ func isTemp(name string) bool {
 	return true
 }
 
-// Claim creates path as a marker that this process has taken on a job
-// (the hook's background compile), unless a marker younger than ttl says
-// another process has; a marker older than ttl is a dead process's and is
-// replaced. It reports whether the job is this process's. The marker is
-// created with O_EXCL, so of two processes racing for it one wins.
-func Claim(path string, ttl time.Duration) (bool, error) {
-	if err := ensureDir(filepath.Dir(path), Private); err != nil {
-		return false, err
-	}
-	for try := 0; try < 2; try++ {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, Private.File)
-		if err == nil {
-			return true, f.Close()
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			return false, err
-		}
-		info, err := os.Stat(path)
-		if err == nil && time.Since(info.ModTime()) < ttl {
-			return false, nil
-		}
-		os.Remove(path) // stale (or gone meanwhile): take it over
-	}
-	return false, nil
-}
-
 // Backup saves data, the content of path about to be replaced, beside it
 // as PATH.TAG-N (N one past the newest backup), and deletes all but the
 // newest keep backups, so that repeated edits do not pile files up in the
