@@ -28,20 +28,8 @@ func (r *Router) needed(st *route) int {
 	if scoreEverySkill {
 		return len(r.Index.Skills)
 	}
-	k := MaxCandidates
-	if r.Rules != nil {
-		lowered := map[string]bool{}
-		for _, rule := range st.firing(r).Rules {
-			if rule.Boost != "" {
-				lowered[rule.Boost] = true
-			}
-			for _, p := range rule.Penalty {
-				lowered[p] = true
-			}
-		}
-		k += len(lowered)
-	}
-	return k
+	r.pin(st)
+	return MaxCandidates + st.lowered
 }
 
 // also lists the skills, by id, that a stage after scoring may raise or
@@ -51,29 +39,49 @@ func (r *Router) needed(st *route) int {
 // what the session adds, mostly nothing (a second pass over the prompt's
 // terms was a tenth of BenchmarkRoute).
 func (r *Router) also(st *route, signals bool) []int {
-	ix := r.Index
-	var out []int
-	add := func(name string) {
-		if id := ix.Resolve(name); id >= 0 && !slices.Contains(out, id) {
-			out = append(out, id)
+	r.pin(st)
+	if !signals {
+		return st.pinned
+	}
+	out := slices.Clone(st.pinned)
+	for _, signal := range []map[string]float64{st.signals.Context, st.signals.Project, st.signals.Workflow} {
+		for name := range signal {
+			if id := r.Index.Resolve(name); id >= 0 && !slices.Contains(out, id) {
+				out = append(out, id)
+			}
 		}
 	}
-	if signals {
-		for _, signal := range []map[string]float64{st.signals.Context, st.signals.Project, st.signals.Workflow} {
-			for name := range signal {
-				add(name)
-			}
+	return out
+}
+
+// pin works out, once per route, the skills a stage after scoring acts on
+// whatever their rank, but the session's (st.pinned): those fired rules
+// boost or penalise (st.lowered counts them by name: each may drop out of
+// the first MaxCandidates), the calibration table's arm for the prompt,
+// the skills the learner gave keywords the prompt holds, and the skill the
+// prompt memory taught.
+func (r *Router) pin(st *route) {
+	if st.pinnedDone {
+		return
+	}
+	st.pinnedDone = true
+	ix := r.Index
+	add := func(name string) {
+		if id := ix.Resolve(name); id >= 0 && !slices.Contains(st.pinned, id) {
+			st.pinned = append(st.pinned, id)
 		}
 	}
 	if r.Rules != nil {
+		lowered := map[string]bool{}
 		for _, rule := range st.firing(r).Rules {
-			if rule.Boost != "" {
-				add(rule.Boost)
-			}
-			for _, p := range rule.Penalty {
-				add(p)
+			for _, name := range append([]string{rule.Boost}, rule.Penalty...) {
+				if name != "" && !lowered[name] {
+					lowered[name] = true
+					add(name)
+				}
 			}
 		}
+		st.lowered = len(lowered)
 	}
 	if r.Table != nil {
 		if arm := r.Table.Lookup(st.category()).Arm; arm != "" {
@@ -93,7 +101,6 @@ func (r *Router) also(st *route, signals bool) []int {
 	if v := st.recall(r); v.Acts() && !v.None {
 		add(v.Skill)
 	}
-	return out
 }
 
 // recall asks the prompt memory about the prompt, once: the learned stage

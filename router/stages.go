@@ -29,6 +29,9 @@ type route struct {
 	signals     Signals        // signals
 	cands       []disambig.Candidate
 	fires       *disambig.Firing // the rules that fire on the prompt (firing)
+	pinned      []int            // score: skills later stages act on whatever their rank (pin)
+	lowered     int              // score: how many skills the fired rules name
+	pinnedDone  bool
 	fired       []*disambig.Rule // rules
 	prior       string           // prior: what the table did, for --explain
 	silence     bool             // prior: the table has seen no skill help here
