@@ -86,18 +86,23 @@ const MaxReach = 2
 // Chinese word with an English group-mate, or the reverse) takes its
 // translations from the group alone, since the curated groups were written
 // with the senses this router needs (接口 is an API, not a type's
-// interface). Returns nil when nothing is left.
+// interface). The glossary also carries, for a Chinese synonym whose
+// English group-mates are phrases, the words of those phrases that a
+// plain skill's text holds (phraseWords). Returns nil when nothing is
+// left.
 func CompileGlossary(f *GlossaryFile, reaches, listed func(term string) bool, syn *Synonyms) *Glossary {
-	if f == nil {
-		return nil
-	}
 	out := map[string][]string{}
 	add := func(from, to string) {
 		if from != to && !slices.Contains(out[from], to) {
 			out[from] = append(out[from], to)
 		}
 	}
-	for zh, ens := range f.Entries {
+	phraseWords(syn, reaches, add)
+	var entries map[string][]string
+	if f != nil {
+		entries = f.Entries
+	}
+	for zh, ens := range entries {
 		zh = strings.ToLower(zh)
 		toEnglish := !translates(syn, zh, false) && !listed(zh)
 		used := 0
@@ -155,6 +160,58 @@ func CompileGlossary(f *GlossaryFile, reaches, listed func(term string) bool, sy
 	}
 	g.Start = append(g.Start, uint32(len(g.Mates)))
 	return g
+}
+
+// phraseWords adds, for each Chinese word of a synonym group, the words of
+// its English group-mates that are phrases the index does not hold whole.
+// A plain skill's description and body are indexed word by word, so the
+// expansion 读屏 -> "screen reader" would meet only skills that list the
+// phrase as a keyword, never a body that says "screen reader"; its words
+// do, counted once per skill with the rest of the prompt word's
+// translations (bm25 packs one match per prompt word). A phrase the index
+// holds is left to the synonym expansion alone, and so is a Chinese word
+// the index holds itself (a catalog with Chinese keywords meets it
+// directly: in the sessions' flutter session 状态管理's "state" and
+// "management" drew the turn to other skills), and a word whose
+// group has a one-word English mate the index holds (后端: "backend"): the
+// phrase's other words ("backend development": "develop") would only add
+// generic evidence (the fresh set's 后端日志 prompt went to a skill whose
+// body says "develop").
+func phraseWords(syn *Synonyms, reaches func(string) bool, add func(from, to string)) {
+	for _, zh := range syn.WordList() {
+		if HanCount(zh) == 0 || reaches(zh) {
+			continue
+		}
+		mates := syn.Expand(zh)
+		if slices.ContainsFunc(mates, func(e Expansion) bool {
+			return HanCount(e.Term) == 0 && !strings.Contains(e.Term, " ") && reaches(e.Term)
+		}) {
+			continue
+		}
+		for _, e := range mates {
+			words := slices.DeleteFunc(strings.Fields(e.Term), isStopWord)
+			if len(words) < 2 || HanCount(e.Term) > 0 || reaches(e.Term) || !allReach(words, reaches) {
+				continue
+			}
+			for _, w := range words {
+				add(zh, w)
+			}
+		}
+	}
+}
+
+// allReach reports whether every word reaches the index. A phrase whose
+// words the catalog does not all use is not written there in pieces
+// either, and its other words are generic ones ("disk space" in a catalog
+// without "disk": "space"; the actions set's 磁盘 question went to a
+// pricing skill).
+func allReach(words []string, reaches func(string) bool) bool {
+	for _, w := range words {
+		if !reaches(w) {
+			return false
+		}
+	}
+	return true
 }
 
 // translates reports whether a synonym group gives word a mate in the

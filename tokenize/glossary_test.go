@@ -116,6 +116,37 @@ func TestCompileGlossary(t *testing.T) {
 		assert.Empty(t, translations(g, "log"), "log has a Chinese group-mate")
 		assert.Equal(t, []string{"log"}, translations(g, "日志"))
 	})
+	t.Run("a synonym's phrase meets a plain skill's words", func(t *testing.T) {
+		syn, err := tokenize.ParseSynonyms("s.yaml", []byte(`groups:
+  - id: screen-reader
+    words: [读屏, screen reader, screen readers]
+  - id: backend
+    words: [后端, backend, backend development]
+  - id: disk
+    words: [磁盘, disk space]
+  - id: pool
+    words: [池子, connection pool]
+  - id: held
+    words: [日志系统, log pipeline]
+`))
+		require.NoError(t, err)
+		terms := map[string]bool{"screen": true, "reader": true, "backend": true, "develop": true, "space": true,
+			"connect pool": true, "connect": true, "pool": true, "log": true, "pipelin": true, "日志系统": true}
+		g := tokenize.CompileGlossary(nil, func(s string) bool { return terms[s] }, func(string) bool { return false }, syn)
+		for _, tt := range []struct {
+			word string
+			want []string
+			why  string
+		}{
+			{"读屏", []string{"reader", "screen"}, "the index has the words, not the phrase: a body that says \"screen reader\""},
+			{"后端", nil, "\"backend\" reaches the index whole; \"develop\" would be generic evidence"},
+			{"磁盘", nil, "\"disk\" is no index term: \"space\" alone is not the phrase"},
+			{"池子", nil, "the index holds the phrase: the synonym expansion meets it"},
+			{"日志系统", nil, "the index holds the Chinese word itself"},
+		} {
+			assert.Equal(t, tt.want, translations(g, tt.word), tt.why)
+		}
+	})
 	t.Run("nothing reaches", func(t *testing.T) {
 		f, err := tokenize.ParseGlossary("g.yaml", []byte(glossaryYAML))
 		require.NoError(t, err)

@@ -116,9 +116,16 @@ func Classify(prompt string) string {
 	return ClassifyText(tokenize.NewText(prompt))
 }
 
+// falseFriends are Chinese words that hold a cue and mean something else:
+// 解释器 is an interpreter, not 解释 (explain), so "把解释器也装好" asks for
+// no explanation; 发布订阅 is publish/subscribe messaging, no 发布
+// (release). Chinese cues match as substrings, so these words are taken
+// out of the text before cues are counted.
+var falseFriends = strings.NewReplacer("解释器", " ", "解释型", " ", "发布订阅", " ")
+
 // ClassifyText is Classify of a prompt the router has normalised.
 func ClassifyText(p tokenize.Text) string {
-	text := p.Lower
+	text := falseFriends.Replace(p.Lower)
 	words := tokenize.ASCIIWords(text)
 	best, bestN := Other, 0
 	for _, c := range cues {
