@@ -22,12 +22,18 @@ type Places struct {
 	PluginRoot string // $CLAUDE_PLUGIN_ROOT when running as a plugin: its skills/
 }
 
-// pluginName reads a plugin's name from its manifest, else its folder.
+// maxManifestBytes bounds a plugin manifest read: a name and a few fields
+// take a few hundred bytes.
+const maxManifestBytes = 1 << 20
+
+// pluginName reads a plugin's name from its manifest, else its folder. The
+// manifest is read only if it is a regular file, so that a FIFO in a
+// plugin cache cannot block the hook.
 func pluginName(root string) string {
 	var m struct {
 		Name string `json:"name"`
 	}
-	if data, err := os.ReadFile(filepath.Join(root, ".claude-plugin", "plugin.json")); err == nil {
+	if data, err := store.ReadRegular(filepath.Join(root, ".claude-plugin", "plugin.json"), maxManifestBytes); err == nil {
 		if json.Unmarshal(data, &m) == nil && m.Name != "" {
 			return m.Name
 		}

@@ -1,7 +1,6 @@
 package skills
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -84,7 +83,8 @@ func displayWidth(s string) int {
 
 // Commands returns the user's and the project's command files
 // (.claude/commands/NAME.md), which Claude Code lists with the skills.
-// Files that do not parse are left out.
+// Files that do not parse, and files that are no regular file or too
+// large (ReadFile: a FIFO there must not block the hook), are left out.
 func (p Places) Commands() []Skill {
 	var dirs []string
 	if p.Home != "" {
@@ -98,7 +98,7 @@ func (p Places) Commands() []Skill {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
 		sort.Strings(files)
 		for _, f := range files {
-			data, err := os.ReadFile(f)
+			data, err := ReadFile(f)
 			if err != nil {
 				continue
 			}

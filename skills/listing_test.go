@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -64,7 +66,18 @@ func TestPlacesCommands(t *testing.T) {
 	write(filepath.Join(home, ".claude", "commands", "standup.md"), "---\ndescription: Write my standup notes\n---\nbody\n")
 	write(filepath.Join(project, ".claude", "commands", "release.md"), "Cut a release of this project.\n\nSteps follow.\n")
 	write(filepath.Join(project, ".claude", "commands", "notes.txt"), "not a command")
-	cmds := skills.Places{Home: home, ProjectDir: project}.Commands()
+	// Hostile files are left out, and never block the hook: a FIFO no
+	// one writes to, a link to an endless device.
+	require.NoError(t, syscall.Mkfifo(filepath.Join(project, ".claude", "commands", "hang.md"), 0o644))
+	require.NoError(t, os.Symlink("/dev/zero", filepath.Join(project, ".claude", "commands", "zero.md")))
+	done := make(chan []skills.Skill, 1)
+	go func() { done <- skills.Places{Home: home, ProjectDir: project}.Commands() }()
+	var cmds []skills.Skill
+	select {
+	case cmds = <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Commands blocked on a hostile command file")
+	}
 	require.Len(t, cmds, 2)
 	assert.Equal(t, "- standup: Write my standup notes", skills.ListingEntry(cmds[0]))
 	assert.Equal(t, "- release: Cut a release of this project.", skills.ListingEntry(cmds[1]))
