@@ -254,22 +254,11 @@ func (g *Glossary) Translate(word string, fn func(term string)) {
 // the segmentation dictionary, and a translation needs no finer choice.
 func (t *Tokenizer) glossaryWords(run string) []span {
 	var out []span
-	words := t.gloss.Words
-	n := words.Len()
 	for i := 0; i < len(run); {
 		_, size := utf8.DecodeRuneInString(run[i:])
-		first, rest := run[i:i+size], run[i:]
 		longest := 0
-		for k := sort.Search(n, func(k int) bool { return words.At(k) >= first }); k < n; k++ {
-			w := words.At(k)
-			if !strings.HasPrefix(w, first) {
-				break
-			}
-			if len(w) > longest && strings.HasPrefix(rest, w) {
-				longest = len(w)
-			}
-		}
-		if longest > size { // a single character is no glossary word
+		prefixWords(t.gloss.Words, run[i:], func(w string) { longest = len(w) }) // the last is the longest
+		if longest > size {                                                      // a single character is no glossary word
 			out = append(out, span{i, i + longest})
 			i += longest
 			continue

@@ -611,22 +611,32 @@ func (t *Tokenizer) dictWords(run string) []span { return findWords(t.dict, run)
 // findWords lists the words of dict that occur in run, as dictWords.
 func findWords(dict table.Strings, run string) []span {
 	var found []span
-	n := dict.Len()
-	for i, r := range run {
-		rest := run[i:]
-		first := rest[:utf8.RuneLen(r)]
-		k := sort.Search(n, func(k int) bool { return dict.At(k) >= first })
-		for ; k < n; k++ {
-			w := dict.At(k)
-			if !strings.HasPrefix(w, first) {
-				break
-			}
-			if strings.HasPrefix(rest, w) {
-				found = append(found, span{i, i + len(w)}) // prefixes sort shortest first
-			}
-		}
+	for i := range run {
+		prefixWords(dict, run[i:], func(w string) {
+			found = append(found, span{i, i + len(w)}) // prefixes sort shortest first
+		})
 	}
 	return found
+}
+
+// prefixWords calls fn with each word of dict that text starts with,
+// shortest first: the words that share text's first character sort
+// together, and among them a prefix of another sorts before it.
+func prefixWords(dict table.Strings, text string, fn func(w string)) {
+	if text == "" {
+		return
+	}
+	first := text[:utf8.RuneLen(firstRune(text))]
+	n := dict.Len()
+	for k := sort.Search(n, func(k int) bool { return dict.At(k) >= first }); k < n; k++ {
+		w := dict.At(k)
+		if !strings.HasPrefix(w, first) {
+			break
+		}
+		if strings.HasPrefix(text, w) {
+			fn(w)
+		}
+	}
 }
 
 // choose picks the words of a segmentation of text among the found ones.
