@@ -126,7 +126,8 @@ var falseFriends = strings.NewReplacer("解释器", " ", "解释型", " ", "发�
 // ClassifyText is Classify of a prompt the router has normalised.
 func ClassifyText(p tokenize.Text) string {
 	text := falseFriends.Replace(p.Lower)
-	words := tokenize.ASCIIWords(text)
+	// "what's" is "what": a cue word with a clitic "'s" is the cue.
+	words := strings.ReplaceAll(tokenize.ASCIIWords(text), "'s ", " ")
 	best, bestN := Other, 0
 	for _, c := range cues {
 		if n := c.count(text, words); n > bestN {

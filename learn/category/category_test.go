@@ -59,6 +59,8 @@ func TestClassify(t *testing.T) {
 		{"Redis 和 Memcached 有什么区别", category.Question},
 		{"匹配手机号的正则", category.Question},
 		{"你好", category.Other},
+		{"what's a monad", category.Question},
+		{"let's ship it", category.Deploy},
 		// A word that holds a cue and means something else is no cue.
 		{"想换个更快的包管理器，顺便把解释器也装好", category.Other},
 		{"解释一下 GIL", category.Question},
