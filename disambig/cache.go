@@ -112,9 +112,15 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 		s.keys[i] = openingKey(lit)
 	}
 	s.prepare.Do(func() {}) // numbered already
-	// The literal numbers of all branches share two backing arrays.
+	// The literal numbers, the lists of text and the matchers of all
+	// branches share a few backing arrays: one allocation each per rule or
+	// branch was 1,377 allocations and 453 KB a load, and the hook runs
+	// with its collector off, so every fresh page is a fault
+	// (BenchmarkLoadCached).
 	var idArena arena[int32]
 	var groupArena arena[[]int32]
+	var strArena arena[string]
+	var matchers arena[matcher]
 	n := r.num()
 	if r.err == nil {
 		s.Rules = make([]Rule, n)
@@ -125,41 +131,46 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 		rule.ExclusiveWith, rule.OnKeyword = r.str(), r.str()
 		rule.Weight, _ = strconv.ParseFloat(r.str(), 64)
 		rule.Line, _ = strconv.Atoi(r.str())
-		rule.Penalty = r.list()
+		rule.Penalty = r.listIn(&strArena)
 		n := r.num()
 		if r.err != nil {
 			break
 		}
 		rule.Branches = make([]Branch, n)
-		lazies := make([]matcher, n) // one allocation per rule, not per branch
 		for bi := range rule.Branches {
 			b := &rule.Branches[bi]
 			// Literals stay nil: the set's memo works on the numbers, and
 			// Rule.Match without a set falls back to the expression.
-			b.Pattern, b.Engine, b.Exact, b.re = r.str(), Engine(r.val()), r.list(), &lazies[bi]
+			b.Pattern, b.Engine, b.Exact = r.str(), Engine(r.val()), r.listIn(&strArena)
 			if b.Engine > Backtrack {
 				r.err = fmt.Errorf("damaged rules cache")
 			}
-			switch r.val() {
-			case formNone:
-			case formUnguarded:
-				b.re.formSet = true
+			kind, form := r.val(), ""
+			switch kind {
+			case formNone, formUnguarded:
 			case formGuarded:
-				b.re.form, b.re.formSet = r.str(), true
+				form = r.str()
 			default:
 				r.err = fmt.Errorf("damaged rules cache")
+			}
+			if b.Exact == nil {
+				// A plain-text branch is decided by its text (find): only
+				// the others need a matcher, about a third of the built-in
+				// rules' branches.
+				b.re = &matchers.take(1, 128)[0]
+				b.re.form, b.re.formSet = form, kind != formNone
 			}
 			groups := r.num()
 			if r.err != nil {
 				break
 			}
-			b.ids = groupArena.take(groups)
+			b.ids = groupArena.take(groups, 1024)
 			for g := range b.ids {
 				m := r.num()
 				if r.err != nil {
 					break
 				}
-				ids := idArena.take(m)
+				ids := idArena.take(m, 1024)
 				for k := range ids {
 					if ids[k] = int32(r.val()); int(ids[k]) >= len(s.literals) {
 						r.err = fmt.Errorf("damaged rules cache")
@@ -168,7 +179,9 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 				b.ids[g] = ids
 			}
 		}
-		rule.kw = &matcher{}
+		if rule.OnKeyword != "" {
+			rule.kw = &matcher{} // read only when the keyword is set (onKeywordMatches)
+		}
 	}
 	if r.err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", path, r.err)
@@ -196,13 +209,14 @@ func formOf(b Branch) (kind int, form string) {
 	return formGuarded, form
 }
 
-// arena hands out slices of a few large allocations instead of many small
-// ones. A slice handed out stays valid when the arena grows.
+// arena hands out slices of a few large allocations (of chunk elements,
+// or more for a longer slice) instead of many small ones. A slice handed
+// out stays valid when the arena grows.
 type arena[T any] struct{ free []T }
 
-func (a *arena[T]) take(n int) []T {
+func (a *arena[T]) take(n, chunk int) []T {
 	if n > len(a.free) {
-		a.free = make([]T, max(n, 1024))
+		a.free = make([]T, max(n, chunk))
 	}
 	out := a.free[:n:n]
 	a.free = a.free[n:]
@@ -280,6 +294,22 @@ func (r *cacheReader) str() string {
 }
 
 func (r *cacheReader) bool() bool { return r.num() == 1 }
+
+// listIn reads a list as list does, into the arena's backing array.
+func (r *cacheReader) listIn(a *arena[string]) []string {
+	n := r.num()
+	if n == 0 || r.err != nil {
+		return nil
+	}
+	if n == 1 {
+		return []string{} // empty, not nil
+	}
+	out := a.take(n-1, 1024)
+	for i := range out {
+		out[i] = r.str()
+	}
+	return out
+}
 
 func (r *cacheReader) list() []string {
 	n := r.num()
