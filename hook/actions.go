@@ -84,11 +84,11 @@ func Injection(d router.Decision, in action.Input, dec action.Decision) string {
 // toolEvent attaches a tool call (PostToolUse, PostToolUseFailure, or a
 // typed /command) to the session's latest decision, for replay and the
 // policy's outcomes. Nothing without the action layer.
-func (h *Handler) toolEvent(ctx context.Context, ev Event) {
+func (h *Handler) toolEvent(ctx context.Context, ev Event, p *peek) {
 	if h.Actions == nil {
 		return
 	}
-	f, _ := h.Store.SessionFile(ev.SessionID)
+	f, _ := p.session(h.Store, ev.SessionID)
 	if f == nil || f.Last == nil {
 		return // no decision in this session to attach it to
 	}

@@ -95,8 +95,10 @@ func (rt *Runtime) Run(stdin io.Reader, stdout io.Writer) {
 	if res.Reason != "" {
 		logCtx, cancelLog := context.WithTimeout(context.Background(), 20*time.Millisecond)
 		var about logged
-		if data := input.Load(); data != nil {
-			about = aboutEvent(*data)
+		if res.about != nil {
+			about = *res.about
+		} else if data := input.Load(); data != nil {
+			about = aboutEvent(*data) // past the deadline: the handler may not have parsed it yet
 		}
 		rt.Handler.Store.Log(logCtx, time.Now(), "hook", fmt.Sprintf("%s (%.1f ms)", res.Reason, float64(time.Since(start).Microseconds())/1000),
 			"hook_event", about.HookEventName, "session", about.SessionID, "prompt_id", about.PromptID, "tool_use_id", about.ToolUseID)
@@ -125,12 +127,9 @@ func aboutEvent(data []byte) logged {
 	if len(data) > maxLoggedEvent || json.Unmarshal(data, &l) != nil {
 		return logged{}
 	}
-	ev := Event{SessionID: l.SessionID, PromptID: l.PromptID, HookEventName: l.HookEventName}
+	ev := Event{SessionID: l.SessionID, PromptID: l.PromptID, HookEventName: l.HookEventName, ToolUseID: l.ToolUseID}
 	ev.bound()
-	l.SessionID, l.PromptID, l.HookEventName = ev.SessionID, ev.PromptID, ev.HookEventName
-	if len(l.ToolUseID) > MaxID {
-		l.ToolUseID = "h-" + hash(l.ToolUseID)
-	}
+	l.SessionID, l.PromptID, l.HookEventName, l.ToolUseID = ev.SessionID, ev.PromptID, ev.HookEventName, ev.ToolUseID
 	return l
 }
 
