@@ -217,26 +217,26 @@ func RecentFailures(dir, session string, now time.Time) []ToolEvent {
 		return nil
 	}
 	tail = tail[:n]
-	// The tool lines are found by searching the whole tail for their kind,
-	// not line by line: the log is mostly decision lines of a kilobyte and
-	// more, and splitting 256 KB into lines was most of this function's
-	// 3.6 % of a hook process (perf record of 200 prompt events).
+	// Decision lines, most of the log at a kilobyte and more each, are
+	// passed over by their opening: json.Marshal writes a Trajectory's
+	// kind first, and nothing inside one has a kind of its own, so only a
+	// quoted (escaped) one could read "kind":"tool" there. Searching every
+	// line for the tool kind was 3.8 % of a hook process (perf record of
+	// 200 prompt events, the log past 256 KB).
 	var out []ToolEvent
 	for len(tail) > 0 {
-		i := bytes.Index(tail, toolKind)
-		if i < 0 {
-			break
+		line := tail
+		if j := bytes.IndexByte(tail, '\n'); j >= 0 {
+			line, tail = tail[:j], tail[j+1:]
+		} else {
+			tail = nil
 		}
-		start := bytes.LastIndexByte(tail[:i], '\n') + 1
-		end := len(tail)
-		if j := bytes.IndexByte(tail[i:], '\n'); j >= 0 {
-			end = i + j
+		if bytes.HasPrefix(line, decisionKind) || !bytes.Contains(line, toolKind) {
+			continue
 		}
-		line := tail[start:end]
-		tail = tail[min(end+1, len(tail)):]
 		var e ToolEvent
 		if json.Unmarshal(line, &e) != nil || e.OK || e.Session != session {
-			continue // a decision quoting it, or the line the seek cut
+			continue // the line the seek cut, or another session's
 		}
 		if age := now.Sub(e.Time); age >= 0 && age <= FailureWindow {
 			out = append(out, e)
@@ -244,6 +244,9 @@ func RecentFailures(dir, session string, now time.Time) []ToolEvent {
 	}
 	return out
 }
+
+// decisionKind opens a decision's line in the trajectory log.
+var decisionKind = []byte(`{"kind":"` + KindDecision + `"`)
 
 // toolKind marks a tool event's line in the trajectory log.
 var toolKind = []byte(`"kind":"tool"`)

@@ -1,6 +1,7 @@
 package action
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -129,6 +130,13 @@ func TestRecentFailuresReadsTheTail(t *testing.T) {
 	event(t, dir, "d", "s1", "mcp__logs__tail-logs", "", false, now.Add(-time.Second))
 	got := FailureKeys(RecentFailures(dir, "s1", now), []string{"port-procs", "ci-checks", "tail-logs"})
 	assert.Equal(t, []string{"tool:port-procs", "tool:tail-logs"}, got)
+
+	// RecentFailures passes over decision lines by their opening.
+	data, err := os.ReadFile(filepath.Join(dir, TrajectoryFile))
+	require.NoError(t, err)
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		assert.True(t, bytes.HasPrefix(line, decisionKind) != bytes.HasPrefix(line, []byte(`{"kind":"tool"`)), "%.80s", line)
+	}
 }
 
 func TestToolMatches(t *testing.T) {
