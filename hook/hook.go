@@ -291,6 +291,10 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 		return Result{Reason: "slash command"}
 	}
 	now := h.now()
+	var early <-chan prepared
+	if h.Actions != nil {
+		early = h.prepare(ev, now)
+	}
 	r, err := h.Open()
 	if err != nil {
 		return Result{Reason: "router: " + err.Error()}
@@ -306,7 +310,7 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 		if d.Skill != "" && !d.Closing && h.gone(r, d.Skill) {
 			res.Reason = fmt.Sprintf("%s was removed since the index was compiled; recompiling", d.Skill)
 		} else {
-			injected, res.Reason, traj = h.inject(ev, text, d, rec.ID, now)
+			injected, res.Reason, traj = h.inject(ev, text, d, rec.ID, now, early)
 		}
 		if injected != "" {
 			res.Output = contextOutput(injected)
