@@ -89,7 +89,7 @@ func TestWordSpansAsRegexp(t *testing.T) {
 	}
 	alphabet := []rune("aZ09'' -.,é½ßŁЖ中٣\u0301\uFFFDxyª")
 	rng := rand.New(rand.NewPCG(13, 2))
-	for range 20000 {
+	for range 5000 {
 		b := make([]rune, rng.IntN(24))
 		for j := range b {
 			b[j] = alphabet[rng.IntN(len(alphabet))]
