@@ -4,6 +4,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/tokenize"
 )
@@ -177,9 +180,15 @@ func compile(sets []CueSet) []compiledSet {
 	return out
 }
 
+// The cue sets are compiled on first use, not at package start: stemming
+// their words cost every hook process about 0.1 ms (rule sets) and 0.8 ms
+// (feature sets) when they were package variables (GODEBUG=inittrace=1:
+// the action package's init took 1.9 to 4 ms in all, with quotedRE), and
+// a process that routes with one router, or handles another event, needs
+// at most one of them.
 var (
-	compiledRule    = compile(ruleCues)
-	compiledFeature = compile(featureCues)
+	compiledRule    = sync.OnceValue(func() []compiledSet { return compile(ruleCues) })
+	compiledFeature = sync.OnceValue(func() []compiledSet { return compile(featureCues) })
 )
 
 // word is one English word of a prompt.
@@ -188,17 +197,82 @@ type word struct {
 	pos, end  int
 }
 
-var wordRE = regexp.MustCompile(`[\p{Latin}\p{N}]+(?:'[\p{Latin}]+)?`)
-
 // words cuts lower-cased text into its English words, normalised as the
 // router normalises them.
 func words(lower string) []word {
 	var out []word
-	for _, loc := range wordRE.FindAllStringIndex(lower, -1) {
+	for _, loc := range wordSpans(lower) {
 		raw := lower[loc[0]:loc[1]]
-		out = append(out, word{raw: raw, norm: tokenize.Normalize(raw), pos: loc[0], end: loc[1]})
+		out = append(out, word{raw: raw, norm: normalize(raw), pos: loc[0], end: loc[1]})
 	}
 	return out
+}
+
+// normalize is tokenize.Normalize, looked up first among the cue words
+// it has been worked out for (cueNorms): stemming the cue words when the
+// sets are compiled was the larger part of that (perf record of 200
+// prompt events: the feature sets' compile 9.7 % of a hook process,
+// Porter2 stemming 4.9 %).
+func normalize(w string) string {
+	if n, ok := cueNorms[w]; ok {
+		return n
+	}
+	return tokenize.Normalize(w)
+}
+
+// wordSpans returns where the words of a text are, as the expression
+// [\p{Latin}\p{N}]+(?:'[\p{Latin}]+)? finds them (FindAllStringIndex;
+// TestWordSpansAsRegexp): letters and digits, and an apostrophe followed
+// by letters ("don't"). The expression cost 3.5 % of a hook process
+// (perf record), mostly in compiling the cue sets.
+func wordSpans(s string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !isWordRune(r) {
+			i += size
+			continue
+		}
+		start := i
+		for i < len(s) {
+			r, size = utf8.DecodeRuneInString(s[i:])
+			if !isWordRune(r) {
+				break
+			}
+			i += size
+		}
+		if i+1 < len(s) && s[i] == '\'' {
+			if r, _ := utf8.DecodeRuneInString(s[i+1:]); isLatin(r) {
+				i++
+				for i < len(s) {
+					r, size = utf8.DecodeRuneInString(s[i:])
+					if !isLatin(r) {
+						break
+					}
+					i += size
+				}
+			}
+		}
+		out = append(out, [2]int{start, i})
+	}
+	return out
+}
+
+// isWordRune reports whether r is a letter of the Latin script or a
+// digit (\p{Latin} or \p{N}).
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.Is(unicode.Latin, r) || unicode.IsNumber(r)
+}
+
+// isLatin reports whether r is a letter of the Latin script (\p{Latin}).
+func isLatin(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+	}
+	return unicode.Is(unicode.Latin, r)
 }
 
 // Matched is what one cue set found in a prompt.
@@ -217,14 +291,129 @@ type prompt struct {
 
 func readPrompt(text string) *prompt {
 	t := tokenize.NewText(strings.ReplaceAll(text, "’", "'"))
-	return &prompt{text: t, words: words(t.Lower), negated: tokenize.Negations(t.Lower), quoted: quotedRE.FindAllStringIndex(t.Lower, -1)}
+	return &prompt{text: t, words: words(t.Lower), negated: tokenize.Negations(t.Lower), quoted: quotedSpans(t.Lower)}
 }
 
-// quotedRE finds quoted stretches: an error message, a pasted command, a
-// name. Their words are the material of the request, not the request:
+// quotedSpans finds quoted stretches: an error message, a pasted command,
+// a name. Their words are the material of the request, not the request:
 // "Couldn't fetch" in quotes asks nothing to be fetched. An apostrophe
-// inside a word ("couldn't", "it's") opens no quote.
-var quotedRE = regexp.MustCompile("(?:^|[^\\p{L}\\p{N}])'(?:[^'\n]|'\\p{L}){1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,400}`|“[^”\n]{1,200}”|「[^」\n]{1,200}」")
+// inside a word ("couldn't", "it's") opens no quote. A quote holds 1 to
+// maxQuoted characters (maxBacktick between backticks) on one line.
+//
+// It returns what the regular expression
+//
+//	(?:^|[^\p{L}\p{N}])'(?:[^'\n]|'\p{L}){1,200}'|"[^"\n]{1,200}"|`[^`\n]{1,400}`|“[^”\n]{1,200}”|「[^」\n]{1,200}」
+//
+// finds with FindAllStringIndex, span for span (TestQuotedSpansAsRegexp,
+// FuzzQuotedSpans): compiling that expression, whose counted
+// repetitions RE2 unrolls into some 2,000 instructions, cost every hook
+// process 1.1 to 1.9 ms, more than the rest of the action layer's
+// decision.
+func quotedSpans(s string) [][]int {
+	var out [][]int
+	for pos := 0; pos < len(s); {
+		if end := quoteAt(s, pos); end > 0 {
+			out = append(out, []int{pos, end})
+			pos = end
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(s[pos:])
+		pos += size
+	}
+	return out
+}
+
+// Lengths of a quote, in characters.
+const (
+	maxQuoted   = 200 // a message or a name
+	maxBacktick = 400 // code
+)
+
+// quotePairs are the delimiters that open and close a quote, besides the
+// apostrophe.
+var quotePairs = [...]struct {
+	open, close rune
+	max         int
+}{{'"', '"', maxQuoted}, {'`', '`', maxBacktick}, {'“', '”', maxQuoted}, {'「', '」', maxQuoted}}
+
+// quoteAt returns the end of the quote that starts at byte pos, or 0: as
+// the expression, the apostrophe's alternative first (at the very start,
+// or after a character that is no letter or digit, which the span
+// includes), then the others.
+func quoteAt(s string, pos int) int {
+	if pos == 0 {
+		if end := apostropheQuote(s, 0); end > 0 {
+			return end
+		}
+	}
+	r, size := utf8.DecodeRuneInString(s[pos:])
+	if !unicode.IsLetter(r) && !unicode.IsNumber(r) {
+		if end := apostropheQuote(s, pos+size); end > 0 {
+			return end
+		}
+	}
+	for _, q := range quotePairs {
+		if r == q.open {
+			return closedQuote(s, pos+size, q.close, q.max)
+		}
+	}
+	return 0
+}
+
+// apostropheQuote returns the end of an apostrophe quote opening at byte
+// at, or 0. Its characters are anything but an apostrophe or a line
+// break, or an apostrophe followed by a letter ("it's"), 1 to maxQuoted
+// of them; as many as can be taken are, and the quote closes at the last
+// apostrophe among them that may close it.
+func apostropheQuote(s string, at int) int {
+	if at >= len(s) || s[at] != '\'' {
+		return 0
+	}
+	end := 0
+	q := at + 1
+	for range maxQuoted {
+		if q >= len(s) {
+			break
+		}
+		r, size := utf8.DecodeRuneInString(s[q:])
+		if r == '\n' {
+			break
+		}
+		if r == '\'' {
+			next, nsize := utf8.DecodeRuneInString(s[q+1:])
+			if q+1 >= len(s) || !unicode.IsLetter(next) {
+				break
+			}
+			size = 1 + nsize
+		}
+		q += size
+		if q < len(s) && s[q] == '\'' {
+			end = q + 1
+		}
+	}
+	return end
+}
+
+// closedQuote returns the end of a quote whose text starts at byte from
+// and closes with close after 1 to max characters on one line, or 0.
+func closedQuote(s string, from int, close rune, max int) int {
+	n := 0
+	for p := from; p < len(s); {
+		r, size := utf8.DecodeRuneInString(s[p:])
+		switch {
+		case r == close:
+			if n == 0 {
+				return 0
+			}
+			return p + size
+		case r == '\n' || n == max:
+			return 0
+		}
+		n++
+		p += size
+	}
+	return 0
+}
 
 // inQuotes reports whether a byte offset lies inside quotes.
 func (p *prompt) inQuotes(pos int) bool {

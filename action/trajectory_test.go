@@ -1,10 +1,12 @@
 package action
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,6 +105,38 @@ func TestRecentFailures(t *testing.T) {
 	got := FailureKeys(RecentFailures(dir, "s1", now), []string{"port-procs", "ci-checks", "git-state", "tail-logs"})
 	assert.Equal(t, []string{"tool:port-procs", "skill:devops-expert"}, got)
 	assert.Empty(t, RecentFailures(t.TempDir(), "s1", now), "no log, no failures")
+}
+
+// Only the log's end is read: a failure further back than failureTail
+// is not seen, one among the decisions at the end is, and the line the
+// cut runs through is skipped.
+func TestRecentFailuresReadsTheTail(t *testing.T) {
+	dir := t.TempDir()
+	now := t0.Add(time.Hour)
+	event(t, dir, "d", "s1", "mcp__ci__ci-checks", "", false, now.Add(-2*time.Minute)) // cut off
+	in := Input{Prompt: strings.Repeat("the pipeline fails again ", 40), Category: "deploy", Candidates: []Candidate{fSkill}}
+	size := func() int64 {
+		info, err := os.Stat(filepath.Join(dir, TrajectoryFile))
+		require.NoError(t, err)
+		return info.Size()
+	}
+	for i := 0; size() < failureTail+10000; i++ {
+		logged(t, dir, fmt.Sprintf("d%d", i), "s1", now.Add(-time.Minute), in, Feature{})
+	}
+	event(t, dir, "d", "s1", "mcp__ports__port-procs", "", false, now.Add(-time.Minute))
+	for i := range 10 {
+		logged(t, dir, fmt.Sprintf("e%d", i), "s1", now.Add(-time.Minute), in, Feature{})
+	}
+	event(t, dir, "d", "s1", "mcp__logs__tail-logs", "", false, now.Add(-time.Second))
+	got := FailureKeys(RecentFailures(dir, "s1", now), []string{"port-procs", "ci-checks", "tail-logs"})
+	assert.Equal(t, []string{"tool:port-procs", "tool:tail-logs"}, got)
+
+	// RecentFailures passes over decision lines by their opening.
+	data, err := os.ReadFile(filepath.Join(dir, TrajectoryFile))
+	require.NoError(t, err)
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		assert.True(t, bytes.HasPrefix(line, decisionKind) != bytes.HasPrefix(line, []byte(`{"kind":"tool"`)), "%.80s", line)
+	}
 }
 
 func TestToolMatches(t *testing.T) {

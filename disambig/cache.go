@@ -19,8 +19,19 @@ const cacheKind = "rules"
 // cacheVersion is the format version of the rules cache: 7 since the
 // store frame replaced the "skillroute-rules 6" opening line, 8 since the
 // payload carries the count of rules read, each branch's engine and the
-// problems as fields (rule, whether skipped) rather than messages.
-const cacheVersion = 8
+// problems as fields (rule, whether skipped) rather than messages, 9 since
+// each expression branch carries its guarded form (formOf) and the
+// literals their filter keys.
+const cacheVersion = 9
+
+// How a branch's guarded form is stored: none (a plain-text or
+// backtracking branch, which has none), "guard does not model it", or
+// the form itself.
+const (
+	formNone = iota
+	formUnguarded
+	formGuarded
+)
 
 // Save writes a checked rule set, with the problems found in it, to path.
 // Notes and examples stay out: routing does not read them, and `rules
@@ -45,6 +56,9 @@ func (s *Set) Save(path string, problems []Problem) error {
 	}
 	s.memo("") // numbers the literals
 	w.list(s.literals)
+	for _, k := range s.keys {
+		w.buf = binary.LittleEndian.AppendUint16(w.buf, k)
+	}
 	w.num(len(s.Rules))
 	for _, r := range s.Rules {
 		for _, f := range []string{r.ID, r.Pattern, r.Boost, r.ExclusiveWith, r.OnKeyword,
@@ -57,6 +71,11 @@ func (s *Set) Save(path string, problems []Problem) error {
 			w.str(b.Pattern)
 			w.num(int(b.Engine))
 			w.list(b.Exact)
+			kind, form := formOf(b)
+			w.num(kind)
+			if kind == formGuarded {
+				w.str(form)
+			}
 			w.num(len(b.ids))
 			for _, g := range b.ids {
 				w.num(len(g))
@@ -92,14 +111,23 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 		problems[i] = Problem{File: r.str(), Line: r.val(), Rule: r.val(), RuleID: r.str(), Reason: r.str(), Skipped: r.bool()}
 	}
 	s.literals = r.list()
+	// The literals' filter keys are stored: working them out again was 6 %
+	// of loading the rules (perf record of BenchmarkLoadCached).
+	keys := r.bytes(2 * len(s.literals))
 	s.keys = make([]uint16, len(s.literals))
-	for i, lit := range s.literals {
-		s.keys[i] = openingKey(lit)
+	for i := range s.keys {
+		s.keys[i] = binary.LittleEndian.Uint16(keys[2*i:]) & (filterBits - 1)
 	}
 	s.prepare.Do(func() {}) // numbered already
-	// The literal numbers of all branches share two backing arrays.
+	// The literal numbers, the lists of text and the matchers of all
+	// branches share a few backing arrays: one allocation each per rule or
+	// branch was 1,377 allocations and 453 KB a load, and the hook runs
+	// with its collector off, so every fresh page is a fault
+	// (BenchmarkLoadCached).
 	var idArena arena[int32]
 	var groupArena arena[[]int32]
+	var strArena arena[string]
+	var matchers arena[matcher]
 	n := r.num()
 	if r.err == nil {
 		s.Rules = make([]Rule, n)
@@ -110,32 +138,46 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 		rule.ExclusiveWith, rule.OnKeyword = r.str(), r.str()
 		rule.Weight, _ = strconv.ParseFloat(r.str(), 64)
 		rule.Line, _ = strconv.Atoi(r.str())
-		rule.Penalty = r.list()
+		rule.Penalty = r.listIn(&strArena)
 		n := r.num()
 		if r.err != nil {
 			break
 		}
 		rule.Branches = make([]Branch, n)
-		lazies := make([]matcher, n) // one allocation per rule, not per branch
 		for bi := range rule.Branches {
 			b := &rule.Branches[bi]
 			// Literals stay nil: the set's memo works on the numbers, and
 			// Rule.Match without a set falls back to the expression.
-			b.Pattern, b.Engine, b.Exact, b.re = r.str(), Engine(r.val()), r.list(), &lazies[bi]
+			b.Pattern, b.Engine, b.Exact = r.str(), Engine(r.val()), r.listIn(&strArena)
 			if b.Engine > Backtrack {
 				r.err = fmt.Errorf("damaged rules cache")
+			}
+			kind, form := r.val(), ""
+			switch kind {
+			case formNone, formUnguarded:
+			case formGuarded:
+				form = r.str()
+			default:
+				r.err = fmt.Errorf("damaged rules cache")
+			}
+			if b.Exact == nil {
+				// A plain-text branch is decided by its text (find): only
+				// the others need a matcher, about a third of the built-in
+				// rules' branches.
+				b.re = &matchers.take(1, 128)[0]
+				b.re.form, b.re.formSet = form, kind != formNone
 			}
 			groups := r.num()
 			if r.err != nil {
 				break
 			}
-			b.ids = groupArena.take(groups)
+			b.ids = groupArena.take(groups, 1024)
 			for g := range b.ids {
 				m := r.num()
 				if r.err != nil {
 					break
 				}
-				ids := idArena.take(m)
+				ids := idArena.take(m, 1024)
 				for k := range ids {
 					if ids[k] = int32(r.val()); int(ids[k]) >= len(s.literals) {
 						r.err = fmt.Errorf("damaged rules cache")
@@ -144,7 +186,9 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 				b.ids[g] = ids
 			}
 		}
-		rule.kw = &matcher{}
+		if rule.OnKeyword != "" {
+			rule.kw = &matcher{} // read only when the keyword is set (onKeywordMatches)
+		}
 	}
 	if r.err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", path, r.err)
@@ -152,13 +196,34 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 	return s, problems, nil
 }
 
-// arena hands out slices of a few large allocations instead of many small
-// ones. A slice handed out stays valid when the arena grows.
+// formOf returns what the cache keeps of a branch's guarded form: an
+// expression branch's (guardedForm, worked out here unless its matcher
+// has it), nothing for the others. Working out every form of the built-in
+// rules takes about 15 ms, once per rules cache; the hook then skips it
+// for each branch it compiles.
+func formOf(b Branch) (kind int, form string) {
+	if b.Engine != RE2 || b.Exact != nil {
+		return formNone, ""
+	}
+	if b.re != nil && b.re.formSet {
+		form = b.re.form
+	} else {
+		form = guardedForm(b.Pattern)
+	}
+	if form == "" {
+		return formUnguarded, ""
+	}
+	return formGuarded, form
+}
+
+// arena hands out slices of a few large allocations (of chunk elements,
+// or more for a longer slice) instead of many small ones. A slice handed
+// out stays valid when the arena grows.
 type arena[T any] struct{ free []T }
 
-func (a *arena[T]) take(n int) []T {
+func (a *arena[T]) take(n, chunk int) []T {
 	if n > len(a.free) {
-		a.free = make([]T, max(n, 1024))
+		a.free = make([]T, max(n, chunk))
 	}
 	out := a.free[:n:n]
 	a.free = a.free[n:]
@@ -199,6 +264,18 @@ func (r *cacheReader) num() int {
 	if r.err != nil {
 		return 0
 	}
+	// Most numbers (lengths, counts) take one byte: read it without
+	// binary.Uvarint's loop, which with val was a fifth of loading the
+	// rules (perf record of BenchmarkLoadCached).
+	if len(r.data) > 0 && r.data[0] < 0x80 {
+		v := int(r.data[0])
+		if v > len(r.data) {
+			r.err = fmt.Errorf("damaged rules cache")
+			return 0
+		}
+		r.data = r.data[1:]
+		return v
+	}
 	v, n := binary.Uvarint(r.data)
 	if n <= 0 || v > uint64(len(r.data)) {
 		r.err = fmt.Errorf("damaged rules cache")
@@ -212,6 +289,11 @@ func (r *cacheReader) num() int {
 func (r *cacheReader) val() int {
 	if r.err != nil {
 		return 0
+	}
+	if len(r.data) > 0 && r.data[0] < 0x80 { // one byte, as in num
+		v := int(r.data[0])
+		r.data = r.data[1:]
+		return v
 	}
 	v, n := binary.Uvarint(r.data)
 	if n <= 0 || v > 1<<31 {
@@ -236,6 +318,34 @@ func (r *cacheReader) str() string {
 }
 
 func (r *cacheReader) bool() bool { return r.num() == 1 }
+
+// bytes reads n bytes as they are (zeros, and a damaged cache, when
+// fewer are left).
+func (r *cacheReader) bytes(n int) []byte {
+	if r.err != nil || n > len(r.data) {
+		r.err = fmt.Errorf("damaged rules cache")
+		return make([]byte, n)
+	}
+	out := r.data[:n]
+	r.data = r.data[n:]
+	return out
+}
+
+// listIn reads a list as list does, into the arena's backing array.
+func (r *cacheReader) listIn(a *arena[string]) []string {
+	n := r.num()
+	if n == 0 || r.err != nil {
+		return nil
+	}
+	if n == 1 {
+		return []string{} // empty, not nil
+	}
+	out := a.take(n-1, 1024)
+	for i := range out {
+		out[i] = r.str()
+	}
+	return out
+}
 
 func (r *cacheReader) list() []string {
 	n := r.num()

@@ -11,8 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A rule set loaded from the cache fires exactly as the parsed one, so the
-// hook's fast path never routes differently from `skillroute route`.
+// A rule set loaded from the cache fires exactly as the parsed one, with
+// the same matched lengths (the cache carries each branch's guarded
+// expression, which the parsed set works out itself), so the hook's fast
+// path never routes differently from `skillroute route`.
 func TestCacheRoundTrip(t *testing.T) {
 	parsed, path := builtinCache(t)
 	cached, _, err := disambig.LoadCached(path)
@@ -28,6 +30,8 @@ func TestCacheRoundTrip(t *testing.T) {
 	for _, p := range prompts {
 		a, b := ids(parsed.Fired(tokenize.NewText(p))), ids(cached.Fired(tokenize.NewText(p)))
 		assert.Equal(t, a, b, "prompt %q", p)
+		lower := tokenize.NewText(p).Lower
+		assert.Equal(t, disambig.Specificity(parsed, lower), disambig.Specificity(cached, lower), "prompt %q", p)
 		fired += len(a)
 	}
 	assert.Greater(t, fired, len(parsed.Rules), "the examples fire their rules")

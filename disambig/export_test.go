@@ -41,3 +41,14 @@ func Plain(pattern string) string {
 // DecodeCache exposes decodeCache to the fuzz target, which feeds it
 // cache bodies without writing a file for each.
 var DecodeCache = decodeCache
+
+// Specificity returns, for each rule that fires on a lower-cased prompt,
+// the length in runes of the text its trigger matched.
+func Specificity(s *Set, prompt string) map[string]int {
+	fired, length := s.fired(prompt)
+	out := map[string]int{}
+	for _, r := range fired {
+		out[r.ID] = length[r]
+	}
+	return out
+}

@@ -179,8 +179,11 @@ func openingKey(s string) uint16 {
 
 func pairKey(a, b rune) uint16 {
 	h := uint32(a)*0x9e3779b1 ^ uint32(b)*0x85ebca6b
-	return uint16((h ^ h>>15) & 4095)
+	return uint16((h ^ h>>15) & (filterBits - 1))
 }
+
+// filterBits is the size of the prompt filter, 64 words of 64 bits.
+const filterBits = 4096
 
 // promptFilter sets the filter bits of every character and pair of prompt.
 func promptFilter(prompt string) *[64]uint64 {

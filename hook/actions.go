@@ -23,7 +23,7 @@ import (
 // inject decides what to inject for a routed prompt: the text ("" for
 // nothing), why nothing when nothing, and the trajectory to log (nil
 // without the action layer).
-func (h *Handler) inject(ev Event, prompt string, d router.Decision, id string, now time.Time) (text, reason string, traj *action.Trajectory) {
+func (h *Handler) inject(ev Event, prompt string, d router.Decision, id string, now time.Time, early <-chan prepared) (text, reason string, traj *action.Trajectory) {
 	if h.Actions == nil {
 		switch {
 		case d.Closing:
@@ -33,17 +33,18 @@ func (h *Handler) inject(ev Event, prompt string, d router.Decision, id string, 
 		}
 		return describe(d), "", nil
 	}
-	layer, err := h.Actions(ev.Cwd)
+	pre := <-early
+	layer, err := pre.layer, pre.err
 	if err != nil {
 		// A broken memories or tools file must not cost the skill line.
-		text, reason, _ = (&Handler{}).inject(ev, prompt, d, id, now)
+		text, reason, _ = (&Handler{}).inject(ev, prompt, d, id, now, nil)
 		return text, strings.TrimSpace("action layer: " + err.Error() + "; " + reason), nil
 	}
 	var names []string
 	for _, t := range layer.Tools() {
 		names = append(names, t.Name)
 	}
-	failures := action.FailureKeys(action.RecentFailures(h.Store.Dir, ev.SessionID, now), names)
+	failures := action.FailureKeys(pre.failures, names)
 	in, dec := layer.Decide(prompt, d, action.Context{ID: id, Cwd: ev.Cwd, Now: now, Failures: failures})
 	text = Injection(d, in, dec)
 	logged := in
@@ -70,6 +71,40 @@ func (h *Handler) inject(ev Event, prompt string, d router.Decision, id string, 
 	return text, reason, traj
 }
 
+// prepared is what the action layer needs of a prompt besides its route:
+// the layer (its memories, tools and policy, and its router's cue sets
+// compiled) and the session's recent failures.
+type prepared struct {
+	layer    *action.Layer
+	err      error
+	failures []action.ToolEvent
+}
+
+// prepare starts reading what the action layer needs, while the router
+// loads and routes on the other core: none of it depends on the route.
+// In a hook process it was about a tenth of the work (perf record of 200
+// prompt events: the cue sets 3.3 %, the recent failures 3.8 %, opening
+// the layer about 1 %). A panic in it becomes the layer's error, as the
+// hook's own goroutine recovers its panics (Runtime.Run).
+func (h *Handler) prepare(ev Event, now time.Time) <-chan prepared {
+	early := make(chan prepared, 1)
+	go func() {
+		var pre prepared
+		defer func() {
+			if p := recover(); p != nil {
+				pre = prepared{err: fmt.Errorf("panic: %v", p)}
+			}
+			early <- pre
+		}()
+		if pre.layer, pre.err = h.Actions(ev.Cwd); pre.err != nil {
+			return
+		}
+		pre.layer.Prepare()
+		pre.failures = action.RecentFailures(h.Store.Dir, ev.SessionID, now)
+	}()
+	return early
+}
+
 // Injection is the text the hook injects for an action decision: the
 // router's skill line for a skill step, the layer's lines for the rest,
 // cut to MaxContext.
@@ -84,11 +119,11 @@ func Injection(d router.Decision, in action.Input, dec action.Decision) string {
 // toolEvent attaches a tool call (PostToolUse, PostToolUseFailure, or a
 // typed /command) to the session's latest decision, for replay and the
 // policy's outcomes. Nothing without the action layer.
-func (h *Handler) toolEvent(ctx context.Context, ev Event) {
+func (h *Handler) toolEvent(ctx context.Context, ev Event, p *peek) {
 	if h.Actions == nil {
 		return
 	}
-	f, _ := h.Store.SessionFile(ev.SessionID)
+	f, _ := p.session(h.Store, ev.SessionID)
 	if f == nil || f.Last == nil {
 		return // no decision in this session to attach it to
 	}

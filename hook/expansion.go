@@ -33,9 +33,9 @@ import (
 const SameRequestOverlap = 0.5
 
 // expansion handles a typed slash command.
-func (h *Handler) expansion(ctx context.Context, ev Event) Result {
+func (h *Handler) expansion(ctx context.Context, ev Event, p *peek) Result {
 	name := strings.TrimSpace(ev.CommandName)
-	notUse := func(why string) Result { return h.notUse(ctx, ev, why) }
+	notUse := func(why string) Result { return h.notUse(ctx, ev, why, p) }
 	if ev.ExpansionType != "" && ev.ExpansionType != "slash_command" {
 		return notUse("expansion " + ev.ExpansionType + " " + name)
 	}

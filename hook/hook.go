@@ -62,6 +62,7 @@ type Event struct {
 	ExpansionType string          `json:"expansion_type"`
 	CommandName   string          `json:"command_name"`
 	CommandArgs   string          `json:"command_args"`
+	ToolUseID     string          `json:"tool_use_id"` // for hook.log alone
 }
 
 // Bounds on the strings an event brings. Claude Code sends short ids and
@@ -101,6 +102,9 @@ func (ev *Event) bound() {
 	}
 	ev.Prompt = tokenize.Cap(ev.Prompt)
 	ev.CommandArgs = tokenize.Cap(ev.CommandArgs)
+	if len(ev.ToolUseID) > MaxID {
+		ev.ToolUseID = "h-" + hash(ev.ToolUseID)
+	}
 }
 
 // cut cuts s to at most n bytes, never inside a character.
@@ -157,6 +161,10 @@ type Result struct {
 	Output   []byte           // what to print on stdout; nil for silence
 	Decision *router.Decision // for a routed prompt
 	Reason   string           // why the hook stayed silent, for the log
+
+	// about is what hook.log says of the event, once parsed: Runtime.Run
+	// parsed the event a second time for it (aboutEvent) before.
+	about *logged
 }
 
 // Handle processes one event's JSON. It never fails: problems become a
@@ -170,20 +178,29 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 		return Result{Reason: "malformed event: " + err.Error()}
 	}
 	ev.bound()
+	res := h.handle(ctx, ev)
+	res.about = &logged{HookEventName: ev.HookEventName, SessionID: ev.SessionID, PromptID: ev.PromptID, ToolUseID: ev.ToolUseID}
+	return res
+}
+
+// handle handles a parsed event, bounded.
+func (h *Handler) handle(ctx context.Context, ev Event) Result {
 	switch ev.HookEventName {
 	case "UserPromptSubmit":
 		return h.prompt(ctx, ev)
 	case "PostToolUse", "PostToolUseFailure":
-		h.toolEvent(ctx, ev)
+		var p peek
+		h.toolEvent(ctx, ev, &p)
 		if ev.ToolName != "Skill" || ev.HookEventName == "PostToolUseFailure" {
 			return Result{Reason: ev.HookEventName + " of " + ev.ToolName}
 		}
-		return h.toolUse(ctx, ev)
+		return h.toolUse(ctx, ev, &p)
 	case "UserPromptExpansion":
+		var p peek
 		if ev.ExpansionType == "" || ev.ExpansionType == "slash_command" {
-			h.toolEvent(ctx, ev) // a typed command is one of the turn's tool calls
+			h.toolEvent(ctx, ev, &p) // a typed command is one of the turn's tool calls
 		}
-		return h.expansion(ctx, ev)
+		return h.expansion(ctx, ev, &p)
 	case "SessionStart":
 		return h.start(ctx, ev)
 	case "":
@@ -211,7 +228,7 @@ func skillOf(raw json.RawMessage) string {
 // learner know nothing else, and a name from the event is no proof that
 // a skill of that name exists. Another skill (one of Claude Code's own)
 // closes the wait for a verdict, as a typed command does.
-func (h *Handler) toolUse(ctx context.Context, ev Event) Result {
+func (h *Handler) toolUse(ctx context.Context, ev Event, p *peek) Result {
 	skill := strings.TrimSpace(skillOf(ev.ToolInput))
 	if skill == "" {
 		return Result{Reason: "no skill name"}
@@ -222,18 +239,37 @@ func (h *Handler) toolUse(ctx context.Context, ev Event) Result {
 	}
 	id := r.Index.Resolve(skill)
 	if id < 0 {
-		return h.notUse(ctx, ev, fmt.Sprintf("%q is not a skill of the catalog: no use recorded", cut(skill, 64)))
+		return h.notUse(ctx, ev, fmt.Sprintf("%q is not a skill of the catalog: no use recorded", cut(skill, 64)), p)
 	}
 	return h.used(ctx, ev, r.Index.Skills[id].Name, nil)
 }
 
 // notUse closes the session's wait for a verdict on its routed prompt:
 // the user or the model has moved on to something else.
-func (h *Handler) notUse(ctx context.Context, ev Event, why string) Result {
-	if err := h.Store.CloseRoute(ctx, ev.SessionID); err != nil {
+func (h *Handler) notUse(ctx context.Context, ev Event, why string, p *peek) Result {
+	f, err := p.session(h.Store, ev.SessionID)
+	if err := h.Store.closeRoute(ctx, ev.SessionID, f, err); err != nil {
 		why += "; close route: " + err.Error()
 	}
 	return Result{Reason: why}
+}
+
+// peek is one unlocked read of the event's session file, shared by the
+// steps of one event that only look at it (toolEvent, and whether a route
+// waits to be closed): a PostToolUse of a skill outside the catalog read
+// the file three times. What is changed is read again under the lock.
+type peek struct {
+	f    *SessionFile
+	err  error
+	read bool
+}
+
+func (p *peek) session(s *Store, id string) (*SessionFile, error) {
+	if !p.read {
+		p.f, p.err = s.SessionFile(id)
+		p.read = true
+	}
+	return p.f, p.err
 }
 
 func (h *Handler) now() time.Time {
@@ -255,6 +291,10 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 		return Result{Reason: "slash command"}
 	}
 	now := h.now()
+	var early <-chan prepared
+	if h.Actions != nil {
+		early = h.prepare(ev, now)
+	}
 	r, err := h.Open()
 	if err != nil {
 		return Result{Reason: "router: " + err.Error()}
@@ -270,7 +310,7 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 		if d.Skill != "" && !d.Closing && h.gone(r, d.Skill) {
 			res.Reason = fmt.Sprintf("%s was removed since the index was compiled; recompiling", d.Skill)
 		} else {
-			injected, res.Reason, traj = h.inject(ev, text, d, rec.ID, now)
+			injected, res.Reason, traj = h.inject(ev, text, d, rec.ID, now, early)
 		}
 		if injected != "" {
 			res.Output = contextOutput(injected)

@@ -228,6 +228,11 @@ func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.T
 // typed command that is not a skill use).
 func (s *Store) CloseRoute(ctx context.Context, session string) error {
 	f, err := s.SessionFile(session)
+	return s.closeRoute(ctx, session, f, err)
+}
+
+// closeRoute is CloseRoute with the session's file read already.
+func (s *Store) closeRoute(ctx context.Context, session string, f *SessionFile, err error) error {
 	if err != nil || f.Last == nil || f.Last.Answered {
 		return err // nothing waits: no write
 	}

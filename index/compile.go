@@ -189,6 +189,9 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
 	ix.buildSegments(workers)
 	ix.sortedNames() // known now, as after loading
+	if !slices.ContainsFunc(ix.Skills, func(s SkillInfo) bool { return strings.Contains(s.Name, ":") }) {
+		ix.pluginOnce.Do(func() { ix.plugins = map[string]int{} }) // as after loading
+	}
 	return ix
 }
 

@@ -548,3 +548,49 @@ func TestGenericPrompts(t *testing.T) {
 	}
 	assert.Greater(t, han, len(lines)/4, "Chinese prompts too")
 }
+
+// Resolve finds a skill by its name, its name without a plugin's prefix,
+// or the bare name of the one plugin skill that has it, in a compiled
+// index and in the same index loaded from its file.
+func TestResolve(t *testing.T) {
+	cat := catalog(
+		skills.Skill{Name: "acme:deploy", Keywords: kw(skills.Core, "deploy")},
+		skills.Skill{Name: "acme:lint", Keywords: kw(skills.Core, "lint")},
+		skills.Skill{Name: "cache-expert", Keywords: kw(skills.Core, "redis")},
+		skills.Skill{Name: "zeta:lint", Keywords: kw(skills.Core, "lint")},
+	)
+	ix := index.Compile(cat, nil, index.Options{})
+	path := filepath.Join(t.TempDir(), "index.bin")
+	require.NoError(t, ix.Save(path))
+	loaded, err := index.Load(path)
+	require.NoError(t, err)
+	plain := index.Compile(keywordCatalog(), nil, index.Options{})
+	plainPath := filepath.Join(t.TempDir(), "plain.bin")
+	require.NoError(t, plain.Save(plainPath))
+	plainLoaded, err := index.Load(plainPath)
+	require.NoError(t, err)
+	cases := []struct {
+		ix   *index.Index
+		name string
+		want int
+	}{
+		{ix, "cache-expert", 2},
+		{ix, "acme:deploy", 0},
+		{ix, "deploy", 0},             // the one plugin skill of that name
+		{ix, "other:cache-expert", 2}, // a prefix the catalog does not have
+		{ix, "lint", -1},              // two plugins have one
+		{ix, "zeta:lint", 3},
+		{ix, "nobody", -1},
+		{plain, "web-expert", 2},
+		{plain, "x:web-expert", 2},
+		{plain, "expert", -1},
+	}
+	for _, c := range cases {
+		assert.Equal(t, c.want, c.ix.Resolve(c.name), c.name)
+		other := loaded
+		if c.ix == plain {
+			other = plainLoaded
+		}
+		assert.Equal(t, c.want, other.Resolve(c.name), "%s, loaded", c.name)
+	}
+}

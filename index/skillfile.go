@@ -89,6 +89,11 @@ func (r *reader) skills(ix *Index) {
 	}
 	ix.Skills = out
 	ix.sortOnce.Do(func() { ix.sorted = sorted })
+	if !strings.Contains(names.Blob, ":") {
+		// No skill is namespaced: one scan of the names' bytes instead of
+		// a look at each name (pluginSkills).
+		ix.pluginOnce.Do(func() { ix.plugins = map[string]int{} })
+	}
 }
 
 // span returns list[from:to], or nil when the range is empty or, in a

@@ -3,6 +3,7 @@ package tokenize
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -19,25 +20,33 @@ import (
 // fields where every common word lives. Exception names, and the last
 // part of a path (the file's name), are not marked.
 
+// The expressions below are compiled on first use: a plain sentence, most
+// prompts, never needs them (noiseSpans), and compiling them cost every
+// hook process about 0.1 ms.
+
 // noiseLineRE finds lines that a program wrote: stack frames, pytest's "E"
 // and ">" lines, shell prompts, log lines with a level or a timestamp,
 // diff headers, compiler positions ("main.go:12:5"). Read on the prompt
 // as written, since a log level is upper case ("ERROR", not "error
 // handling").
-var noiseLineRE = regexp.MustCompile(`^\s*(?:at\s+\S+[\s(]|at\s+\S+:\d+|File\s+"|Traceback|E\s{2,}|>\s|\$\s|npm\s+(?:ERR!|WARN)|\[?(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|FATAL|TRACE|CRITICAL|PANIC)\]?[\s:\]]|\d{4}-\d{2}-\d{2}[ T]\d|\d{2}:\d{2}:\d{2}|@@ |\+\+\+ |--- |[\w./-]+\.\w+:\d+)`)
+var noiseLineRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:at\s+\S+[\s(]|at\s+\S+:\d+|File\s+"|Traceback|E\s{2,}|>\s|\$\s|npm\s+(?:ERR!|WARN)|\[?(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|FATAL|TRACE|CRITICAL|PANIC)\]?[\s:\]]|\d{4}-\d{2}-\d{2}[ T]\d|\d{2}:\d{2}:\d{2}|@@ |\+\+\+ |--- |[\w./-]+\.\w+:\d+)`)
+})
 
 // exceptionRE finds an exception name followed by its message
 // ("TypeError: Cannot read properties of undefined"): the name informs,
 // the message after the colon is the program's words.
-var exceptionRE = regexp.MustCompile(`\b\w*(?:Error|Exception|Panic|Fault)\b:`)
+var exceptionRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\w*(?:Error|Exception|Panic|Fault)\b:`) })
 
 // urlRE finds URLs.
-var urlRE = regexp.MustCompile(`(?:https?://|www\.)\S+`)
+var urlRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:https?://|www\.)\S+`) })
 
 // pathRE finds file paths: a leading "/", "./", "~/" or drive letter, two
 // or more slashes, or a last part with an extension. "ci/cd", "and/or"
 // and "react/vue" are not paths.
-var pathRE = regexp.MustCompile(`(?:[A-Za-z]:\\|~/|\.{1,2}/|/)?(?:[\w.@-]+[/\\])+[\w@-]*(?:\.\w{1,6})?`)
+var pathRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:[A-Za-z]:\\|~/|\.{1,2}/|/)?(?:[\w.@-]+[/\\])+[\w@-]*(?:\.\w{1,6})?`)
+})
 
 // symbolShare is the share of a line's characters that are code symbols
 // above which the line is code, not prose: English and Chinese sentences
@@ -72,7 +81,7 @@ func noiseSpans(raw string) []scope {
 		case strings.HasPrefix(trimmed, "```"):
 			fenced = !fenced
 			out = append(out, scope{start, end})
-		case fenced, noiseLineRE.MatchString(line), isCodeLine(trimmed):
+		case fenced, noiseLineRE().MatchString(line), isCodeLine(trimmed):
 			out = append(out, lineNoise(line, start)...)
 		default:
 			out = append(out, inlineNoise(line, start)...)
@@ -89,7 +98,7 @@ func lineNoise(line string, offset int) []scope {
 	for _, m := range exceptionName(line) {
 		keep = append(keep, scope{m[0], m[1]})
 	}
-	for _, m := range pathRE.FindAllStringIndex(line, -1) {
+	for _, m := range pathRE().FindAllStringIndex(line, -1) {
 		if base := baseName(line[m[0]:m[1]]); base > 0 {
 			keep = append(keep, scope{m[0] + base, m[1]})
 		}
@@ -101,10 +110,10 @@ func lineNoise(line string, offset int) []scope {
 // directories of paths, the message after an exception's name.
 func inlineNoise(line string, offset int) []scope {
 	var out []scope
-	for _, m := range urlRE.FindAllStringIndex(line, -1) {
+	for _, m := range urlRE().FindAllStringIndex(line, -1) {
 		out = append(out, scope{offset + m[0], offset + m[1]})
 	}
-	for _, m := range pathRE.FindAllStringIndex(line, -1) {
+	for _, m := range pathRE().FindAllStringIndex(line, -1) {
 		p := line[m[0]:m[1]]
 		if !isPath(p) {
 			continue
@@ -113,7 +122,7 @@ func inlineNoise(line string, offset int) []scope {
 			out = append(out, scope{offset + m[0], offset + m[0] + base})
 		}
 	}
-	for _, m := range exceptionRE.FindAllStringIndex(line, -1) {
+	for _, m := range exceptionRE().FindAllStringIndex(line, -1) {
 		out = append(out, scope{offset + m[1], offset + len(line)})
 	}
 	return out
@@ -122,7 +131,7 @@ func inlineNoise(line string, offset int) []scope {
 // exceptionName returns the spans of exception names in a line.
 func exceptionName(line string) [][]int {
 	var out [][]int
-	for _, m := range exceptionRE.FindAllStringIndex(line, -1) {
+	for _, m := range exceptionRE().FindAllStringIndex(line, -1) {
 		out = append(out, []int{m[0], m[1] - 1}) // without the colon
 	}
 	return out

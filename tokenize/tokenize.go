@@ -29,7 +29,6 @@ package tokenize
 
 import (
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -377,13 +376,6 @@ func isWordRune(r rune) bool {
 	}
 	return unicode.Is(unicode.Latin, r) || unicode.IsNumber(r)
 }
-
-// wordRE matches an English word with its inner connectors: "next.js",
-// "ci/cd", "vue-router", "c++", "c#", "don't".
-//
-// A ratio of numbers ("1:1", "16:9") is one word, and its plural ("1:1s")
-// is the ratio: keywords such as "1:1" were never met before.
-var wordRE = regexp.MustCompile(`\p{N}+:\p{N}+|[\p{Latin}\p{N}]+(?:[._\-/'][\p{Latin}\p{N}]+)*[+#]*`)
 
 // tokens lists the terms of lower-cased text in order of position.
 func (t *Tokenizer) tokens(text string, phrases bool) []token {

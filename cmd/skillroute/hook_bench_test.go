@@ -58,15 +58,22 @@ func BenchmarkHookProcess(b *testing.B) {
 	benchProcess(b, hookHome(b), benchEvent, "performance-expert")
 }
 
-// benchProcess builds the binary, fills its caches as `install` does (the
-// cache stamp names the binary: the test's own compile does not count,
-// and a first hook call on a busy machine may not finish compiling inside
-// its deadline; `route` has none and fills the index, rules and action
-// layer caches the hook reads), then times one hook process per event.
+// benchProcess builds the binary (or takes SKILLROUTE_BENCH_BINARY, to
+// compare two builds with benchstat, run by turns), fills its caches as
+// `install` does (the cache stamp names the binary: the test's own
+// compile does not count, and a first hook call on a busy machine may not
+// finish compiling inside its deadline; `route` has none and fills the
+// index, rules and action layer caches the hook reads), then times one
+// hook process per event. Besides the time it reports cpu-ms/op, the
+// process's user and system time, which other work on the machine
+// changes less than the time.
 func benchProcess(b *testing.B, a *app, event, want string) {
-	bin := filepath.Join(b.TempDir(), "skillroute")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
+	bin := os.Getenv("SKILLROUTE_BENCH_BINARY")
+	if bin == "" {
+		bin = filepath.Join(b.TempDir(), "skillroute")
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			b.Fatalf("build: %v\n%s", err, out)
+		}
 	}
 	env := append(os.Environ(), "HOME="+a.places.Home, "SKILLROUTE_HOME="+a.stateDir,
 		"CLAUDE_PLUGIN_DATA=", "CLAUDE_PROJECT_DIR=", "CLAUDE_PLUGIN_ROOT=")
@@ -95,9 +102,61 @@ func benchProcess(b *testing.B, a *app, event, want string) {
 		b.Fatalf("unexpected hook output %q (see hook.log in the state folder)", out)
 	}
 	b.ResetTimer()
+	var cpu time.Duration
 	for b.Loop() {
-		runOnce()
+		cpu += timeProcess(b, bin, []string{"hook"}, event, env)
 	}
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+// timeProcess runs a process on an event and returns its user and
+// system time.
+func timeProcess(b *testing.B, bin string, args []string, event string, env []string) time.Duration {
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin = strings.NewReader(event)
+	cmd.Env = env
+	if err := cmd.Run(); err != nil {
+		b.Fatal(err)
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
+// floorSource is the process floor of BENCHMARKS.md: the least a hook
+// process can cost, a Go program that reads stdin and prints one line.
+const floorSource = `package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	io.Copy(io.Discard, os.Stdin)
+	fmt.Println(` + "`{}`" + `)
+}
+`
+
+// BenchmarkProcessFloor times the floor on the hook's event, the
+// reference BenchmarkHookProcess is read against.
+func BenchmarkProcessFloor(b *testing.B) {
+	dir := b.TempDir()
+	for name, data := range map[string]string{"main.go": floorSource, "go.mod": "module floor\n\ngo 1.26\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "floor")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	var cpu time.Duration
+	for b.Loop() {
+		cpu += timeProcess(b, bin, nil, benchEvent, os.Environ())
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
 // scaleHome prepares a home as hookHome does, with memories memories and
