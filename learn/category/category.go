@@ -92,8 +92,12 @@ var cues = []cueSet{
 // a regular expression asks for an answer, not a piece of work, and reads
 // as a question too ("regex to match an IPv4 address"); with a task cue
 // ("write a regex check into the signup form") it stays that task.
+// Cues match whole words, and "what's" is one word: without it, "what's
+// the weather like today" read as no category, and the quiet stage let it
+// route on a catalog of 10,000 generated skills (none silent 82.8 ->
+// 100 % there; no dev set moves).
 var questionCues = cueSet{Question,
-	[]string{"what", "why", "how", "which", "when", "explain*", "difference", "should", "is there", "can i", "one-liner", "oneliner", "regex", "regexp"},
+	[]string{"what", "what's", "why", "how", "how's", "which", "when", "explain*", "difference", "should", "is there", "can i", "one-liner", "oneliner", "regex", "regexp"},
 	[]string{"什么", "为什么", "怎么", "如何", "吗", "哪个", "哪些", "区别", "解释", "是否", "？", "一行命令", "正则"}}
 
 // Classify returns the task category of a prompt, deterministically, from
@@ -111,7 +115,7 @@ var questionCues = cueSet{Question,
 //	data       data, dataset*, sql, database*, etl, analy*, csv, pandas, report*, metric*; 数据 报表 统计 分析 查询 指标
 //	design     design*, architect*, ui, ux, mockup*, wireframe*, prototype*, diagram*; 设计 架构 原型 交互 界面 选型
 //	implement  implement*, add, create*, build*, write, develop*, feature*, refactor*; 实现 开发 写一个 新增 功能 重构
-//	question   what, why, how, which, explain*, difference, one-liner, regex, "?"; 什么 为什么 怎么 如何 吗 区别 正则 ？
+//	question   what, what's, why, how, which, explain*, difference, one-liner, regex, "?"; 什么 为什么 怎么 如何 吗 区别 正则 ？
 func Classify(prompt string) string {
 	return ClassifyText(tokenize.NewText(prompt))
 }
