@@ -17,7 +17,14 @@
 //   - Each skill also has what real skills have and themes cannot give: a
 //     name and two keywords of its own, an English one made of the name's
 //     two words ("kafka lighthouse") and a Chinese one joining two Chinese
-//     keywords ("缓存首屏"), both core.
+//     keywords ("缓存首屏"), both core. They are the skill's alone as a
+//     router matches them (stemmed: "naming users" is taken once "naming
+//     user" is), and made of content words: no stop word ("readability
+//     where") and no conversational word ("看看前端"). Catalogs written
+//     before that held such names: at 100,000 skills 4 of the 20 prompts
+//     top-1 missed named a skill whose name another's stems alike
+//     ("review cpu", "reviewing cpu"), and 5 opened "帮我看看" before a
+//     compound a "看看…" name crossed.
 //   - Tier sizes follow a built-in skill's (about 25 core, 30 strong, 19
 //     extended), and bodies of 1–3 KB are made of lines of the built-in
 //     playbooks, mostly the theme's.
@@ -53,6 +60,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/tokenize"
 )
 
 // DefaultQueries is how many labelled prompts a catalog gets when the
@@ -240,14 +248,18 @@ func loadVocabulary() (*vocabulary, error) {
 				seen[low] = true
 				byTier[k.Tier] = append(byTier[k.Tier], text)
 			}
+			// Name parts are content words, as registries' names are: a
+			// stop word ("where") is no word a router may match on, and
+			// a conversational word ("看看", "问题") names nothing and
+			// runs into the prompt's own ("帮我看看" + "看看前端").
 			switch {
-			case plainWord(low):
+			case plainWord(low) && !tokenize.IsStopWord(low):
 				t.en = append(t.en, low)
 				if !seenEn[low] {
 					seenEn[low] = true
 					v.en = append(v.en, low)
 				}
-			case allHan(low):
+			case allHan(low) && !tokenize.IsFiller(low):
 				t.zh = append(t.zh, low)
 				if !seenZh[low] {
 					seenZh[low] = true
@@ -293,7 +305,7 @@ type generator struct {
 	v         *vocabulary
 	rng       *rand.PCG
 	usedNames map[string]bool
-	usedKeys  map[string]bool // the skills' own keywords, lower-cased
+	usedKeys  map[string]bool // the skills' own keywords, as the index matches them (tokenize.Normalize)
 	themes    []int           // theme numbers by popularity rank
 	words     []string        // vocabulary by frequency rank
 }
@@ -340,7 +352,7 @@ func (g *generator) skill(i int, byTheme [][]string) generated {
 	var w1, w2 string
 	for try := 0; ; try++ {
 		w1, w2 = g.pick(th.en), g.pick(v.en)
-		if w1 != w2 && !g.usedKeys[w1+" "+w2] || try > 50 {
+		if w1 != w2 && !g.usedKeys[tokenize.Normalize(w1+" "+w2)] || try > 50 {
 			break
 		}
 	}
@@ -358,7 +370,7 @@ func (g *generator) skill(i int, byTheme [][]string) generated {
 			break
 		}
 	}
-	g.usedKeys[s.en], g.usedKeys[s.zh] = true, true
+	g.usedKeys[tokenize.Normalize(s.en)], g.usedKeys[s.zh] = true, true
 
 	// Tier sizes of a built-in skill, scaled by 0.7–1.0.
 	c := v.counts[g.intn(len(v.counts))]
