@@ -351,8 +351,8 @@ func (g *generator) skill(i int, byTheme [][]string) generated {
 	// the skill's English keyword, so it must be new.
 	var w1, w2 string
 	for try := 0; ; try++ {
-		w1, w2 = g.pick(th.en), g.pick(v.en)
-		if w1 != w2 && !g.usedKeys[tokenize.Normalize(w1+" "+w2)] || try > 50 {
+		w1, w2 = g.pick(mostlyTheme(try, th.en, v.en)), g.pick(v.en)
+		if w1 != w2 && !g.usedKeys[tokenize.Normalize(w1+" "+w2)] || try > maxTries {
 			break
 		}
 	}
@@ -364,9 +364,9 @@ func (g *generator) skill(i int, byTheme [][]string) generated {
 	s.name = name
 	g.usedNames[name] = true
 	for try := 0; ; try++ {
-		z1, z2 := g.pick(th.zh), g.pick(v.zh)
+		z1, z2 := g.pick(mostlyTheme(try, th.zh, v.zh)), g.pick(v.zh)
 		s.zh = z1 + z2
-		if z1 != z2 && utf8.RuneCountInString(s.zh) <= 10 && !g.usedKeys[s.zh] || try > 50 {
+		if z1 != z2 && utf8.RuneCountInString(s.zh) <= 10 && !g.usedKeys[s.zh] || try > maxTries {
 			break
 		}
 	}
@@ -408,6 +408,24 @@ func (g *generator) skill(i int, byTheme [][]string) generated {
 		}
 	}
 	return s
+}
+
+// themeTries and maxTries bound the draws of a skill's own keyword: the
+// first word comes from the theme for themeTries draws, then from the
+// whole vocabulary, whose pairs a catalog of 100,000 skills does not use
+// up, as a popular theme's can (10 % of the catalog on a few dozen
+// words: "improve dashboard" drawn again as "improve dashboards").
+const (
+	themeTries = 50
+	maxTries   = 5000
+)
+
+// mostlyTheme is where a name's first word is drawn from on the given try.
+func mostlyTheme(try int, theme, all []string) []string {
+	if try < themeTries {
+		return theme
+	}
+	return all
 }
 
 // shuffled returns a shuffled copy of list.
