@@ -102,11 +102,11 @@ func TestPartialMatchWeighedByTheWordsRarity(t *testing.T) {
 	assert.Less(t, common.Score, rare.Score)
 }
 
-// Of overlapping matches the best set of independent ones counts: two
-// parts that score more between them than the word they make up.
+// Of overlapping matches the best set of independent ones counts: a part
+// that scores more than the word holding it.
 func TestOverlapKeepsTheBestIndependentSet(t *testing.T) {
 	ix := compile(t, nil,
-		skills.Skill{Name: "ux", Keywords: append(core("用户", "测试"), skills.Keyword{Text: "用户测试", Tier: skills.Extended, Weight: 0.2})},
+		skills.Skill{Name: "ux", Keywords: append(core("测试"), skills.Keyword{Text: "用户测试", Tier: skills.Extended, Weight: 0.2})},
 		skills.Skill{Name: "other", Keywords: core("部署")},
 	)
 	rs := bm25.Score(ix, query(ix, "做一次用户测试"))
@@ -115,7 +115,42 @@ func TestOverlapKeepsTheBestIndependentSet(t *testing.T) {
 	for _, m := range rs[0].Matches {
 		overlap[m.Term] = m.Overlap
 	}
-	assert.Equal(t, map[string]bool{"用户": false, "测试": false, "用户测试": true}, overlap)
+	assert.Equal(t, map[string]bool{"测试": false, "用户测试": true}, overlap)
+}
+
+// A Chinese word made of words, met whole, is a phrase written without a
+// break: it counts beside its words, as an English phrase does. The skill
+// whose core keyword is the compound outranks rivals that list its words
+// separately, and outranks them by the compound's score (packed against
+// its two words, it added OverlapShare of it).
+func TestWholeCompoundCountsBesideItsWords(t *testing.T) {
+	extended := func(words ...string) []skills.Keyword {
+		out := core(words...)
+		for i := range out {
+			out[i].Tier, out[i].Weight = skills.Extended, skills.ExtendedWeight
+		}
+		return out
+	}
+	list := []skills.Skill{
+		{Name: "camera-mvp", Keywords: append(core("相机权限最小可行产品"), extended("相机权限", "最小可行产品")...)},
+		{Name: "camera-crash", Keywords: core("相机权限", "最小可行产品")},
+	}
+	for _, name := range []string{"a", "b", "c", "d", "e"} {
+		list = append(list, skills.Skill{Name: name, Keywords: core(name+"-tool", "闪退")})
+	}
+	ix := compile(t, nil, list...)
+	rs := bm25.Score(ix, query(ix, "相机权限最小可行产品一直闪退"))
+	require.Len(t, rs, 7)
+	assert.Equal(t, "camera-mvp", rs[0].Name, "%s %.3f, %s %.3f", rs[0].Name, rs[0].Score, rs[1].Name, rs[1].Score)
+	total := 0.0
+	for _, m := range rs[0].Matches {
+		assert.False(t, m.Overlap, "%s: the compound and its word are both evidence", m.Term)
+		if m.Term == "相机权限最小可行产品" {
+			assert.True(t, m.Compound)
+		}
+		total += m.Score
+	}
+	assert.InDelta(t, total, rs[0].Score, 1e-9)
 }
 
 // An English phrase met whole says its words stand together, which the

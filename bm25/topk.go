@@ -385,7 +385,7 @@ func (p *pruner) score(s uint32, list []int, fresh bool, theta float64) (float64
 			// One match per index term: a merged cursor holds several.
 			_, term := cu.posting(at)
 			m := Match{TermID: term, Query: cu.qt.Text, Origin: cu.origin, Surface: cu.qt.Surface, Partial: cu.partial, QWeight: cu.qt.Weight,
-				Pos: cu.qt.Pos, End: cu.qt.End, Rarity: cu.rarity, skill: int(s)}
+				Pos: cu.qt.Pos, End: cu.qt.End, Rarity: cu.rarity, Compound: cu.qt.Compound, skill: int(s)}
 			if valid {
 				m.Term = ix.Term(term)
 			}

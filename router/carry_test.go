@@ -59,3 +59,20 @@ func TestFollowUpStaysWithTheSession(t *testing.T) {
 		assert.Empty(t, d.Skill, closing)
 	}
 }
+
+// A cue-word turn that names something specific of another skill is a
+// request of its own, unless it names something specific of the skill in
+// use too: "再加几道考察系统设计能力的" while preparing interview
+// questions asks for more questions (考察, the interview skill's keyword),
+// about system design (系统设计, the architect's).
+func TestCueWordTurnNamingTheSkillInUseStays(t *testing.T) {
+	r := open(t)
+	s := router.Session{Recent: []string{"tech-lead-mentor"}, LastSkill: "tech-lead-mentor", LastConfidence: 0.8}
+	d := r.Route("再加几道考察系统设计能力的", s)
+	assert.Equal(t, "tech-lead-mentor", d.Skill)
+	fresh := r.Route("再加几道考察系统设计能力的", router.Session{})
+	assert.Equal(t, "architect-expert", fresh.Skill, "without the session, the prompt's best keyword decides")
+	s = router.Session{Recent: []string{"golang-pro"}, LastSkill: "golang-pro", LastConfidence: 0.8}
+	d = r.Route("再加个 GitHub Actions，打 tag 就推镜像", s)
+	assert.Equal(t, "devops-expert", d.Skill, "names nothing of the skill in use")
+}

@@ -137,7 +137,7 @@ func settleTurn(r *Router, st *route) {
 		st.done = true
 		return
 	}
-	st.continues = st.turn == sctx.Continuation && len(st.recent) > 0 && (!clear || sctx.SameAction(st.text))
+	st.continues = st.turn == sctx.Continuation && len(st.recent) > 0 && (!clear || sctx.SameAction(st.text) || own < HighFrom && st.namesInUse(r))
 	// A follow-up without a cue word stays with the session unless it
 	// names something specific of another skill or is a clear request of
 	// its own: "帮我优化一下" after a database turn is about the database.
@@ -149,6 +149,27 @@ func settleTurn(r *Router, st *route) {
 		// words) that turned out to be a clear request of its own.
 		st.scoreQuery(r, r.Index.Tokenizer().TokenizeText(st.text))
 	}
+}
+
+// namesInUse reports whether the prompt names something specific of the
+// skill in use too: then a cue word ("再加几道考察系统设计能力的" while
+// preparing interview questions: 考察 is the interview skill's) carries on
+// with the work in hand even where the prompt also names another skill's
+// keyword (系统设计), unless that skill matches at HIGH. The session's
+// skills may be left out of the first, pruned scoring pass (needs.go), so
+// the skill in use is scored on its own then.
+func (st *route) namesInUse(r *Router) bool {
+	id := r.Index.Resolve(st.recent[len(st.recent)-1])
+	if id < 0 {
+		return false
+	}
+	for i := range st.results {
+		if st.results[i].Skill == id {
+			return specific(&st.results[i])
+		}
+	}
+	res := bm25.TopK(r.Index, st.query, r.Weights, 0, []int{id})
+	return len(res) > 0 && specific(&res[0])
 }
 
 // specific reports whether a result names something specific of its

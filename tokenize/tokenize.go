@@ -73,6 +73,11 @@ type Term struct {
 	// trace, a URL, a path's folders): it may meet keywords only (see
 	// noise.go).
 	Noise bool
+	// Compound marks a Chinese word the prompt wrote whole that is made
+	// of two or more dictionary words, end to end ("相机权限最小可行产品" of
+	// 相机权限 and 最小可行产品), which are terms too: like an English phrase,
+	// it says its words stand together, which they alone do not.
+	Compound bool
 }
 
 // Query is a tokenized prompt.
@@ -200,9 +205,10 @@ func stem(w string) string {
 
 // token is a term with the byte offset where it starts, for negation.
 type token struct {
-	text    string
-	pos     int
-	surface string // as the prompt wrote it (lower-cased), for explanations
+	text     string
+	pos      int
+	surface  string // as the prompt wrote it (lower-cased), for explanations
+	compound bool   // a Han word its inner words tile (Term.Compound)
 }
 
 // Tokenize cuts a prompt into query terms.
@@ -223,7 +229,7 @@ func (t *Tokenizer) TokenizeText(p Text) Query {
 	}
 	terms := make([]Term, 0, 2*len(toks))
 	for _, tk := range toks {
-		tm := Term{Text: tk.text, Weight: 1, Surface: tk.surface, Pos: tk.pos, End: tk.pos + len(tk.surface), Noise: inScopes(noise, tk.pos)}
+		tm := Term{Text: tk.text, Weight: 1, Surface: tk.surface, Pos: tk.pos, End: tk.pos + len(tk.surface), Noise: inScopes(noise, tk.pos), Compound: tk.compound}
 		if inScopes(scopes, tk.pos) {
 			tm.Weight, tm.Negated = NegatedWeight, true
 		}
@@ -428,14 +434,14 @@ func (t *Tokenizer) latin(out []token, run string, offset int, phrases bool) []t
 		}
 		sw := t.stem(strings.TrimSuffix(w, "'s"))
 		if !isStopWord(w) && utf8.RuneCountInString(w) > 1 {
-			out = append(out, token{sw, pos, w})
+			out = append(out, token{text: sw, pos: pos, surface: w})
 		}
 		if strings.ContainsAny(w, "./-_") {
 			at := 0 // where the part starts within w
 			for _, part := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("./-_'", r) }) {
 				at += strings.Index(w[at:], part)
 				if len(part) > 1 && !isStopWord(part) {
-					out = append(out, token{t.stem(part), pos + at, part})
+					out = append(out, token{text: t.stem(part), pos: pos + at, surface: part})
 				}
 				at += len(part)
 			}
@@ -449,7 +455,7 @@ func (t *Tokenizer) latin(out []token, run string, offset int, phrases bool) []t
 		if len(phrase) > 0 && !phraseStops[len(phrase)-1] && isLetters(w) && (!isStopWord(w) || particleWords[w]) {
 			from := phrasePos[len(phrase)-1] - offset
 			if prev := run[from:locs[i-1][1]]; isLetters(prev) {
-				out = append(out, token{t.stem(prev + w), offset + from, run[from:loc[1]]})
+				out = append(out, token{text: t.stem(prev + w), pos: offset + from, surface: run[from:loc[1]]})
 			}
 		}
 		phrase, phrasePos, phraseStops = append(phrase, sw), append(phrasePos, pos), append(phraseStops, isStopWord(w))
@@ -466,7 +472,7 @@ func (t *Tokenizer) latin(out []token, run string, offset int, phrases bool) []t
 			if phraseStops[k] {
 				continue
 			}
-			out = append(out, token{strings.Join(phrase[k:], " "), phrasePos[k], run[phrasePos[k]-offset : loc[1]]})
+			out = append(out, token{text: strings.Join(phrase[k:], " "), pos: phrasePos[k], surface: run[phrasePos[k]-offset : loc[1]]})
 		}
 	}
 	return out
@@ -540,7 +546,8 @@ func (t *Tokenizer) cutHan(out []token, run string, offset int) []token {
 	covered := make([]bool, len(run)) // by byte
 	for _, seg := range t.choose(run, found) {
 		w := run[seg.from:seg.to]
-		out = append(out, token{w, offset + seg.from, w})
+		at := len(out)
+		out = append(out, token{text: w, pos: offset + seg.from, surface: w})
 		// The words the chosen one is made of, one level deep, as gse's
 		// search mode gives them: "搜索引擎优化" also gives 搜索, 引擎, 优化,
 		// but not 索引, which straddles two of its parts.
@@ -550,10 +557,12 @@ func (t *Tokenizer) cutHan(out []token, run string, offset int) []token {
 				inner = append(inner, span{f.from - seg.from, f.to - seg.from})
 			}
 		}
-		for _, sub := range t.choose(run[seg.from:seg.to], inner) {
+		subs := t.choose(run[seg.from:seg.to], inner)
+		for _, sub := range subs {
 			w := run[seg.from+sub.from : seg.from+sub.to]
-			out = append(out, token{w, offset + seg.from + sub.from, w})
+			out = append(out, token{text: w, pos: offset + seg.from + sub.from, surface: w})
 		}
+		out[at].compound = tiles(subs, seg.to-seg.from)
 		for i := seg.from; i < seg.to; i++ {
 			covered[i] = true
 		}
@@ -571,7 +580,7 @@ func (t *Tokenizer) cutHan(out []token, run string, offset int) []token {
 				w := run[gap[a]:gap[a+n]] // a slice of the prompt: no allocation
 				last, _ := utf8.DecodeLastRuneInString(w)
 				if !isParticle(last) && !fillerWords[w] {
-					out = append(out, token{w, offset + gap[a], w})
+					out = append(out, token{text: w, pos: offset + gap[a], surface: w})
 				}
 			}
 		}
@@ -594,6 +603,19 @@ func (t *Tokenizer) cutHan(out []token, run string, offset int) []token {
 
 // span is a stretch of a run, in bytes, to exclusive.
 type span struct{ from, to int }
+
+// tiles reports whether two or more spans, in order, cover 0..n end to
+// end: a word made of words.
+func tiles(spans []span, n int) bool {
+	at := 0
+	for _, s := range spans {
+		if s.from != at {
+			return false
+		}
+		at = s.to
+	}
+	return len(spans) > 1 && at == n
+}
 
 // dictWords lists the dictionary words that occur in run, ordered by
 // start, then length. One binary search per position finds the words that

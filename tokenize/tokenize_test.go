@@ -421,3 +421,40 @@ func TestTokenizeDeterministic(t *testing.T) {
 	got := texts(first)
 	assert.IsIncreasing(t, got)
 }
+
+// A Chinese word the dictionary holds that its words make up end to end
+// is a compound: a phrase written without a break, which scoring counts
+// beside its words. A word with a stretch no word covers, a word inside
+// the compound, a window and an English word are not.
+func TestCompoundWords(t *testing.T) {
+	dict := []string{"相机权限", "最小可行产品", "相机权限最小可行产品", "报错", "测试", "补几个测试", "系统", "设计", "系统设计"}
+	tk := tokenize.New(dict, nil)
+	tests := []struct {
+		prompt   string
+		compound []string // the terms marked Compound; every other is not
+	}{
+		{"相机权限最小可行产品一直报错", []string{"相机权限最小可行产品"}},
+		{"再加几道考察系统设计能力的", []string{"系统设计"}},
+		{"给列表页补几个测试", nil},
+		{"相机权限 最小可行产品", nil},
+		{"system design 报错", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.prompt, func(t *testing.T) {
+			var got []string
+			for _, tm := range tokenize.New(dict, nil).Tokenize(tc.prompt).Terms {
+				if tm.Compound {
+					got = append(got, tm.Text)
+				}
+			}
+			assert.Equal(t, tc.compound, got)
+		})
+	}
+	// The same through a caching tokenizer, whose segmentations are reused.
+	c := tk.WithCache()
+	for range 2 {
+		q := terms(c.Tokenize("相机权限最小可行产品一直报错"))
+		assert.True(t, q["相机权限最小可行产品"].Compound)
+		assert.False(t, q["相机权限"].Compound)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/tokenize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -90,6 +92,32 @@ func TestCatalogShape(t *testing.T) {
 	}
 	assert.Greater(t, most, n/2, "the commonest keyword reaches half the catalog")
 	assert.Greater(t, float64(rare)/float64(len(df)), 0.5, "most keywords reach at most 1 %% of skills")
+}
+
+// A skill's own keywords name it alone, as a router matches them: no two
+// skills' English name keywords stem alike ("naming user", "naming
+// users"), and the name's parts are content words, no stop word
+// ("readability where") and no conversational Chinese word ("看看前端").
+// Otherwise a prompt that names its skill names another as well.
+func TestOwnKeywordsAreDistinct(t *testing.T) {
+	const n = 3000
+	set, err := synth.Generate(synth.Options{Skills: n, Seed: 1})
+	require.NoError(t, err)
+	seen := map[string]string{}
+	for _, f := range set.Files {
+		sk, err := skills.Parse(f.Name+"/SKILL.md", f.Name, f.Data)
+		require.NoError(t, err)
+		require.GreaterOrEqual(t, len(sk.Keywords), 2)
+		en, zh := sk.Keywords[0].Text, sk.Keywords[1].Text
+		key := tokenize.Normalize(en)
+		assert.Empty(t, seen[key], "%s and %s both name %q", seen[key], sk.Name, key)
+		seen[key] = sk.Name
+		for _, w := range strings.Fields(en) {
+			assert.False(t, tokenize.IsStopWord(w), "%s: %q", sk.Name, en)
+		}
+		// 看看 ("have a look") is a built-in keyword, and conversational.
+		assert.False(t, strings.HasPrefix(zh, "看看") || strings.HasSuffix(zh, "看看"), "%s: %q", sk.Name, zh)
+	}
 }
 
 // TestWriteAndRoute protects `skillroute bench gen`: the folder is a

@@ -38,6 +38,8 @@ func TestClassify(t *testing.T) {
 		{"how does garbage collection work in Go", category.Question},
 		{"regex to match a valid IPv4 address", category.Question},
 		{"one-liner to count lines in every file", category.Question},
+		{"what's the weather like today", category.Question},
+		{"how's the new cache holding up", category.Question},
 		{"write a regex check into the signup form", category.Implement},
 		{"hello there", category.Other},
 		{"", category.Other},
