@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillroute/skillroute/bookworm"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/rules"
@@ -96,7 +97,14 @@ func compile(cfg Config, quick string) (*index.Index, error) {
 		return nil, err
 	}
 	defer index.TightGC()() // reading the catalog makes as much garbage as compiling it
-	src, err := readSources(cfg)
+	var fronts *skills.FrontCache
+	if cfg.CacheDir != "" && readsSkillFiles(cfg) {
+		// Each skill's parsed frontmatter, by its YAML text
+		// (skills.FrontCache): after one edit, at most that header is
+		// parsed again.
+		fronts = skills.LoadFrontCache(frontFile(cfg), binaryStamp(cfg))
+	}
+	src, err := readSources(cfg, fronts)
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +147,11 @@ func compile(cfg Config, quick string) (*index.Index, error) {
 	}
 	if err := opt.Cuts.Save(cutsFile(cfg)); err != nil && cfg.Warn != nil {
 		fmt.Fprintf(cfg.Warn, "warning: cannot cache the skills' words: %v\n", err)
+	}
+	if fronts != nil {
+		if err := fronts.Save(frontFile(cfg)); err != nil && cfg.Warn != nil {
+			fmt.Fprintf(cfg.Warn, "warning: cannot cache the skills' headers: %v\n", err)
+		}
 	}
 	pruneCache(cfg.CacheDir)
 	return ix, nil
@@ -225,6 +238,26 @@ func catalogKind(cfg Config) string {
 // one per kind, rewritten by each compile with the words of its skills.
 func cutsFile(cfg Config) string {
 	return filepath.Join(cfg.CacheDir, "cuts-"+catalogKind(cfg)+".bin")
+}
+
+// readsSkillFiles reports whether the configuration's catalog is read
+// from SKILL.md files (a skills folder, or Claude Code's places), whose
+// headers the frontmatter cache keeps: not the built-in skills nor a
+// bookworm catalog file.
+func readsSkillFiles(cfg Config) bool {
+	switch cfg.Catalog {
+	case "", Installed:
+		return true
+	case Builtin:
+		return false
+	}
+	return !bookworm.Is(cfg.Catalog, nil)
+}
+
+// frontFile names the frontmatter cache of a kind of catalog
+// (skills.FrontCache), rewritten by each compile like the cut cache.
+func frontFile(cfg Config) string {
+	return filepath.Join(cfg.CacheDir, "front-"+catalogKind(cfg)+".bin")
 }
 
 // binaryStamp identifies the binary that cuts text (its path, size and
@@ -339,7 +372,7 @@ func stampPath(w io.Writer, path string, files bool) error {
 }
 
 func pruneCache(dir string) {
-	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin"} {
+	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin", "front-*.bin"} {
 		store.PruneCaches(dir, pattern, cacheKeep)
 	}
 }

@@ -128,6 +128,12 @@ type tiers struct {
 // Parse reads one SKILL.md. name is used in errors and as the skill's name
 // when the frontmatter has none (Claude Code names a skill by its folder).
 func Parse(source, dirName string, data []byte) (Skill, error) {
+	return parse(source, dirName, data, nil)
+}
+
+// parse is Parse, taking the frontmatter from fc when it holds the same
+// YAML (nil: none).
+func parse(source, dirName string, data []byte, fc *FrontCache) (Skill, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	sk := Skill{Source: source, Name: dirName}
@@ -158,8 +164,8 @@ func Parse(source, dirName string, data []byte) (Skill, error) {
 	if !closed {
 		return sk, fmt.Errorf("%s:1: frontmatter opened with --- is never closed", source)
 	}
-	var fm frontmatter
-	if err := yaml.Unmarshal([]byte(header), &fm); err != nil {
+	fm, err := fc.parse(header)
+	if err != nil {
 		return sk, fmt.Errorf("%s:%w", source, shiftYAMLError(err, 1))
 	}
 	if fm.Name != "" {
