@@ -218,6 +218,25 @@ type cutter struct {
 	cuts   *CutCache           // the words of skills cut before (nil: none)
 	kwSeen map[kwKey]int
 	counts map[string]int
+	norms  map[string]string // keywords normalised so far (see normalize)
+}
+
+// normLimit bounds a cutter's memo of normalised keywords. Keywords
+// repeat across skills (a generated catalog of 10,000 skills writes
+// 740,000 of some 20,000 texts), and normalising each anew (stemming,
+// allocating) was a third of a recompile's cutting.
+const normLimit = 1 << 16
+
+// normalize is the tokenizer's Normalize, remembered.
+func (c *cutter) normalize(text string) string {
+	if n, ok := c.norms[text]; ok {
+		return n
+	}
+	n := c.tok.Normalize(text)
+	if len(c.norms) < normLimit {
+		c.norms[text] = n
+	}
+	return n
 }
 
 type kwKey struct {
@@ -257,10 +276,11 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, o
 		}
 	}
 	clear(c.kwSeen)
+	st.entries = make([]termEntry, 0, len(kws)+len(w[0])+len(w[1]))
 	for _, k := range kws {
 		term := k.Text // derived keywords come normalised
 		if !st.derived {
-			term = c.tok.Normalize(k.Text)
+			term = c.normalize(k.Text)
 		}
 		if term == "" {
 			continue
@@ -316,7 +336,7 @@ func eachSkill(n, workers int, tok *tokenize.Tokenizer, cuts *CutCache, cut func
 	}()
 	for w := 0; w < workers; w++ {
 		go func() {
-			c := &cutter{tok: tok.WithCache(), cuts: cuts, kwSeen: map[kwKey]int{}, counts: map[string]int{}}
+			c := &cutter{tok: tok.WithCache(), cuts: cuts, kwSeen: map[kwKey]int{}, counts: map[string]int{}, norms: map[string]string{}}
 			for b := range jobs {
 				for j := range b.out {
 					b.out[j] = cut(c, b.from+j)
@@ -459,8 +479,25 @@ func (b *builder) layout(ix *Index) {
 	ix.PostWeight = make([]float32, total)
 	ix.PostField = make([]uint8, total)
 	next := append([]uint32(nil), starts[:len(b.terms)]...)
-	idfKeyword := func(id uint32) float64 { return IDF(b.n, int(b.dfKeyword[id])) }
-	idfText := func(id uint32) float64 { return TextIDF(b.n, int(b.dfText[id])) }
+	// Each term's IDFs once, not once per posting (3 million at 10,000
+	// skills, each a logarithm).
+	idfKw := make([]float64, len(b.terms))
+	idfTx := make([]float64, len(b.terms))
+	for id := range b.terms {
+		idfKw[id] = IDF(b.n, int(b.dfKeyword[id]))
+		idfTx[id] = TextIDF(b.n, int(b.dfText[id]))
+	}
+	// And 1 + ln(count) per count, for the counts text terms reach most.
+	var logTF [64]float64
+	for v := 1; v < len(logTF); v++ {
+		logTF[v] = 1 + math.Log(float64(v))
+	}
+	tf := func(v uint32) float64 {
+		if v < uint32(len(logTF)) {
+			return logTF[v]
+		}
+		return 1 + math.Log(float64(v))
+	}
 	// Text fields are length-normalised each on its own (BM25F): a long
 	// playbook holds every common word several times, and would otherwise
 	// collect more of a prompt's words than a short one that is about
@@ -485,11 +522,11 @@ func (b *builder) layout(ix *Index) {
 			var w float64
 			switch field {
 			case FieldDescription:
-				w = DescriptionWeight * (1 + math.Log(float64(value))) / norm[0] * idfText(e.term)
+				w = DescriptionWeight * tf(value) / norm[0] * idfTx[e.term]
 			case FieldBody:
-				w = BodyWeight * (1 + math.Log(float64(value))) / norm[1] * idfText(e.term)
+				w = BodyWeight * tf(value) / norm[1] * idfTx[e.term]
 			default:
-				w = b.weights[value] * idfKeyword(e.term)
+				w = b.weights[value] * idfKw[e.term]
 			}
 			r := rank[e.term]
 			p := next[r]

@@ -5,9 +5,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
@@ -199,5 +201,40 @@ func TestCutCacheRecompile(t *testing.T) {
 		ix, cut = compileCached(dict)
 		assert.Equal(t, len(dict.Skills), cut, "derive %v: a damaged cache is no cache", derive)
 		assert.Equal(t, saved(t, compile(dict, syn, Options{DeriveKeywords: derive}, 1)), saved(t, ix))
+	}
+}
+
+// TestSelectNth protects segmenting, which takes the scores at a term's
+// cut ranks by selection: the same values a sort puts there, with ties,
+// sorted, reversed and constant input, for nested ranks as segmentTerm
+// asks them.
+func TestSelectNth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for _, in := range [][]float64{{1}, {2, 1}, {3, 3, 3, 3}, {5, 1, 4, 1, 5, 9, 2, 6}} {
+		want := slices.Sorted(slices.Values(in))
+		for k := range in {
+			assert.Equal(t, want[k], selectNth(slices.Clone(in), k), "rank %d of %v", k, in)
+		}
+	}
+	var inputs [][]float64
+	for _, n := range []int{segmentFrom, 65, 1000, 4097} {
+		random, ties, sorted, reversed := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range random {
+			random[i] = rng.Float64()
+			ties[i] = float64(rng.IntN(4))
+			sorted[i], reversed[i] = float64(i), float64(n-i)
+		}
+		inputs = append(inputs, random, ties, sorted, reversed)
+	}
+	for _, in := range inputs {
+		want := slices.Sorted(slices.Values(in))
+		a := slices.Clone(in)
+		below := a
+		for _, share := range segmentCuts {
+			k := len(a) - 1 - int(share*float64(len(a)))
+			require.Equal(t, want[k], selectNth(below, k), "rank %d of %d", k, len(a))
+			below = below[:k]
+		}
+		assert.ElementsMatch(t, in, a, "a permutation")
 	}
 }
