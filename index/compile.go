@@ -223,8 +223,8 @@ type cutter struct {
 
 // normLimit bounds a cutter's memo of normalised keywords. Keywords
 // repeat across skills (a generated catalog of 10,000 skills writes
-// 740,000 of some 20,000 texts), and normalising each anew (stemming,
-// allocating) was a third of a recompile's cutting.
+// 740,000 keywords, of fewer than 27,000 distinct terms), and normalising
+// each anew (stemming, allocating) was a third of a recompile's cutting.
 const normLimit = 1 << 16
 
 // normalize is the tokenizer's Normalize, remembered.
@@ -257,17 +257,53 @@ func (c *cutter) cutWords(s *skills.Skill) [2][]string {
 	return [2][]string{c.tok.Words(s.Text()), c.tok.Words(s.Body)}
 }
 
+// textWords are a skill's description and body words, either as a list
+// or joined with wordSep (as the cut cache keeps them: no list to make).
+type textWords struct {
+	list   [2][]string
+	joined [2]string
+	isJoin bool
+}
+
+// count is about how many words field f holds.
+func (t *textWords) count(f int) int {
+	if t.isJoin {
+		return strings.Count(t.joined[f], wordSep) + 1
+	}
+	return len(t.list[f])
+}
+
+// each calls fn with field f's words in order.
+func (t *textWords) each(f int, fn func(string)) {
+	if !t.isJoin {
+		for _, w := range t.list[f] {
+			fn(w)
+		}
+		return
+	}
+	if t.joined[f] == "" {
+		return
+	}
+	for w := range strings.SplitSeq(t.joined[f], wordSep) {
+		fn(w)
+	}
+}
+
 // cut cuts skill i into its terms: its keywords (derived with der when it
 // has none or opt says so) and its text fields' words, given in words
 // when a first pass cut them.
 func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, opt Options) skillTerms {
 	var st skillTerms
-	var w [2][]string
-	if words != nil {
-		w = *words
-	} else {
-		w = c.words(s)
+	var tw textWords
+	switch {
+	case words != nil:
+		tw.list = *words
+	case c.cuts != nil && !opt.DeriveKeywords && len(s.Keywords) > 0:
+		tw.joined, tw.isJoin = c.cuts.joined(s, c.cutWords), true
+	default:
+		tw.list = c.words(s)
 	}
+	w := tw.list
 	kws := s.Keywords
 	if opt.DeriveKeywords || len(kws) == 0 {
 		kws, st.derived = der.derive(c.tok, i, s, w[0]), true
@@ -276,7 +312,7 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, o
 		}
 	}
 	clear(c.kwSeen)
-	st.entries = make([]termEntry, 0, len(kws)+len(w[0])+len(w[1]))
+	st.entries = make([]termEntry, 0, len(kws)+tw.count(0)+tw.count(1))
 	for _, k := range kws {
 		term := k.Text // derived keywords come normalised
 		if !st.derived {
@@ -298,14 +334,14 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, o
 	for f, field := range [...]Field{FieldDescription, FieldBody} {
 		clear(c.counts)
 		from := len(st.entries)
-		for _, w := range w[f] {
+		tw.each(f, func(w string) {
 			if j, ok := c.counts[w]; ok {
 				st.entries[j].value++
-				continue
+				return
 			}
 			c.counts[w] = len(st.entries)
 			st.entries = append(st.entries, termEntry{w, field, 1})
-		}
+		})
 		st.fieldTerms[f] = len(st.entries) - from
 	}
 	return st

@@ -112,6 +112,11 @@ func (c *CutCache) begin(dict table.Strings) {
 // words returns skill s's description and body words, from the cache or
 // cut by cut, and keeps them for the next compile.
 func (c *CutCache) words(s *skills.Skill, cut func(*skills.Skill) [2][]string) [2][]string {
+	return split(c.joined(s, cut))
+}
+
+// joined is words, each field's words joined with wordSep.
+func (c *CutCache) joined(s *skills.Skill, cut func(*skills.Skill) [2][]string) [2]string {
 	k := keyOf(s)
 	j, ok := c.old[k]
 	if !ok {
@@ -119,18 +124,14 @@ func (c *CutCache) words(s *skills.Skill, cut func(*skills.Skill) [2][]string) [
 		j, ok = c.fresh[k] // two skills of the same text
 		c.mu.Unlock()
 	}
-	var w [2][]string
-	if ok {
-		w = split(j)
-	} else {
-		w = cut(s)
-		j = join(w)
+	if !ok {
+		j = join(cut(s))
 		c.cut.Add(1)
 	}
 	c.mu.Lock()
 	c.fresh[k] = j
 	c.mu.Unlock()
-	return w
+	return j
 }
 
 // Cut returns how many skills the last compile cut, not finding their
