@@ -54,13 +54,13 @@ type FrontCache struct {
 type frontKey [16]byte
 
 // parse decodes a header, from the cache when it holds it.
-func (fc *FrontCache) parse(header string) (frontmatter, error) {
+func (fc *FrontCache) parse(header []byte) (frontmatter, error) {
 	if fc == nil {
 		var fm frontmatter
-		err := yaml.Unmarshal([]byte(header), &fm)
+		err := yaml.Unmarshal(header, &fm)
 		return fm, err
 	}
-	sum := sha256.Sum256([]byte(header))
+	sum := sha256.Sum256(header)
 	k := frontKey(sum[:16])
 	fm, ok := fc.old[k]
 	fc.mu.Lock()
@@ -70,7 +70,7 @@ func (fc *FrontCache) parse(header string) (frontmatter, error) {
 	fc.mu.Unlock()
 	if !ok {
 		fm = new(frontmatter)
-		if err := yaml.Unmarshal([]byte(header), fm); err != nil {
+		if err := yaml.Unmarshal(header, fm); err != nil {
 			return frontmatter{}, err
 		}
 		fc.parsed.Add(1)
