@@ -138,26 +138,23 @@ func (c *CutCache) joined(s *skills.Skill, cut func(*skills.Skill) [2][]string) 
 // words in the cache.
 func (c *CutCache) Cut() int { return int(c.cut.Load()) }
 
-// Save writes the words of the last compile's skills to path.
+// Save writes the words of the last compile's skills to path, streamed
+// (see saveStream).
 func (c *CutCache) Save(path string) error {
 	keys := make([]cutKey, 0, len(c.fresh))
-	size := 64 + len(c.ident)
-	for k, j := range c.fresh {
+	for k := range c.fresh {
 		keys = append(keys, k)
-		size += len(k) + 16 + len(j[0]) + len(j[1])
 	}
 	sort.Slice(keys, func(i, j int) bool { return bytes.Compare(keys[i][:], keys[j][:]) < 0 })
-	var buf bytes.Buffer
-	buf.Grow(size)
-	w := writer{&buf}
-	w.str(c.ident)
-	w.num(uint64(len(keys)))
-	for _, k := range keys {
-		buf.Write(k[:])
-		w.str(c.fresh[k][0])
-		w.str(c.fresh[k][1])
-	}
-	return store.WriteCacheNoSync(path, cutsKind, cutsVersion, buf.Bytes())
+	return saveStream(path, cutsKind, cutsVersion, false, func(w writer) {
+		w.str(c.ident)
+		w.num(uint64(len(keys)))
+		for _, k := range keys {
+			w.s.write(k[:])
+			w.str(c.fresh[k][0])
+			w.str(c.fresh[k][1])
+		}
+	})
 }
 
 // LoadCutCache reads the cache at path for the identity ident; a cache

@@ -133,7 +133,7 @@ func compile(cfg Config, quick string) (*index.Index, error) {
 		return ix, nil
 	}
 	path := indexFile(cfg, quick)
-	err = ix.Save(path)
+	err = ix.SaveCache(path)
 	if err == nil {
 		// The file's time is when the sources were read: a skill saved
 		// during the compile is newer than it, and Changed sees it.

@@ -1,10 +1,12 @@
 package skills
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"io"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -100,28 +102,42 @@ func (fc *FrontCache) Save(path string) error {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b frontKey) int { return bytes.Compare(a[:], b[:]) })
-	buf := appendString(nil, fc.Ident)
-	buf = binary.AppendUvarint(buf, uint64(len(keys)))
-	for _, k := range keys {
-		buf = append(buf, k[:]...)
-		fm := fc.fresh[k]
-		for _, s := range fm.strings() {
-			buf = appendString(buf, *s)
-		}
-		for _, l := range fm.lists() {
-			// 0 for an absent list, 1 + its length otherwise: yaml.v3
-			// tells "enhances: []" from no enhances, and so does the cache.
-			n := uint64(0)
-			if *l != nil {
-				n = 1 + uint64(len(*l))
+	// Streamed, as the index is (store.WriteCacheStream): a first pass
+	// counts the bytes, the second writes them; at 100,000 skills the file
+	// is 100 MB, no buffer of it is held.
+	encode := func(emit func([]byte)) {
+		var num [binary.MaxVarintLen64]byte
+		uvarint := func(v uint64) { emit(binary.AppendUvarint(num[:0], v)) }
+		str := func(s string) { uvarint(uint64(len(s))); emit(unsafe.Slice(unsafe.StringData(s), len(s))) }
+		str(fc.Ident)
+		uvarint(uint64(len(keys)))
+		for _, k := range keys {
+			emit(k[:])
+			fm := fc.fresh[k]
+			for _, s := range fm.strings() {
+				str(*s)
 			}
-			buf = binary.AppendUvarint(buf, n)
-			for _, s := range *l {
-				buf = appendString(buf, s)
+			for _, l := range fm.lists() {
+				// 0 for an absent list, 1 + its length otherwise: yaml.v3
+				// tells "enhances: []" from no enhances, and so does the cache.
+				n := uint64(0)
+				if *l != nil {
+					n = 1 + uint64(len(*l))
+				}
+				uvarint(n)
+				for _, s := range *l {
+					str(s)
+				}
 			}
 		}
 	}
-	return store.WriteCacheNoSync(path, frontKind, frontVersion, buf)
+	var size int64
+	encode(func(b []byte) { size += int64(len(b)) })
+	return store.WriteCacheStream(path, frontKind, frontVersion, size, false, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		encode(func(b []byte) { bw.Write(b) }) // an error sticks, and Flush returns it
+		return bw.Flush()
+	})
 }
 
 // LoadFrontCache reads the cache at path for the identity ident; a cache
@@ -146,10 +162,6 @@ func (fm *frontmatter) strings() [5]*string {
 
 func (fm *frontmatter) lists() [6]*[]string {
 	return [...]*[]string{&fm.Keywords.Core, &fm.Keywords.Strong, &fm.Keywords.Extended, &fm.Enhances, &fm.Requires, &fm.Conflicts}
-}
-
-func appendString(buf []byte, s string) []byte {
-	return append(binary.AppendUvarint(buf, uint64(len(s))), s...)
 }
 
 var errFrontDamaged = errors.New("frontmatter cache damaged")
