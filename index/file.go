@@ -277,7 +277,10 @@ func (w writer) num(v uint64) {
 }
 
 func (w writer) f64(v float64) { w.num(math.Float64bits(v)) }
-func (w writer) str(s string)  { w.num(uint64(len(s))); w.s.write(unsafe.Slice(unsafe.StringData(s), len(s))) }
+func (w writer) str(s string) {
+	w.num(uint64(len(s)))
+	w.s.write(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
 
 func (w writer) strs(list []string) {
 	w.num(uint64(len(list)))
