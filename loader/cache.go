@@ -121,12 +121,34 @@ func compile(cfg Config, quick string) (*index.Index, error) {
 		opt.Cuts = index.LoadCutCache(cutsFile(cfg), binaryStamp(cfg))
 	}
 	ix := index.Compile(src.catalog, src.synonyms, opt)
+	// The skills' words and headers are cached while calibration runs,
+	// and let go before the index is written: at 100,000 skills the
+	// words are 215 MB.
+	var cached chan struct{}
+	if cfg.CacheDir != "" {
+		cached = make(chan struct{})
+		go func() {
+			defer close(cached)
+			if err := opt.Cuts.Save(cutsFile(cfg)); err != nil && cfg.Warn != nil {
+				fmt.Fprintf(cfg.Warn, "warning: cannot cache the skills' words: %v\n", err)
+			}
+			if fronts != nil {
+				if err := fronts.Save(frontFile(cfg)); err != nil && cfg.Warn != nil {
+					fmt.Fprintf(cfg.Warn, "warning: cannot cache the skills' headers: %v\n", err)
+				}
+			}
+		}()
+	}
 	// Each catalog's abstain and HIGH lines, measured once here and kept
 	// in the index (router.Calibrate).
 	ix.Calibration = router.Calibrate(ix, func(i int) (string, string) {
 		s := &src.catalog.Skills[i]
 		return s.Text(), s.Body
 	})
+	if cached != nil {
+		<-cached
+		opt.Cuts, fronts = nil, nil
+	}
 	ix.Stamp = full
 	ix.Built = began
 	if cfg.CacheDir == "" {
@@ -144,14 +166,6 @@ func compile(cfg Config, quick string) (*index.Index, error) {
 	}
 	if err != nil && cfg.Warn != nil {
 		fmt.Fprintf(cfg.Warn, "warning: cannot cache index: %v\n", err)
-	}
-	if err := opt.Cuts.Save(cutsFile(cfg)); err != nil && cfg.Warn != nil {
-		fmt.Fprintf(cfg.Warn, "warning: cannot cache the skills' words: %v\n", err)
-	}
-	if fronts != nil {
-		if err := fronts.Save(frontFile(cfg)); err != nil && cfg.Warn != nil {
-			fmt.Fprintf(cfg.Warn, "warning: cannot cache the skills' headers: %v\n", err)
-		}
 	}
 	pruneCache(cfg.CacheDir)
 	return ix, nil
