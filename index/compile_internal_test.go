@@ -235,3 +235,47 @@ func TestSelectNth(t *testing.T) {
 		assert.ElementsMatch(t, in, a, "a permutation")
 	}
 }
+
+// TestCutCacheSpill protects the cut cache written through a spill file
+// (a cache read from a folder): it is the file the words kept in memory
+// make, byte for byte, with two skills of the same text among them; the
+// next compile finds every skill in it; no spill file is left behind.
+func TestCutCacheSpill(t *testing.T) {
+	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
+	require.NoError(t, err)
+	set, err := synth.Generate(synth.Options{Skills: 120, Seed: 4, Queries: 1})
+	require.NoError(t, err)
+	cat := &skills.Catalog{}
+	for _, f := range set.Files {
+		sk, err := skills.Parse(f.Name+"/SKILL.md", f.Name, f.Data)
+		require.NoError(t, err)
+		cat.Skills = append(cat.Skills, sk)
+	}
+	twin := cat.Skills[5]
+	twin.Name += "-twin"
+	cat.Skills = append(cat.Skills, twin) // the same text as skill 5
+	slices.SortFunc(cat.Skills, func(a, b skills.Skill) int { return strings.Compare(a.Name, b.Name) })
+
+	dir := t.TempDir()
+	spilled := LoadCutCache(filepath.Join(dir, "cuts.bin"), "bin")
+	compile(cat, syn, Options{Cuts: spilled}, 3)
+	require.NotNil(t, spilled.spill, "a cache read from a folder spills")
+	require.NoError(t, spilled.Save(filepath.Join(dir, "cuts.bin")))
+	inMemory := &CutCache{Ident: "bin"}
+	compile(cat, syn, Options{Cuts: inMemory}, 3)
+	require.NoError(t, inMemory.Save(filepath.Join(dir, "memory.bin")))
+	want, err := os.ReadFile(filepath.Join(dir, "memory.bin"))
+	require.NoError(t, err)
+	got, err := os.ReadFile(filepath.Join(dir, "cuts.bin"))
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	assert.Equal(t, len(cat.Skills)-1, spilled.Cut(), "the twin's words are the first's")
+
+	again := LoadCutCache(filepath.Join(dir, "cuts.bin"), "bin")
+	compile(cat, syn, Options{Cuts: again}, 2)
+	assert.Zero(t, again.Cut())
+	require.NoError(t, again.Save(filepath.Join(dir, "cuts.bin")))
+	left, err := filepath.Glob(filepath.Join(dir, "*.spill"))
+	require.NoError(t, err)
+	assert.Empty(t, left)
+}

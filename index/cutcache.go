@@ -1,12 +1,17 @@
 package index
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"sort"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,8 +58,98 @@ type CutCache struct {
 
 	ident string // this compile's identity (begin)
 	mu    sync.Mutex
-	fresh map[cutKey][2]string // this compile's skills
+	fresh map[cutKey][2]string // this compile's skills, without a spill
+	spill *spill               // this compile's skills, in a file
+	dir   string               // where the spill goes ("": none)
 	cut   atomic.Int64         // skills cut this compile, not found
+}
+
+// A cache read from a folder (LoadCutCache) writes this compile's words
+// to an unnamed file there as they come, not to memory: at 100,000
+// skills they are 215 MB, held from the first skill cut to the end of
+// the compile. Save copies them into the cache file, in the order and
+// format the words kept in memory are written (TestCutCacheSpill).
+type spill struct {
+	f   *os.File
+	w   *bufio.Writer
+	n   int64 // bytes written
+	at  map[cutKey]spillAt
+	err error // the first failure: the cache is then not saved
+	buf []byte
+}
+
+// spillAt is where a skill's words lie in the spill.
+type spillAt struct {
+	off int64
+	len [2]uint32
+}
+
+// newSpill opens a spill in dir; nil if it cannot.
+func newSpill(dir string) *spill {
+	f, err := os.CreateTemp(dir, ".cuts-*.spill")
+	if err != nil {
+		return nil
+	}
+	// Unnamed once open where the system allows: gone with the process
+	// whatever happens to it.
+	if os.Remove(f.Name()) != nil {
+		defer func() { _ = os.Remove(f.Name()) }() // Save removes it otherwise
+	}
+	return &spill{f: f, w: bufio.NewWriterSize(f, 1<<20), at: map[cutKey]spillAt{}}
+}
+
+// keep writes a skill's words, once per text.
+func (sp *spill) keep(k cutKey, j [2]string) {
+	if _, ok := sp.at[k]; ok || sp.err != nil {
+		return
+	}
+	if len(j[0]) > math.MaxUint32 || len(j[1]) > math.MaxUint32 {
+		sp.err = errors.New("a skill's words are too long to cache")
+		return
+	}
+	sp.at[k] = spillAt{sp.n, [2]uint32{uint32(len(j[0])), uint32(len(j[1]))}}
+	for _, f := range j {
+		if _, err := sp.w.WriteString(f); err != nil {
+			sp.err = err
+			return
+		}
+		sp.n += int64(len(f))
+	}
+}
+
+// read returns the words at a; false if the spill failed.
+func (sp *spill) read(a spillAt) ([2]string, bool) {
+	b := sp.bytes(a)
+	if b == nil {
+		return [2]string{}, false
+	}
+	return [2]string{string(b[:a.len[0]]), string(b[a.len[0]:])}, true
+}
+
+// bytes returns the bytes at a, both fields, in a buffer the next call
+// reuses; nil if the spill failed.
+func (sp *spill) bytes(a spillAt) []byte {
+	if sp.err != nil {
+		return nil
+	}
+	if sp.err = sp.w.Flush(); sp.err != nil {
+		return nil
+	}
+	n := int(a.len[0]) + int(a.len[1])
+	if cap(sp.buf) < n+1 {
+		sp.buf = make([]byte, n+1)
+	}
+	b := sp.buf[:n]
+	if _, sp.err = sp.f.ReadAt(b, a.off); sp.err != nil {
+		return nil
+	}
+	return b
+}
+
+// close closes and removes the spill.
+func (sp *spill) close() {
+	_ = sp.f.Close()
+	_ = os.Remove(sp.f.Name())
 }
 
 // A skill's words are kept joined, each field one string with a NUL
@@ -105,7 +200,13 @@ func (c *CutCache) begin(dict table.Strings) {
 	if c.loaded != c.ident {
 		c.old = nil
 	}
-	c.fresh = map[cutKey][2]string{}
+	if c.spill != nil {
+		c.spill.close()
+	}
+	c.fresh, c.spill = map[cutKey][2]string{}, nil
+	if c.dir != "" {
+		c.spill = newSpill(c.dir)
+	}
 	c.cut.Store(0)
 }
 
@@ -121,7 +222,7 @@ func (c *CutCache) joined(s *skills.Skill, cut func(*skills.Skill) [2][]string) 
 	j, ok := c.old[k]
 	if !ok {
 		c.mu.Lock()
-		j, ok = c.fresh[k] // two skills of the same text
+		j, ok = c.recall(k) // two skills of the same text
 		c.mu.Unlock()
 	}
 	if !ok {
@@ -129,9 +230,25 @@ func (c *CutCache) joined(s *skills.Skill, cut func(*skills.Skill) [2][]string) 
 		c.cut.Add(1)
 	}
 	c.mu.Lock()
-	c.fresh[k] = j
+	if c.spill != nil {
+		c.spill.keep(k, j)
+	} else {
+		c.fresh[k] = j
+	}
 	c.mu.Unlock()
 	return j
+}
+
+// recall returns the words of a text kept this compile.
+func (c *CutCache) recall(k cutKey) ([2]string, bool) {
+	if c.spill == nil {
+		j, ok := c.fresh[k]
+		return j, ok
+	}
+	if a, ok := c.spill.at[k]; ok {
+		return c.spill.read(a)
+	}
+	return [2]string{}, false
 }
 
 // Cut returns how many skills the last compile cut, not finding their
@@ -139,13 +256,18 @@ func (c *CutCache) joined(s *skills.Skill, cut func(*skills.Skill) [2][]string) 
 func (c *CutCache) Cut() int { return int(c.cut.Load()) }
 
 // Save writes the words of the last compile's skills to path, streamed
-// (see saveStream).
+// (see saveStream), sorted by key.
 func (c *CutCache) Save(path string) error {
+	if sp := c.spill; sp != nil {
+		defer sp.close()
+		c.spill = nil
+		return c.saveSpill(path, sp)
+	}
 	keys := make([]cutKey, 0, len(c.fresh))
 	for k := range c.fresh {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool { return bytes.Compare(keys[i][:], keys[j][:]) < 0 })
+	sortKeys(keys)
 	return saveStream(path, cutsKind, cutsVersion, false, func(w writer) {
 		w.str(c.ident)
 		w.num(uint64(len(keys)))
@@ -157,11 +279,53 @@ func (c *CutCache) Save(path string) error {
 	})
 }
 
+// saveSpill is Save from a spill: the same bytes, read back in key order.
+func (c *CutCache) saveSpill(path string, sp *spill) error {
+	if sp.err == nil {
+		sp.err = sp.w.Flush()
+	}
+	if sp.err != nil {
+		return sp.err
+	}
+	keys := make([]cutKey, 0, len(sp.at))
+	size := int64(16 + len(c.ident))
+	for k, a := range sp.at {
+		keys = append(keys, k)
+		size += int64(len(k)+16) + int64(a.len[0]) + int64(a.len[1])
+	}
+	sortKeys(keys)
+	return store.WriteCacheStream(path, cutsKind, cutsVersion, size, false, func(out io.Writer) error {
+		bw := bufio.NewWriterSize(out, 1<<20)
+		s := sink{w: bw}
+		w := writer{&s}
+		w.str(c.ident)
+		w.num(uint64(len(keys)))
+		for _, k := range keys {
+			a := sp.at[k]
+			b := sp.bytes(a)
+			if b == nil {
+				return sp.err
+			}
+			s.write(k[:])
+			w.bytes(b[:a.len[0]])
+			w.bytes(b[a.len[0]:])
+		}
+		if s.err != nil {
+			return s.err
+		}
+		return bw.Flush()
+	})
+}
+
+func sortKeys(keys []cutKey) {
+	slices.SortFunc(keys, func(a, b cutKey) int { return bytes.Compare(a[:], b[:]) })
+}
+
 // LoadCutCache reads the cache at path for the identity ident; a cache
 // missing, damaged or of another version is an empty one (the compile
 // cuts every skill, as without a cache).
 func LoadCutCache(path, ident string) *CutCache {
-	c := &CutCache{Ident: ident}
+	c := &CutCache{Ident: ident, dir: filepath.Dir(path)}
 	payload, err := store.LoadCache(path, cutsKind, cutsVersion)
 	if err != nil {
 		return c

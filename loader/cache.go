@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/skillroute/skillroute/bookworm"
@@ -108,6 +109,19 @@ func compile(cfg Config, quick string) (*index.Index, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The headers are cached while the index compiles, and let go: at
+	// 100,000 skills they hold 7 million keyword strings beside the
+	// catalog's own.
+	var cached sync.WaitGroup
+	if fronts != nil {
+		save := fronts
+		cached.Go(func() {
+			if err := save.Save(frontFile(cfg)); err != nil && cfg.Warn != nil {
+				fmt.Fprintf(cfg.Warn, "warning: cannot cache the skills' headers: %v\n", err)
+			}
+		})
+		fronts = nil
+	}
 	n := len(src.catalog.Skills)
 	// Compile empties the skills it is done with (src is not used again),
 	// but those Calibrate reads: a catalog of 100,000 skills is half a
@@ -121,23 +135,16 @@ func compile(cfg Config, quick string) (*index.Index, error) {
 		opt.Cuts = index.LoadCutCache(cutsFile(cfg), binaryStamp(cfg))
 	}
 	ix := index.Compile(src.catalog, src.synonyms, opt)
-	// The skills' words and headers are cached while calibration runs,
-	// and let go before the index is written: at 100,000 skills the
-	// words are 215 MB.
-	var cached chan struct{}
-	if cfg.CacheDir != "" {
-		cached = make(chan struct{})
-		go func() {
-			defer close(cached)
-			if err := opt.Cuts.Save(cutsFile(cfg)); err != nil && cfg.Warn != nil {
+	// The skills' words are cached while calibration runs, and let go
+	// before the index is written: at 100,000 skills they are 215 MB.
+	if opt.Cuts != nil {
+		save := opt.Cuts
+		cached.Go(func() {
+			if err := save.Save(cutsFile(cfg)); err != nil && cfg.Warn != nil {
 				fmt.Fprintf(cfg.Warn, "warning: cannot cache the skills' words: %v\n", err)
 			}
-			if fronts != nil {
-				if err := fronts.Save(frontFile(cfg)); err != nil && cfg.Warn != nil {
-					fmt.Fprintf(cfg.Warn, "warning: cannot cache the skills' headers: %v\n", err)
-				}
-			}
-		}()
+		})
+		opt.Cuts = nil
 	}
 	// Each catalog's abstain and HIGH lines, measured once here and kept
 	// in the index (router.Calibrate).
@@ -145,10 +152,7 @@ func compile(cfg Config, quick string) (*index.Index, error) {
 		s := &src.catalog.Skills[i]
 		return s.Text(), s.Body
 	})
-	if cached != nil {
-		<-cached
-		opt.Cuts, fronts = nil, nil
-	}
+	cached.Wait()
 	ix.Stamp = full
 	ix.Built = began
 	if cfg.CacheDir == "" {
