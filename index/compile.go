@@ -170,6 +170,9 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		}
 	})
 	der = nil
+	if opt.Cuts != nil {
+		opt.Cuts.done() // the words the index is built from are copied into it
+	}
 	if opt.Release {
 		ix.SourceHash = <-hashSum
 		release(n)

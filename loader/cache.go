@@ -119,6 +119,7 @@ func compile(cfg Config, quick string) (*index.Index, error) {
 			if err := save.Save(frontFile(cfg)); err != nil && cfg.Warn != nil {
 				fmt.Fprintf(cfg.Warn, "warning: cannot cache the skills' headers: %v\n", err)
 			}
+			save.Release()
 		})
 		fronts = nil
 	}

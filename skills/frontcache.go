@@ -47,6 +47,7 @@ type FrontCache struct {
 	Ident string
 
 	old    map[frontKey]*frontmatter // loaded
+	evict  func()                    // drops the loaded file's pages from memory
 	mu     sync.Mutex
 	fresh  map[frontKey]*frontmatter // this load's headers
 	parsed atomic.Int64
@@ -145,14 +146,24 @@ func (fc *FrontCache) Save(path string) error {
 // (every header is parsed).
 func LoadFrontCache(path, ident string) *FrontCache {
 	fc := &FrontCache{Ident: ident}
-	payload, err := store.LoadCache(path, frontKind, frontVersion)
+	payload, evict, err := store.MapCache(path, frontKind, frontVersion)
 	if err != nil {
 		return fc
 	}
 	if old, loaded, err := decodeFront(payload); err == nil && loaded == ident {
-		fc.old = old
+		fc.old, fc.evict = old, evict
 	}
 	return fc
+}
+
+// Release drops the pages of the loaded file from resident memory, once
+// the catalog is read: the skills' fields still point into it, and a page
+// is read again when one of them is (store.MapCache). At 100,000 skills
+// the file is 100 MB.
+func (fc *FrontCache) Release() {
+	if fc.evict != nil {
+		fc.evict()
+	}
 }
 
 // strings and lists are a frontmatter's fields, in the file's order.

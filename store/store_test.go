@@ -17,6 +17,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -562,6 +563,23 @@ func TestCacheStream(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, want, got, "sync %v: a failed write keeps the old file", sync)
 	}
+}
+
+// TestMapCacheEvict protects the strings a compile keeps from a mapped
+// cache: after evict, the payload still reads as written.
+func TestMapCacheEvict(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.bin")
+	payload := bytes.Repeat([]byte("words\x00of a skill "), 100000)
+	require.NoError(t, store.WriteCache(path, "cuts", 1, payload))
+	got, evict, err := store.MapCache(path, "cuts", 1)
+	require.NoError(t, err)
+	kept := unsafe.String(unsafe.SliceData(got[64:]), 1000)
+	evict()
+	evict()
+	assert.Equal(t, payload, got)
+	assert.Equal(t, string(payload[64:1064]), kept)
+	_, _, err = store.MapCache(path, "index", 1)
+	assert.ErrorIs(t, err, store.ErrDamaged)
 }
 
 // Every single-byte corruption and every truncation of a cache file is
