@@ -147,10 +147,7 @@ func Calibrate(ix *index.Index, texts func(skill int) (description, body string)
 // sample is how many pieces Calibrate cuts from a skill's texts, and
 // from which skills: every stride-th, from the first.
 func sample(n int) (per, stride int) {
-	budget := MaxPieces
-	if n > PieceBudgetFrom {
-		budget = max(MinPieces, MaxPieces*PieceBudgetFrom/n)
-	}
+	budget := pieceBudget(n)
 	per, stride = PiecesPerSkill, 1
 	if n*per > budget {
 		per = max(1, budget/max(1, n))
@@ -159,6 +156,28 @@ func sample(n int) (per, stride int) {
 		}
 	}
 	return per, stride
+}
+
+// pieceBudget is how many pieces a catalog of n skills measures at most.
+func pieceBudget(n int) int {
+	if n > PieceBudgetFrom {
+		return max(MinPieces, MaxPieces*PieceBudgetFrom/n)
+	}
+	return MaxPieces
+}
+
+// piecesCounted is how many pieces a catalog of n skills whose HIGH line
+// was measured on measured pieces counts against the reference line
+// (shrink): a catalog past PieceBudgetFrom measured fewer for their cost
+// only, with text for MaxPieces and more, so its pieces count as many as
+// MaxPieces would have. Counted as measured, the 200 pieces of a
+// 10,000-skill catalog drew its HIGH line 10 % towards RefHigh (24.27
+// to 21.74 on `bench gen --seed 1`), where the line itself moved 0.1 %.
+func piecesCounted(n, measured int) int {
+	if budget := pieceBudget(n); n > PieceBudgetFrom && budget < MaxPieces {
+		return measured * MaxPieces / budget
+	}
+	return measured
 }
 
 // Calibrated reports whether Calibrate reads skill id's texts in a catalog
@@ -311,7 +330,7 @@ func scaleOf(ix *index.Index) scale {
 		return scale{}
 	}
 	a := shrink(index.At(c.Generic, AbstainQuantile), c.GenericN, RefAbstain)
-	h := shrink(index.At(c.Foreign, HighQuantile), c.ForeignN, RefHigh)
+	h := shrink(index.At(c.Foreign, HighQuantile), piecesCounted(len(ix.Skills), c.ForeignN), RefHigh)
 	// Lines that make no sense (an empty catalog, text that scores
 	// nothing) fall back to ScoreScale's reading.
 	if a <= 0 || math.IsNaN(a) || math.IsNaN(h) {
