@@ -59,7 +59,7 @@ const (
 //
 // Past PieceBudgetFrom skills the cap shrinks as the catalog grows, to
 // MinPieces: each piece is scored against the whole catalog, so the
-// pieces' cost grew with it (at 10,000 skills, 770 pieces were most of a
+// pieces' cost grew with it (at 10,000 skills, 770 pieces were 43 % of a
 // recompile's CPU). Where the HIGH line lies depends on how many pieces
 // are measured, not on how many skills they come from: on a generated
 // catalog of 10,000 skills, six disjoint samples of 209 pieces put it
