@@ -191,10 +191,15 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 			scores = append(scores, runs[i].exact)
 		}
 		sc.scores = scores
-		slices.Sort(scores)
+		// The scores at the cuts' ranks, highest rank first, each
+		// selected among those below the last: no sort of them all,
+		// which was half of segmenting.
 		var cuts [len(segmentCuts)]float64
+		below := scores // the scores under the last cut's rank
 		for c, share := range segmentCuts {
-			cuts[c] = scores[len(scores)-1-int(share*float64(len(scores)))]
+			k := len(scores) - 1 - int(share*float64(len(scores)))
+			cuts[c] = selectNth(below, k)
+			below = below[:k]
 		}
 		var counts [len(segmentCuts) + 1]int
 		for i := range runs {
@@ -280,4 +285,53 @@ func roundUp(x float64) float32 {
 		f = math.Nextafter32(f, float32(math.Inf(1)))
 	}
 	return f
+}
+
+// selectNth reorders a so that a[k] holds what it would hold sorted, no
+// greater value before it and no smaller after, and returns it: Hoare's
+// selection, a median of three for the pivot, in expected linear time;
+// past a few dozen rounds (a pathological order) it sorts what is left.
+func selectNth(a []float64, k int) float64 {
+	lo, hi := 0, len(a)-1
+	for round := 0; lo < hi; round++ {
+		if round > 64 {
+			slices.Sort(a[lo : hi+1])
+			break
+		}
+		mid := lo + (hi-lo)/2
+		// Median of three at mid: a[lo] <= a[mid] <= a[hi].
+		if a[mid] < a[lo] {
+			a[mid], a[lo] = a[lo], a[mid]
+		}
+		if a[hi] < a[lo] {
+			a[hi], a[lo] = a[lo], a[hi]
+		}
+		if a[hi] < a[mid] {
+			a[hi], a[mid] = a[mid], a[hi]
+		}
+		pivot := a[mid]
+		i, j := lo, hi
+		for i <= j {
+			for a[i] < pivot {
+				i++
+			}
+			for pivot < a[j] {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return a[k] // between j and i: equal to the pivot
+		}
+	}
+	return a[k]
 }

@@ -170,6 +170,9 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		}
 	})
 	der = nil
+	if opt.Cuts != nil {
+		opt.Cuts.done() // the words the index is built from are copied into it
+	}
 	if opt.Release {
 		ix.SourceHash = <-hashSum
 		release(n)
@@ -221,6 +224,25 @@ type cutter struct {
 	cuts   *CutCache           // the words of skills cut before (nil: none)
 	kwSeen map[kwKey]int
 	counts map[string]int
+	norms  map[string]string // keywords normalised so far (see normalize)
+}
+
+// normLimit bounds a cutter's memo of normalised keywords. Keywords
+// repeat across skills (a generated catalog of 10,000 skills writes
+// 740,000 keywords, of fewer than 27,000 distinct terms), and normalising
+// each anew (stemming, allocating) was a third of a recompile's cutting.
+const normLimit = 1 << 16
+
+// normalize is the tokenizer's Normalize, remembered.
+func (c *cutter) normalize(text string) string {
+	if n, ok := c.norms[text]; ok {
+		return n
+	}
+	n := c.tok.Normalize(text)
+	if len(c.norms) < normLimit {
+		c.norms[text] = n
+	}
+	return n
 }
 
 type kwKey struct {
@@ -241,17 +263,53 @@ func (c *cutter) cutWords(s *skills.Skill) [2][]string {
 	return [2][]string{c.tok.Words(s.Text()), c.tok.Words(s.Body)}
 }
 
+// textWords are a skill's description and body words, either as a list
+// or joined with wordSep (as the cut cache keeps them: no list to make).
+type textWords struct {
+	list   [2][]string
+	joined [2]string
+	isJoin bool
+}
+
+// count is about how many words field f holds.
+func (t *textWords) count(f int) int {
+	if t.isJoin {
+		return strings.Count(t.joined[f], wordSep) + 1
+	}
+	return len(t.list[f])
+}
+
+// each calls fn with field f's words in order.
+func (t *textWords) each(f int, fn func(string)) {
+	if !t.isJoin {
+		for _, w := range t.list[f] {
+			fn(w)
+		}
+		return
+	}
+	if t.joined[f] == "" {
+		return
+	}
+	for w := range strings.SplitSeq(t.joined[f], wordSep) {
+		fn(w)
+	}
+}
+
 // cut cuts skill i into its terms: its keywords (derived with der when it
 // has none or opt says so) and its text fields' words, given in words
 // when a first pass cut them.
 func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, opt Options) skillTerms {
 	var st skillTerms
-	var w [2][]string
-	if words != nil {
-		w = *words
-	} else {
-		w = c.words(s)
+	var tw textWords
+	switch {
+	case words != nil:
+		tw.list = *words
+	case c.cuts != nil && !opt.DeriveKeywords && len(s.Keywords) > 0:
+		tw.joined, tw.isJoin = c.cuts.joined(s, c.cutWords), true
+	default:
+		tw.list = c.words(s)
 	}
+	w := tw.list
 	kws := s.Keywords
 	if opt.DeriveKeywords || len(kws) == 0 {
 		kws, st.derived = der.derive(c.tok, i, s, w[0]), true
@@ -260,10 +318,11 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, o
 		}
 	}
 	clear(c.kwSeen)
+	st.entries = make([]termEntry, 0, len(kws)+tw.count(0)+tw.count(1))
 	for _, k := range kws {
 		term := k.Text // derived keywords come normalised
 		if !st.derived {
-			term = c.tok.Normalize(k.Text)
+			term = c.normalize(k.Text)
 		}
 		if term == "" {
 			continue
@@ -281,14 +340,14 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, o
 	for f, field := range [...]Field{FieldDescription, FieldBody} {
 		clear(c.counts)
 		from := len(st.entries)
-		for _, w := range w[f] {
+		tw.each(f, func(w string) {
 			if j, ok := c.counts[w]; ok {
 				st.entries[j].value++
-				continue
+				return
 			}
 			c.counts[w] = len(st.entries)
 			st.entries = append(st.entries, termEntry{w, field, 1})
-		}
+		})
 		st.fieldTerms[f] = len(st.entries) - from
 	}
 	return st
@@ -319,7 +378,7 @@ func eachSkill(n, workers int, tok *tokenize.Tokenizer, cuts *CutCache, cut func
 	}()
 	for w := 0; w < workers; w++ {
 		go func() {
-			c := &cutter{tok: tok.WithCache(), cuts: cuts, kwSeen: map[kwKey]int{}, counts: map[string]int{}}
+			c := &cutter{tok: tok.WithCache(), cuts: cuts, kwSeen: map[kwKey]int{}, counts: map[string]int{}, norms: map[string]string{}}
 			for b := range jobs {
 				for j := range b.out {
 					b.out[j] = cut(c, b.from+j)
@@ -462,8 +521,25 @@ func (b *builder) layout(ix *Index) {
 	ix.PostWeight = make([]float32, total)
 	ix.PostField = make([]uint8, total)
 	next := append([]uint32(nil), starts[:len(b.terms)]...)
-	idfKeyword := func(id uint32) float64 { return IDF(b.n, int(b.dfKeyword[id])) }
-	idfText := func(id uint32) float64 { return TextIDF(b.n, int(b.dfText[id])) }
+	// Each term's IDFs once, not once per posting (3 million at 10,000
+	// skills, each a logarithm).
+	idfKw := make([]float64, len(b.terms))
+	idfTx := make([]float64, len(b.terms))
+	for id := range b.terms {
+		idfKw[id] = IDF(b.n, int(b.dfKeyword[id]))
+		idfTx[id] = TextIDF(b.n, int(b.dfText[id]))
+	}
+	// And 1 + ln(count) per count, for the counts text terms reach most.
+	var logTF [64]float64
+	for v := 1; v < len(logTF); v++ {
+		logTF[v] = 1 + math.Log(float64(v))
+	}
+	tf := func(v uint32) float64 {
+		if v < uint32(len(logTF)) {
+			return logTF[v]
+		}
+		return 1 + math.Log(float64(v))
+	}
 	// Text fields are length-normalised each on its own (BM25F): a long
 	// playbook holds every common word several times, and would otherwise
 	// collect more of a prompt's words than a short one that is about
@@ -488,11 +564,11 @@ func (b *builder) layout(ix *Index) {
 			var w float64
 			switch field {
 			case FieldDescription:
-				w = DescriptionWeight * (1 + math.Log(float64(value))) / norm[0] * idfText(e.term)
+				w = DescriptionWeight * tf(value) / norm[0] * idfTx[e.term]
 			case FieldBody:
-				w = BodyWeight * (1 + math.Log(float64(value))) / norm[1] * idfText(e.term)
+				w = BodyWeight * tf(value) / norm[1] * idfTx[e.term]
 			default:
-				w = b.weights[value] * idfKeyword(e.term)
+				w = b.weights[value] * idfKw[e.term]
 			}
 			r := rank[e.term]
 			p := next[r]

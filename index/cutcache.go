@@ -1,12 +1,17 @@
 package index
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"sort"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,11 +55,102 @@ type CutCache struct {
 
 	loaded string // the identity the loaded words were cut under
 	old    map[cutKey][2]string
+	evict  func() // drops the loaded file's pages from memory (nil: none)
 
 	ident string // this compile's identity (begin)
 	mu    sync.Mutex
-	fresh map[cutKey][2]string // this compile's skills
+	fresh map[cutKey][2]string // this compile's skills, without a spill
+	spill *spill               // this compile's skills, in a file
+	dir   string               // where the spill goes ("": none)
 	cut   atomic.Int64         // skills cut this compile, not found
+}
+
+// A cache read from a folder (LoadCutCache) writes this compile's words
+// to an unnamed file there as they come, not to memory: at 100,000
+// skills they are 215 MB, held from the first skill cut to the end of
+// the compile. Save copies them into the cache file, in the order and
+// format the words kept in memory are written (TestCutCacheSpill).
+type spill struct {
+	f   *os.File
+	w   *bufio.Writer
+	n   int64 // bytes written
+	at  map[cutKey]spillAt
+	err error // the first failure: the cache is then not saved
+	buf []byte
+}
+
+// spillAt is where a skill's words lie in the spill.
+type spillAt struct {
+	off int64
+	len [2]uint32
+}
+
+// newSpill opens a spill in dir; nil if it cannot.
+func newSpill(dir string) *spill {
+	f, err := os.CreateTemp(dir, ".cuts-*.spill")
+	if err != nil {
+		return nil
+	}
+	// Unnamed once open where the system allows: gone with the process
+	// whatever happens to it.
+	if os.Remove(f.Name()) != nil {
+		defer func() { _ = os.Remove(f.Name()) }() // Save removes it otherwise
+	}
+	return &spill{f: f, w: bufio.NewWriterSize(f, 1<<20), at: map[cutKey]spillAt{}}
+}
+
+// keep writes a skill's words, once per text.
+func (sp *spill) keep(k cutKey, j [2]string) {
+	if _, ok := sp.at[k]; ok || sp.err != nil {
+		return
+	}
+	if len(j[0]) > math.MaxUint32 || len(j[1]) > math.MaxUint32 {
+		sp.err = errors.New("a skill's words are too long to cache")
+		return
+	}
+	sp.at[k] = spillAt{sp.n, [2]uint32{uint32(len(j[0])), uint32(len(j[1]))}}
+	for _, f := range j {
+		if _, err := sp.w.WriteString(f); err != nil {
+			sp.err = err
+			return
+		}
+		sp.n += int64(len(f))
+	}
+}
+
+// read returns the words at a; false if the spill failed.
+func (sp *spill) read(a spillAt) ([2]string, bool) {
+	b := sp.bytes(a)
+	if b == nil {
+		return [2]string{}, false
+	}
+	return [2]string{string(b[:a.len[0]]), string(b[a.len[0]:])}, true
+}
+
+// bytes returns the bytes at a, both fields, in a buffer the next call
+// reuses; nil if the spill failed.
+func (sp *spill) bytes(a spillAt) []byte {
+	if sp.err != nil {
+		return nil
+	}
+	if sp.err = sp.w.Flush(); sp.err != nil {
+		return nil
+	}
+	n := int(a.len[0]) + int(a.len[1])
+	if cap(sp.buf) < n+1 {
+		sp.buf = make([]byte, n+1)
+	}
+	b := sp.buf[:n]
+	if _, sp.err = sp.f.ReadAt(b, a.off); sp.err != nil {
+		return nil
+	}
+	return b
+}
+
+// close closes and removes the spill.
+func (sp *spill) close() {
+	_ = sp.f.Close()
+	_ = os.Remove(sp.f.Name())
 }
 
 // A skill's words are kept joined, each field one string with a NUL
@@ -105,73 +201,151 @@ func (c *CutCache) begin(dict table.Strings) {
 	if c.loaded != c.ident {
 		c.old = nil
 	}
-	c.fresh = map[cutKey][2]string{}
+	if c.spill != nil {
+		c.spill.close()
+	}
+	c.fresh, c.spill = map[cutKey][2]string{}, nil
+	if c.dir != "" {
+		c.spill = newSpill(c.dir)
+	}
 	c.cut.Store(0)
 }
 
 // words returns skill s's description and body words, from the cache or
 // cut by cut, and keeps them for the next compile.
 func (c *CutCache) words(s *skills.Skill, cut func(*skills.Skill) [2][]string) [2][]string {
+	return split(c.joined(s, cut))
+}
+
+// joined is words, each field's words joined with wordSep.
+func (c *CutCache) joined(s *skills.Skill, cut func(*skills.Skill) [2][]string) [2]string {
 	k := keyOf(s)
 	j, ok := c.old[k]
 	if !ok {
 		c.mu.Lock()
-		j, ok = c.fresh[k] // two skills of the same text
+		j, ok = c.recall(k) // two skills of the same text
 		c.mu.Unlock()
 	}
-	var w [2][]string
-	if ok {
-		w = split(j)
-	} else {
-		w = cut(s)
-		j = join(w)
+	if !ok {
+		j = join(cut(s))
 		c.cut.Add(1)
 	}
 	c.mu.Lock()
-	c.fresh[k] = j
+	if c.spill != nil {
+		c.spill.keep(k, j)
+	} else {
+		c.fresh[k] = j
+	}
 	c.mu.Unlock()
-	return w
+	return j
+}
+
+// recall returns the words of a text kept this compile.
+func (c *CutCache) recall(k cutKey) ([2]string, bool) {
+	if c.spill == nil {
+		j, ok := c.fresh[k]
+		return j, ok
+	}
+	if a, ok := c.spill.at[k]; ok {
+		return c.spill.read(a)
+	}
+	return [2]string{}, false
 }
 
 // Cut returns how many skills the last compile cut, not finding their
 // words in the cache.
 func (c *CutCache) Cut() int { return int(c.cut.Load()) }
 
-// Save writes the words of the last compile's skills to path.
+// Save writes the words of the last compile's skills to path, streamed
+// (see saveStream), sorted by key.
 func (c *CutCache) Save(path string) error {
+	if sp := c.spill; sp != nil {
+		defer sp.close()
+		c.spill = nil
+		return c.saveSpill(path, sp)
+	}
 	keys := make([]cutKey, 0, len(c.fresh))
-	size := 64 + len(c.ident)
-	for k, j := range c.fresh {
+	for k := range c.fresh {
 		keys = append(keys, k)
-		size += len(k) + 16 + len(j[0]) + len(j[1])
 	}
-	sort.Slice(keys, func(i, j int) bool { return bytes.Compare(keys[i][:], keys[j][:]) < 0 })
-	var buf bytes.Buffer
-	buf.Grow(size)
-	w := writer{&buf}
-	w.str(c.ident)
-	w.num(uint64(len(keys)))
-	for _, k := range keys {
-		buf.Write(k[:])
-		w.str(c.fresh[k][0])
-		w.str(c.fresh[k][1])
+	sortKeys(keys)
+	return saveStream(path, cutsKind, cutsVersion, false, func(w writer) {
+		w.str(c.ident)
+		w.num(uint64(len(keys)))
+		for _, k := range keys {
+			w.s.write(k[:])
+			w.str(c.fresh[k][0])
+			w.str(c.fresh[k][1])
+		}
+	})
+}
+
+// saveSpill is Save from a spill: the same bytes, read back in key order.
+func (c *CutCache) saveSpill(path string, sp *spill) error {
+	if sp.err == nil {
+		sp.err = sp.w.Flush()
 	}
-	return store.WriteCacheNoSync(path, cutsKind, cutsVersion, buf.Bytes())
+	if sp.err != nil {
+		return sp.err
+	}
+	keys := make([]cutKey, 0, len(sp.at))
+	size := int64(16 + len(c.ident))
+	for k, a := range sp.at {
+		keys = append(keys, k)
+		size += int64(len(k)+16) + int64(a.len[0]) + int64(a.len[1])
+	}
+	sortKeys(keys)
+	return store.WriteCacheStream(path, cutsKind, cutsVersion, size, false, func(out io.Writer) error {
+		bw := bufio.NewWriterSize(out, 1<<20)
+		s := sink{w: bw}
+		w := writer{&s}
+		w.str(c.ident)
+		w.num(uint64(len(keys)))
+		for _, k := range keys {
+			a := sp.at[k]
+			b := sp.bytes(a)
+			if b == nil {
+				return sp.err
+			}
+			s.write(k[:])
+			w.bytes(b[:a.len[0]])
+			w.bytes(b[a.len[0]:])
+		}
+		if s.err != nil {
+			return s.err
+		}
+		return bw.Flush()
+	})
+}
+
+func sortKeys(keys []cutKey) {
+	slices.SortFunc(keys, func(a, b cutKey) int { return bytes.Compare(a[:], b[:]) })
 }
 
 // LoadCutCache reads the cache at path for the identity ident; a cache
 // missing, damaged or of another version is an empty one (the compile
 // cuts every skill, as without a cache).
 func LoadCutCache(path, ident string) *CutCache {
-	c := &CutCache{Ident: ident}
-	payload, err := store.LoadCache(path, cutsKind, cutsVersion)
+	c := &CutCache{Ident: ident, dir: filepath.Dir(path)}
+	payload, evict, err := store.MapCache(path, cutsKind, cutsVersion)
 	if err != nil {
 		return c
 	}
 	if old, loaded, err := decodeCuts(payload); err == nil {
-		c.old, c.loaded = old, loaded
+		c.old, c.loaded, c.evict = old, loaded, evict
 	}
 	return c
+}
+
+// done ends a compile's use of the loaded words: they leave memory, the
+// file's pages with them (store.MapCache); at 100,000 skills they were
+// 215 MB of a recompile's peak. A cache serves one compile.
+func (c *CutCache) done() {
+	c.old = nil
+	if c.evict != nil {
+		c.evict()
+		c.evict = nil
+	}
 }
 
 // decodeCuts reads a cache's payload; its strings share the mapped file.

@@ -1,10 +1,12 @@
 package index
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"unsafe"
 
@@ -33,11 +35,39 @@ const cacheKind = "index"
 // Save writes the index to path atomically (temp file and rename), so a
 // hook reading it concurrently sees the old file or the new, never half,
 // in a store frame whose checksum Load verifies.
-func (ix *Index) Save(path string) error {
-	var buf bytes.Buffer
-	buf.Grow(ix.sizeHint())
-	buf.WriteString(magic)
-	w := writer{&buf}
+func (ix *Index) Save(path string) error { return ix.save(path, true) }
+
+// SaveCache is Save without the fsyncs, for an index in the cache folder:
+// compiled from sources that are still there, a copy a power cut damages
+// fails its checksum and is compiled again (store.WriteCacheNoSync).
+func (ix *Index) SaveCache(path string) error { return ix.save(path, false) }
+
+func (ix *Index) save(path string, sync bool) error {
+	return saveStream(path, cacheKind, uint32(ix.Format), sync, ix.encode)
+}
+
+// saveStream writes what encode writes to path, in a store frame, with
+// no buffer of it all: a first pass only counts the bytes, which the
+// frame gives before them (store.WriteCacheStream); the second writes
+// them. At 100,000 skills the buffer and a copy of the largest array in
+// it were 450 MB of a compile's peak.
+func saveStream(path, kind string, version uint32, sync bool, encode func(writer)) error {
+	var count sink
+	encode(writer{&count})
+	return store.WriteCacheStream(path, kind, version, count.n, sync, func(out io.Writer) error {
+		bw := bufio.NewWriterSize(out, 1<<20)
+		s := sink{w: bw}
+		encode(writer{&s})
+		if s.err != nil {
+			return s.err
+		}
+		return bw.Flush()
+	})
+}
+
+// encode writes the index as Load reads it.
+func (ix *Index) encode(w writer) {
+	w.s.write([]byte(magic))
 	w.num(uint64(ix.Format))
 	w.str(ix.SourceHash)
 	w.str(ix.Stamp)
@@ -78,7 +108,6 @@ func (ix *Index) Save(path string) error {
 	}
 	// Calibration: a section of its own, last (calibration.go).
 	w.calibration(ix.Calibration)
-	return store.WriteCache(path, cacheKind, uint32(ix.Format), buf.Bytes())
 }
 
 // Load reads an index written by Save. A file that is truncated, damaged
@@ -217,32 +246,22 @@ func below(values []uint32, limit int) bool {
 	return true
 }
 
-// sizeHint is about the size of the encoded index, so that Save's buffer
-// is allocated once, not doubled up to it: at 10,000 skills that copy was
-// a tenth of the compile's peak memory.
-func (ix *Index) sizeHint() int {
-	size := 4096 + 9*len(ix.PostSkill) + 4*(len(ix.Starts)+len(ix.TextDF)+len(ix.GramStarts)+len(ix.GramTerms)+len(ix.TermSegs)+len(ix.SegStart)+
-		len(ix.ExactBound)+len(ix.PartialBound)+2*ix.Terms.Len()+ix.Grams.Len()+ix.Dict.Len()) +
-		len(ix.Terms.Blob) + len(ix.Grams.Blob) + len(ix.Dict.Blob)
-	for _, s := range ix.Skills {
-		size += 96 + len(s.Name) + len(s.Description) + len(s.Source)
-		for _, e := range s.Enhances {
-			size += 8 + len(e)
-		}
-		for _, c := range s.Conflicts {
-			size += 8 + len(c)
-		}
-	}
-	if s := ix.Synonyms; s != nil {
-		size += len(s.Words.Blob) + 4*(s.Words.Len()+len(s.Start)+3*len(s.Mates))
-	}
-	if g := ix.Glossary; g != nil {
-		size += len(g.Words.Blob) + 4*(g.Words.Len()+len(g.Start)+len(g.Mates))
-	}
-	return size
+// writer writes the index's values to a sink.
+type writer struct{ s *sink }
+
+// sink takes what a writer writes: to w, or, with none, only counted.
+type sink struct {
+	w   io.Writer
+	n   int64 // bytes so far
+	err error // the first write error
 }
 
-type writer struct{ buf *bytes.Buffer }
+func (s *sink) write(b []byte) {
+	s.n += int64(len(b))
+	if s.w != nil && s.err == nil {
+		_, s.err = s.w.Write(b)
+	}
+}
 
 func boolNum(b bool) uint64 {
 	if b {
@@ -254,11 +273,14 @@ func boolNum(b bool) uint64 {
 func (w writer) num(v uint64) {
 	var b [8]byte
 	binary.LittleEndian.PutUint64(b[:], v)
-	w.buf.Write(b[:])
+	w.s.write(b[:])
 }
 
 func (w writer) f64(v float64) { w.num(math.Float64bits(v)) }
-func (w writer) str(s string)  { w.bytes([]byte(s)) }
+func (w writer) str(s string) {
+	w.num(uint64(len(s)))
+	w.s.write(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
 
 func (w writer) strs(list []string) {
 	w.num(uint64(len(list)))
@@ -267,34 +289,41 @@ func (w writer) strs(list []string) {
 	}
 }
 
-func (w writer) bytes(b []byte) { w.num(uint64(len(b))); w.buf.Write(b) }
+func (w writer) bytes(b []byte) { w.num(uint64(len(b))); w.s.write(b) }
 
 // align pads the file so that the next array starts at a multiple of 4
 // bytes, where the loader can view it in place.
 func (w writer) align() {
-	for w.buf.Len()%4 != 0 {
-		w.buf.WriteByte(0)
-	}
+	var zero [4]byte
+	w.s.write(zero[:(4-w.s.n%4)%4])
 }
 
 func (w writer) u32(v []uint32) {
-	w.num(uint64(len(v)))
-	w.align()
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], x)
-	}
-	w.buf.Write(b)
+	words(w, v, func(x uint32) uint32 { return x })
 }
 
 func (w writer) f32(v []float32) {
+	words(w, v, math.Float32bits)
+}
+
+// words writes an array of 4-byte values, little-endian: its own bytes
+// where the machine stores them so, else converted a block at a time.
+func words[T uint32 | float32](w writer, v []T, bits func(T) uint32) {
 	w.num(uint64(len(v)))
 	w.align()
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	if littleEndian {
+		w.s.write(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v)))
+		return
 	}
-	w.buf.Write(b)
+	var b [4096]byte
+	for len(v) > 0 {
+		n := min(len(v), len(b)/4)
+		for i, x := range v[:n] {
+			binary.LittleEndian.PutUint32(b[4*i:], bits(x))
+		}
+		w.s.write(b[:4*n])
+		v = v[n:]
+	}
 }
 
 func (w writer) table(t table.Strings) {

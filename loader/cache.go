@@ -11,8 +11,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/skillroute/skillroute/bookworm"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/rules"
@@ -96,9 +98,30 @@ func compile(cfg Config, quick string) (*index.Index, error) {
 		return nil, err
 	}
 	defer index.TightGC()() // reading the catalog makes as much garbage as compiling it
-	src, err := readSources(cfg)
+	var fronts *skills.FrontCache
+	if cfg.CacheDir != "" && readsSkillFiles(cfg) {
+		// Each skill's parsed frontmatter, by its YAML text
+		// (skills.FrontCache): after one edit, at most that header is
+		// parsed again.
+		fronts = skills.LoadFrontCache(frontFile(cfg), binaryStamp(cfg))
+	}
+	src, err := readSources(cfg, fronts)
 	if err != nil {
 		return nil, err
+	}
+	// The headers are cached while the index compiles, and let go: at
+	// 100,000 skills they hold 7 million keyword strings beside the
+	// catalog's own.
+	var cached sync.WaitGroup
+	if fronts != nil {
+		save := fronts
+		cached.Go(func() {
+			if err := save.Save(frontFile(cfg)); err != nil && cfg.Warn != nil {
+				fmt.Fprintf(cfg.Warn, "warning: cannot cache the skills' headers: %v\n", err)
+			}
+			save.Release()
+		})
+		fronts = nil
 	}
 	n := len(src.catalog.Skills)
 	// Compile empties the skills it is done with (src is not used again),
@@ -113,19 +136,31 @@ func compile(cfg Config, quick string) (*index.Index, error) {
 		opt.Cuts = index.LoadCutCache(cutsFile(cfg), binaryStamp(cfg))
 	}
 	ix := index.Compile(src.catalog, src.synonyms, opt)
+	// The skills' words are cached while calibration runs, and let go
+	// before the index is written: at 100,000 skills they are 215 MB.
+	if opt.Cuts != nil {
+		save := opt.Cuts
+		cached.Go(func() {
+			if err := save.Save(cutsFile(cfg)); err != nil && cfg.Warn != nil {
+				fmt.Fprintf(cfg.Warn, "warning: cannot cache the skills' words: %v\n", err)
+			}
+		})
+		opt.Cuts = nil
+	}
 	// Each catalog's abstain and HIGH lines, measured once here and kept
 	// in the index (router.Calibrate).
 	ix.Calibration = router.Calibrate(ix, func(i int) (string, string) {
 		s := &src.catalog.Skills[i]
 		return s.Text(), s.Body
 	})
+	cached.Wait()
 	ix.Stamp = full
 	ix.Built = began
 	if cfg.CacheDir == "" {
 		return ix, nil
 	}
 	path := indexFile(cfg, quick)
-	err = ix.Save(path)
+	err = ix.SaveCache(path)
 	if err == nil {
 		// The file's time is when the sources were read: a skill saved
 		// during the compile is newer than it, and Changed sees it.
@@ -136,9 +171,6 @@ func compile(cfg Config, quick string) (*index.Index, error) {
 	}
 	if err != nil && cfg.Warn != nil {
 		fmt.Fprintf(cfg.Warn, "warning: cannot cache index: %v\n", err)
-	}
-	if err := opt.Cuts.Save(cutsFile(cfg)); err != nil && cfg.Warn != nil {
-		fmt.Fprintf(cfg.Warn, "warning: cannot cache the skills' words: %v\n", err)
 	}
 	pruneCache(cfg.CacheDir)
 	return ix, nil
@@ -225,6 +257,26 @@ func catalogKind(cfg Config) string {
 // one per kind, rewritten by each compile with the words of its skills.
 func cutsFile(cfg Config) string {
 	return filepath.Join(cfg.CacheDir, "cuts-"+catalogKind(cfg)+".bin")
+}
+
+// readsSkillFiles reports whether the configuration's catalog is read
+// from SKILL.md files (a skills folder, or Claude Code's places), whose
+// headers the frontmatter cache keeps: not the built-in skills nor a
+// bookworm catalog file.
+func readsSkillFiles(cfg Config) bool {
+	switch cfg.Catalog {
+	case "", Installed:
+		return true
+	case Builtin:
+		return false
+	}
+	return !bookworm.Is(cfg.Catalog, nil)
+}
+
+// frontFile names the frontmatter cache of a kind of catalog
+// (skills.FrontCache), rewritten by each compile like the cut cache.
+func frontFile(cfg Config) string {
+	return filepath.Join(cfg.CacheDir, "front-"+catalogKind(cfg)+".bin")
 }
 
 // binaryStamp identifies the binary that cuts text (its path, size and
@@ -339,7 +391,7 @@ func stampPath(w io.Writer, path string, files bool) error {
 }
 
 func pruneCache(dir string) {
-	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin"} {
+	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin", "front-*.bin"} {
 		store.PruneCaches(dir, pattern, cacheKeep)
 	}
 }

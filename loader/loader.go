@@ -235,13 +235,15 @@ type sources struct {
 	glossary *tokenize.GlossaryFile
 }
 
-func readSources(cfg Config) (sources, error) {
+// readSources reads the sources, the skills' headers through fc (nil:
+// every one parsed).
+func readSources(cfg Config, fc *skills.FrontCache) (sources, error) {
 	var src sources
 	var err error
 	switch cfg.Catalog {
 	case "", Installed:
 		var warnings []error
-		src.catalog, warnings, err = skills.Discover(cfg.Places, cfg.Catalog == "")
+		src.catalog, warnings, err = skills.DiscoverCached(cfg.Places, cfg.Catalog == "", fc)
 		for _, w := range warnings {
 			if cfg.Warn != nil {
 				fmt.Fprintf(cfg.Warn, "warning: skill left out: %v\n", w)
@@ -253,7 +255,7 @@ func readSources(cfg Config) (sources, error) {
 		if bookworm.Is(cfg.Catalog, nil) {
 			src.catalog, err = bookworm.Catalog(cfg.Catalog)
 		} else {
-			src.catalog, err = skills.Load(cfg.Catalog)
+			src.catalog, err = skills.LoadCached(cfg.Catalog, fc)
 		}
 	}
 	if err != nil {

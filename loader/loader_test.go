@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillroute/skillroute/eval/synth"
+	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
@@ -271,4 +273,45 @@ func BenchmarkOpenCached(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestRecompileIsColdCompile protects incremental compiles end to end:
+// with the last compile's words and headers cached, a compile after a
+// body edit and a header edit writes, calibration included, the index a
+// compile with no cache writes, byte for byte.
+func TestRecompileIsColdCompile(t *testing.T) {
+	set, err := synth.Generate(synth.Options{Skills: 300, Seed: 5, Queries: 1})
+	require.NoError(t, err)
+	dir := t.TempDir()
+	for _, f := range set.Files {
+		writeSkill(t, dir, f.Name, string(f.Data))
+	}
+	saved := func(ix *index.Index) []byte {
+		path := filepath.Join(t.TempDir(), "index.bin")
+		require.NoError(t, ix.Save(path))
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		return data
+	}
+	compile := func(cache string) []byte {
+		ix, err := loader.Compile(loader.Config{Catalog: dir, CacheDir: cache})
+		require.NoError(t, err)
+		require.True(t, ix.Calibration.Calibrated())
+		return saved(ix)
+	}
+	cache := t.TempDir()
+	assert.Equal(t, compile(t.TempDir()), compile(cache), "a cold compile with caches is a plain one")
+
+	body := filepath.Join(dir, set.Files[7].Name, "SKILL.md")
+	data, err := os.ReadFile(body)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(body, append(data, "\nAlso check the flaky retry logic.\n"...), 0o644))
+	header := filepath.Join(dir, set.Files[40].Name, "SKILL.md")
+	data, err = os.ReadFile(header)
+	require.NoError(t, err)
+	edited := strings.Replace(string(data), "core: [", "core: [\"retry storm guard\", ", 1)
+	require.NotEqual(t, string(data), edited)
+	require.NoError(t, os.WriteFile(header, []byte(edited), 0o644))
+
+	assert.Equal(t, compile(t.TempDir()), compile(cache), "the recompile writes the cold compile's index")
 }

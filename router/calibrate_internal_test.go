@@ -93,3 +93,36 @@ func TestPieces(t *testing.T) {
 	long := strings.Repeat("word ", 60)
 	assert.Equal(t, MaxPieceWords, len(strings.Fields(Pieces(long, "", 1)[0])))
 }
+
+// TestSampleBudget protects the confidence lines: catalogs up to
+// PieceBudgetFrom skills (every dev catalog) are sampled as before the
+// budget shrank, at most MaxPieces pieces; larger ones measure about
+// MinPieces, whatever their size, so that calibration's cost stops
+// growing with the number of pieces, and those count as MaxPieces against
+// the reference line.
+func TestSampleBudget(t *testing.T) {
+	pieces := func(n int) int {
+		per, stride := sample(n)
+		return per * ((n + stride - 1) / stride)
+	}
+	for _, c := range []struct{ n, want int }{
+		{4, 32}, {44, 352}, {66, 528}, {100, 800}, {400, 800}, {1000, 500},
+		{2000, 400}, {4000, 200}, {10000, 200}, {100000, 200},
+	} {
+		assert.Equal(t, c.want, pieces(c.n), "%d skills", c.n)
+		// The HIGH line is drawn towards RefHigh as little as before the
+		// budget shrank: pieces cut for cost count as MaxPieces would.
+		if c.n > PieceBudgetFrom {
+			assert.Equal(t, MaxPieces, piecesCounted(c.n, pieces(c.n)), "%d skills", c.n)
+		} else {
+			assert.Equal(t, pieces(c.n), piecesCounted(c.n, pieces(c.n)), "%d skills", c.n)
+		}
+		for id := 0; id < c.n; id++ {
+			_, stride := sample(c.n)
+			assert.Equal(t, id%stride == 0, Calibrated(c.n, id))
+			if id > 3*stride {
+				break
+			}
+		}
+	}
+}

@@ -58,7 +58,7 @@ func NewCatalog(list []Skill) (*Catalog, error) {
 
 // Builtin returns the catalog embedded in the binary.
 func Builtin() (*Catalog, error) {
-	return loadFS(builtinFS, ".", "builtin:", func(name string) ([]byte, error) {
+	return loadFS(builtinFS, ".", "builtin:", nil, func(name string) ([]byte, error) {
 		return builtinFS.ReadFile(path.Join(name, "SKILL.md"))
 	})
 }
@@ -80,7 +80,11 @@ func BuiltinFiles() (map[string][]byte, error) {
 // Load reads a catalog from a skills folder (DIR/NAME/SKILL.md). Unlike
 // LoadDir it says plainly when p is a file: other routers' catalog files
 // are read by their adapters (package bookworm).
-func Load(p string) (*Catalog, error) {
+func Load(p string) (*Catalog, error) { return LoadCached(p, nil) }
+
+// LoadCached is Load with a cache of parsed frontmatter (nil: none),
+// which it reads and adds this load's headers to.
+func LoadCached(p string, fc *FrontCache) (*Catalog, error) {
 	info, err := os.Stat(p)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: %w", err)
@@ -88,21 +92,23 @@ func Load(p string) (*Catalog, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("catalog %s: not a skills folder (DIR/NAME/SKILL.md)", p)
 	}
-	return LoadDir(p)
+	return loadDir(p, fc)
 }
 
 // LoadDir reads every DIR/NAME/SKILL.md under dir.
 // Files are read by ReadFile: a FIFO, device or oversized file is an
 // error naming it.
-func LoadDir(dir string) (*Catalog, error) {
-	return loadFS(os.DirFS(dir), dir, "", func(name string) ([]byte, error) {
+func LoadDir(dir string) (*Catalog, error) { return loadDir(dir, nil) }
+
+func loadDir(dir string, fc *FrontCache) (*Catalog, error) {
+	return loadFS(os.DirFS(dir), dir, "", fc, func(name string) ([]byte, error) {
 		return ReadFile(filepath.Join(dir, name, "SKILL.md"))
 	})
 }
 
-// loadFS reads the skill folders of fsys; read returns a folder's
-// SKILL.md.
-func loadFS(fsys fs.FS, root, prefix string, read func(name string) ([]byte, error)) (*Catalog, error) {
+// loadFS reads the skill folders of fsys, their headers through fc; read
+// returns a folder's SKILL.md.
+func loadFS(fsys fs.FS, root, prefix string, fc *FrontCache, read func(name string) ([]byte, error)) (*Catalog, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, fmt.Errorf("catalog %s: %w", root, err)
@@ -143,7 +149,7 @@ func loadFS(fsys fs.FS, root, prefix string, read func(name string) ([]byte, err
 				if prefix == "" {
 					source = filepath.Join(root, name, "SKILL.md")
 				}
-				sk, err := Parse(source, name, data)
+				sk, err := parse(source, name, data, fc)
 				results[i] = result{sk, err == nil, err}
 			}
 		}()

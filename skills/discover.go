@@ -78,6 +78,12 @@ type SkillDir struct {
 // left out and reported in warnings, so one broken file never stops
 // routing.
 func Discover(p Places, withBuiltin bool) (*Catalog, []error, error) {
+	return DiscoverCached(p, withBuiltin, nil)
+}
+
+// DiscoverCached is Discover with a cache of parsed frontmatter (nil:
+// none), which it reads and adds this discovery's headers to.
+func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []error, error) {
 	byName := map[string]Skill{}
 	if withBuiltin {
 		base, err := Builtin()
@@ -105,7 +111,7 @@ func Discover(p Places, withBuiltin bool) (*Catalog, []error, error) {
 				continue
 			}
 			// Claude Code invokes personal and project skills by folder name.
-			sk, err := Parse(file, e.Name(), data)
+			sk, err := parse(file, e.Name(), data, fc)
 			if err != nil {
 				warnings = append(warnings, err)
 				continue

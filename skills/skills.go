@@ -128,25 +128,37 @@ type tiers struct {
 // Parse reads one SKILL.md. name is used in errors and as the skill's name
 // when the frontmatter has none (Claude Code names a skill by its folder).
 func Parse(source, dirName string, data []byte) (Skill, error) {
+	return parse(source, dirName, data, nil)
+}
+
+// parse is Parse, taking the frontmatter from fc when it holds the same
+// YAML (nil: none).
+func parse(source, dirName string, data []byte, fc *FrontCache) (Skill, error) {
+	// Read as bytes: only the body is copied into a string (the whole
+	// file was copied twice, which at 100,000 skills is 1.7 GB of
+	// garbage a compile makes before it starts).
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	if bytes.Contains(data, []byte("\r\n")) {
+		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	}
 	sk := Skill{Source: source, Name: dirName}
-	if !strings.HasPrefix(text, "---\n") {
+	if !bytes.HasPrefix(data, []byte("---\n")) {
 		// No frontmatter: Claude Code takes the first paragraph as description.
-		sk.Body = text
-		sk.Description = firstParagraph(text)
+		sk.Body = string(data)
+		sk.Description = firstParagraph(sk.Body)
 		return sk, nil
 	}
 	// The frontmatter ends at the first line that is exactly "---" (it
 	// may be empty: "---\n---").
-	rest := text[len("---\n"):]
-	header, body, closed := "", "", false
+	rest := data[len("---\n"):]
+	var header, body []byte
+	closed := false
 	for off := 0; off <= len(rest); {
 		line, next := rest[off:], len(rest)
-		if i := strings.IndexByte(line, '\n'); i >= 0 {
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
 			line, next = line[:i], off+i+1
 		}
-		if strings.TrimRight(line, " \t") == "---" {
+		if string(bytes.TrimRight(line, " \t")) == "---" {
 			header, body, closed = rest[:off], rest[next:], true
 			break
 		}
@@ -158,8 +170,8 @@ func Parse(source, dirName string, data []byte) (Skill, error) {
 	if !closed {
 		return sk, fmt.Errorf("%s:1: frontmatter opened with --- is never closed", source)
 	}
-	var fm frontmatter
-	if err := yaml.Unmarshal([]byte(header), &fm); err != nil {
+	fm, err := fc.parse(header)
+	if err != nil {
 		return sk, fmt.Errorf("%s:%w", source, shiftYAMLError(err, 1))
 	}
 	if fm.Name != "" {
@@ -173,12 +185,12 @@ func Parse(source, dirName string, data []byte) (Skill, error) {
 	sk.Triggers = strings.TrimSpace(fm.Triggers)
 	sk.Enhances, sk.Requires, sk.Conflicts = fm.Enhances, fm.Requires, fm.Conflicts
 	sk.Maturity = fm.Maturity
-	// A copy, so that the frontmatter's text is not kept alive with the
-	// body: half of each file, and a catalog of 100,000 skills is held
-	// whole while it compiles.
-	sk.Body = strings.Clone(body)
+	// A copy of the body alone: the frontmatter's text is half of each
+	// file, and a catalog of 100,000 skills is held whole while it
+	// compiles.
+	sk.Body = string(body)
 	if sk.Description == "" {
-		sk.Description = firstParagraph(body)
+		sk.Description = firstParagraph(sk.Body)
 	}
 	for _, t := range []struct {
 		words []string

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -112,6 +113,60 @@ func writeCache(path, kind string, version uint32, payload []byte, sync bool) er
 	if err != nil {
 		return err
 	}
+	return verifyWritten(path, kind, version)
+}
+
+// WriteCacheStream is WriteCache for a payload of size bytes that fill
+// writes, never held whole in memory: a 100,000-skill index is 323 MB,
+// and its buffer was that much of a compile's peak. The frame's checksum
+// covers the payload's length before the payload, so the length is given
+// first; a fill that writes another length is an error, and the file is
+// not replaced. sync false skips the fsyncs (WriteCacheNoSync).
+func WriteCacheStream(path, kind string, version uint32, size int64, sync bool, fill func(io.Writer) error) error {
+	h, err := frameHeader(kind, version, nil)
+	if err != nil {
+		return err
+	}
+	binary.LittleEndian.PutUint64(h[24:], uint64(size))
+	err = replace(path, Private, sync, func(f *os.File) error {
+		if _, err := f.Write(h); err != nil {
+			return err
+		}
+		cw := &crcWriter{w: f, crc: crc32.Update(crc32.Update(0, castagnoli(), h[:20]), castagnoli(), h[24:HeaderSize])}
+		if err := fill(cw); err != nil {
+			return err
+		}
+		if cw.n != size {
+			return fmt.Errorf("%s: %d bytes of payload written, %d announced", path, cw.n, size)
+		}
+		var sum [4]byte
+		binary.LittleEndian.PutUint32(sum[:], cw.crc)
+		_, err := f.WriteAt(sum[:], 20)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return verifyWritten(path, kind, version)
+}
+
+// crcWriter writes through to w, counting and checksumming.
+type crcWriter struct {
+	w   io.Writer
+	crc uint32
+	n   int64
+}
+
+func (c *crcWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.crc = crc32.Update(c.crc, castagnoli(), p[:n])
+	c.n += int64(n)
+	return n, err
+}
+
+// verifyWritten loads a cache file just written once, checking it over
+// what the file system gives back and recording that in its sidecar.
+func verifyWritten(path, kind string, version uint32) error {
 	_, data, mapped, err := loadCache(path, kind, version)
 	if err != nil {
 		return fmt.Errorf("%s: the cache written reads back wrong: %w", path, err)
@@ -134,6 +189,25 @@ func writeCache(path, kind string, version uint32, payload []byte, sync bool) er
 func LoadCache(path, kind string, version uint32) ([]byte, error) {
 	payload, _, _, err := loadCache(path, kind, version)
 	return payload, err
+}
+
+// MapCache is LoadCache with evict, which drops the file's pages from the
+// process's resident memory when the caller is done reading them for a
+// while: strings that point into the payload stay valid, and a page
+// touched again is read from the file again. For a cache read once and
+// then kept (the skills' words a compile reuses, 215 MB at 100,000
+// skills), so that it does not stay resident on top of what is built
+// from it. Where the file could not be mapped, evict does nothing.
+func MapCache(path, kind string, version uint32) (payload []byte, evictPages func(), err error) {
+	payload, data, mapped, err := loadCache(path, kind, version)
+	if err != nil {
+		return nil, nil, err
+	}
+	return payload, func() {
+		if mapped {
+			evict(data)
+		}
+	}, nil
 }
 
 // loadCache is LoadCache, returning the whole mapping too.

@@ -37,9 +37,24 @@ func ReadRegular(path string, max int64) ([]byte, error) {
 	if info.Size() > max {
 		return nil, fmt.Errorf("%s: %w: %d bytes, more than %d", path, ErrTooLarge, info.Size(), max)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	// Sized by the file (io.ReadAll starts at 512 bytes and grows,
+	// copying); one byte more shows the end.
+	data := make([]byte, 0, info.Size()+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if int64(len(data)) > max {
+			break
+		}
+		if len(data) == cap(data) { // the file grew since its stat
+			data = append(data, 0)[:len(data)]
+		}
 	}
 	if int64(len(data)) > max {
 		return nil, fmt.Errorf("%s: %w: more than %d bytes", path, ErrTooLarge, max)

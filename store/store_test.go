@@ -17,6 +17,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -521,6 +522,64 @@ func TestCacheRoundTrip(t *testing.T) {
 	got, err := store.LoadCache(empty, "rules", 1)
 	require.NoError(t, err)
 	assert.Empty(t, got)
+}
+
+// TestCacheStream protects streamed caches (the index, the cut cache): a
+// payload written in pieces makes the file WriteCache makes of it whole,
+// byte for byte, with or without the fsyncs; a fill that writes another
+// length than it announced, or fails, leaves the old file in place.
+func TestCacheStream(t *testing.T) {
+	dir := t.TempDir()
+	payload := bytes.Repeat([]byte("streamed payload \x00\xff "), 5000)
+	whole := filepath.Join(dir, "whole.bin")
+	require.NoError(t, store.WriteCache(whole, "index", 9, payload))
+	want, err := os.ReadFile(whole)
+	require.NoError(t, err)
+	fill := func(data []byte) func(io.Writer) error {
+		return func(w io.Writer) error {
+			for len(data) > 0 {
+				n := min(len(data), 777)
+				if _, err := w.Write(data[:n]); err != nil {
+					return err
+				}
+				data = data[n:]
+			}
+			return nil
+		}
+	}
+	for _, sync := range []bool{true, false} {
+		path := filepath.Join(dir, fmt.Sprintf("stream-%v.bin", sync))
+		require.NoError(t, store.WriteCacheStream(path, "index", 9, int64(len(payload)), sync, fill(payload)))
+		got, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "sync %v", sync)
+		loaded, err := store.LoadCache(path, "index", 9)
+		require.NoError(t, err)
+		assert.Equal(t, payload, loaded)
+
+		assert.Error(t, store.WriteCacheStream(path, "index", 9, int64(len(payload))+1, sync, fill(payload)), "one byte short")
+		assert.Error(t, store.WriteCacheStream(path, "index", 9, int64(len(payload)), sync, func(io.Writer) error { return errors.New("disk full") }))
+		got, err = os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "sync %v: a failed write keeps the old file", sync)
+	}
+}
+
+// TestMapCacheEvict protects the strings a compile keeps from a mapped
+// cache: after evict, the payload still reads as written.
+func TestMapCacheEvict(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.bin")
+	payload := bytes.Repeat([]byte("words\x00of a skill "), 100000)
+	require.NoError(t, store.WriteCache(path, "cuts", 1, payload))
+	got, evict, err := store.MapCache(path, "cuts", 1)
+	require.NoError(t, err)
+	kept := unsafe.String(unsafe.SliceData(got[64:]), 1000)
+	evict()
+	evict()
+	assert.Equal(t, payload, got)
+	assert.Equal(t, string(payload[64:1064]), kept)
+	_, _, err = store.MapCache(path, "index", 1)
+	assert.ErrorIs(t, err, store.ErrDamaged)
 }
 
 // Every single-byte corruption and every truncation of a cache file is
