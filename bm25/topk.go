@@ -303,7 +303,7 @@ func key(s uint32, c int) uint64 { return uint64(s)<<32 | uint64(uint32(c)) }
 // its place in the ordered rest. A moved cursor mostly lands a few places
 // on, past the other moved ones: a binary search and two copies per
 // cursor were half of the time spent pruning on 100,000 generated skills
-// (BenchmarkTopK).
+// (a CPU profile of BenchmarkRouteGenerated).
 func (w wand) reorder(p *pruner, moved int) wand {
 	n := len(w)
 	for i := moved - 1; i >= 0; i-- {
