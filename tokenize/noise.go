@@ -108,10 +108,19 @@ func lineNoise(line string, offset int) []scope {
 
 // inlineNoise is the pasted material inside a line of prose: URLs, the
 // directories of paths, the message after an exception's name.
+//
+// Each expression runs only on a line holding what any of its matches
+// must hold (a scheme or "www.", a slash, an exception's colon): the
+// three took 4 % of BenchmarkRoute on lines that had none.
 func inlineNoise(line string, offset int) []scope {
 	var out []scope
-	for _, m := range urlRE().FindAllStringIndex(line, -1) {
-		out = append(out, scope{offset + m[0], offset + m[1]})
+	if strings.Contains(line, "://") || strings.Contains(line, "www.") {
+		for _, m := range urlRE().FindAllStringIndex(line, -1) {
+			out = append(out, scope{offset + m[0], offset + m[1]})
+		}
+	}
+	if !strings.ContainsAny(line, "/\\") {
+		return append(out, exceptionSpans(line, offset)...)
 	}
 	for _, m := range pathRE().FindAllStringIndex(line, -1) {
 		p := line[m[0]:m[1]]
@@ -122,14 +131,37 @@ func inlineNoise(line string, offset int) []scope {
 			out = append(out, scope{offset + m[0], offset + m[0] + base})
 		}
 	}
+	return append(out, exceptionSpans(line, offset)...)
+}
+
+// exceptionSpans is the message after each exception's name in a line.
+func exceptionSpans(line string, offset int) []scope {
+	if !mayHoldException(line) {
+		return nil
+	}
+	var out []scope
 	for _, m := range exceptionRE().FindAllStringIndex(line, -1) {
 		out = append(out, scope{offset + m[1], offset + len(line)})
 	}
 	return out
 }
 
+// mayHoldException reports whether a line holds what every match of
+// exceptionRE holds: one of its names and the colon after it.
+func mayHoldException(line string) bool {
+	for _, name := range [...]string{"Error:", "Exception:", "Panic:", "Fault:"} {
+		if strings.Contains(line, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // exceptionName returns the spans of exception names in a line.
 func exceptionName(line string) [][]int {
+	if !mayHoldException(line) {
+		return nil
+	}
 	var out [][]int
 	for _, m := range exceptionRE().FindAllStringIndex(line, -1) {
 		out = append(out, []int{m[0], m[1] - 1}) // without the colon

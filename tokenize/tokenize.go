@@ -28,6 +28,7 @@
 package tokenize
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -254,19 +255,24 @@ func (t *Tokenizer) TokenizeText(p Text) Query {
 // then the earliest source and position, so the result never depends on
 // the order terms were found in).
 func merge(terms []Term) []Term {
-	sort.Slice(terms, func(i, j int) bool {
-		a, b := &terms[i], &terms[j]
+	// slices.SortFunc, not sort.Slice: the same pattern-defeating
+	// quicksort, so the same order, without swapping through reflection
+	// (2 % of BenchmarkRoute).
+	slices.SortFunc(terms, func(a, b Term) int {
 		switch {
 		case a.Text != b.Text:
-			return a.Text < b.Text
+			return strings.Compare(a.Text, b.Text)
 		case a.Weight != b.Weight:
-			return a.Weight > b.Weight
+			return -cmp.Compare(a.Weight, b.Weight)
 		case a.Noise != b.Noise:
-			return !a.Noise // the prose's occurrence, not the pasted one
+			if !a.Noise { // the prose's occurrence, not the pasted one
+				return -1
+			}
+			return 1
 		case a.From != b.From:
-			return a.From < b.From
+			return strings.Compare(a.From, b.From)
 		}
-		return a.Pos < b.Pos
+		return cmp.Compare(a.Pos, b.Pos)
 	})
 	out := terms[:0] // compacts in place: out never passes the element read
 	for _, tm := range terms {
