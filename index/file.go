@@ -235,6 +235,10 @@ func (ix *Index) sizeHint() int {
 	}
 	if s := ix.Synonyms; s != nil {
 		size += len(s.Words.Blob) + 4*(s.Words.Len()+len(s.Start)+3*len(s.Mates))
+		// The group ids are written too: ~900 groups outgrew the slack.
+		for _, g := range s.Groups {
+			size += 8 + len(g)
+		}
 	}
 	if g := ix.Glossary; g != nil {
 		size += len(g.Words.Blob) + 4*(g.Words.Len()+len(g.Start)+len(g.Mates))
