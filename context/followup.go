@@ -46,7 +46,8 @@ var (
 	continuationZh = []string{"继续", "接着", "接下来", "然后呢", "一样", "也这样", "照着", "照样", "按这个",
 		"同样", "类似地", "下一个", "第二个", "其他的", "别的", "剩下的", "再来", "再加", "还有", "也", "还是不", "还不行"}
 	continuationEn = []string{"continue", "go on", "keep going", "carry on", "same", "also", "too", "the rest",
-		"next one", "another", "again", "likewise", "as well", "do the", "now do", "still"}
+		"next one", "another", "again", "likewise", "as well", "do the", "now do", "still",
+		"go ahead", "proceed", "do it", "do that", "yes please"}
 	closingZh = []string{"谢谢", "多谢", "感谢", "辛苦", "搞定", "好的", "好了", "就这样", "先这样", "到这", "先到这",
 		"可以了", "没问题", "不用了", "嗯", "对", "好，", "好,", "好。", "好！", "好 ", "行，", "行了", "ok，"}
 	closingEn = []string{"ok", "okay", "thanks", "thank you", "thx", "ty", "cheers", "great", "perfect", "nice",

@@ -16,6 +16,8 @@ func TestClassify(t *testing.T) {
 		{"继续", sctx.Continuation},
 		{"字体也一样处理", sctx.Continuation},
 		{"go on", sctx.Continuation},
+		{"yes please, go ahead and do that", sctx.Continuation},
+		{"looks right, proceed", sctx.Continuation},
 		{"ok, continue", sctx.Continuation},
 		{"改了权限还是不行", sctx.Continuation},
 		{"do the same for the settings page", sctx.Continuation},

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/skillroute/skillroute/bm25"
+	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn/category"
@@ -38,10 +39,13 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 		{"a rule for such prompts boosts it", "how do I undo my last change?", Medium, vague, []*disambig.Rule{{ID: "r", Boost: "git-helper"}}, false, true},
 		{"pasted material: about the user's own work", "why does this fail? src/app/main.go", Medium, vague, nil, true, true},
 		{"a task is no question", "undo the last change in the deploy script", Medium, vague, nil, false, true},
+		{"a go-ahead with no session", "yes please, go ahead and do that", Medium, vague, nil, false, false},
+		{"a go-ahead naming the skill's keyword", "go ahead and rebase it", Medium, named, nil, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			st := &route{text: tokenize.NewText(tt.prompt), results: tt.results, fired: tt.fired}
+			st.turn = sctx.Classify(st.text)
 			if tt.noise {
 				st.query.Terms = []tokenize.Term{{Text: "src", Noise: true}}
 			}
@@ -52,13 +56,21 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 				assert.False(t, st.decision.Quiet)
 				return
 			}
-			assert.Equal(t, category.Question, st.category())
+			assert.True(t, st.category() == category.Question || st.turn == sctx.Continuation)
 			assert.Empty(t, st.decision.Skill)
 			assert.Equal(t, Low, st.decision.Level)
 			assert.True(t, st.decision.Quiet)
-			assert.Contains(t, st.decision.Explain(), "self-contained question")
+			assert.Contains(t, st.decision.Explain(), "no skill matches clearly")
 		})
 	}
+	t.Run("a go-ahead in a session goes on with it", func(t *testing.T) {
+		st := &route{text: tokenize.NewText("yes please, go ahead and do that"), results: vague, recent: []string{"git-helper"}}
+		st.turn = sctx.Classify(st.text)
+		st.decision = Decision{Skill: "git-helper", Level: Medium, Confidence: 0.5}
+		quiet(nil, st)
+		assert.Equal(t, "git-helper", st.decision.Skill)
+		assert.False(t, st.decision.Quiet)
+	})
 }
 
 // A catalog measured on few scores reads its lines close to the

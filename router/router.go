@@ -17,7 +17,7 @@
 //	prior      the calibration table, a prior among the candidates
 //	learned    what the user taught, over the rules and the table: the weights' change, then the prompt memory
 //	decide     confidence, level, the recommended skill and its evidence
-//	quiet      a self-contained question that no skill matches clearly gets none
+//	quiet      a self-contained question, or a go-ahead with no session to go on with, that no skill matches clearly gets none
 //
 // A new stage is one function over *route and one line in the pipeline
 // list (stages.go):
@@ -103,7 +103,7 @@ type Decision struct {
 	Candidates []Candidate `json:"candidates"`
 	Rules      []string    `json:"rules,omitempty"`   // ids of the rules that fired
 	Closing    bool        `json:"closing,omitempty"` // a thanks-and-done turn: no skill by design
-	Quiet      bool        `json:"quiet,omitempty"`   // a self-contained question no skill matches clearly (quiet.go)
+	Quiet      bool        `json:"quiet,omitempty"`   // a self-contained question, or a go-ahead with no work in hand, no skill matches clearly (quiet.go)
 	Prior      string      `json:"prior,omitempty"`   // what the calibration table did, when it acted
 	Memory     string      `json:"memory,omitempty"`  // what the prompt memory did, when it acted
 	// Terms is the prompt's vector as the prompt memory keeps it (term
@@ -225,7 +225,7 @@ func (d *Decision) Explain() string {
 	if d.Closing {
 		b.WriteString("abstain: the prompt closes the exchange (thanks, done), no skill needed\n")
 	} else if d.Quiet {
-		fmt.Fprintf(&b, "abstain: a self-contained question that no skill matches clearly (confidence %.2f, under %.2f, and no keyword of the skill named)\n", d.Confidence, HighFrom)
+		fmt.Fprintf(&b, "abstain: a self-contained question, or a go-ahead with no work in hand, that no skill matches clearly (confidence %.2f, under %.2f, and no keyword of the skill named)\n", d.Confidence, HighFrom)
 	} else if d.Skill == "" {
 		fmt.Fprintf(&b, "abstain: confidence %.2f is below %.2f\n", d.Confidence, AbstainBelow)
 	} else {
