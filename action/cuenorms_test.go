@@ -20,20 +20,6 @@ import (
 
 var updateCues = flag.Bool("update-cues", false, "rewrite cuenorms.go from the cue sets")
 
-// stemmed reports whether tokenize.Normalize stems a word (Porter2 takes
-// plain words of four letters or more): the words worth a table entry.
-func stemmed(w string) bool {
-	if len(w) < 4 {
-		return false
-	}
-	for i := 0; i < len(w); i++ {
-		if w[i] < 'a' || w[i] > 'z' {
-			return false
-		}
-	}
-	return true
-}
-
 // TestCueNorms holds cuenorms.go to the cue sets: every stemmed word of
 // an English cue is in the table, with what tokenize.Normalize makes of
 // it, and nothing else is. After editing a cue set (or the stemmer):
@@ -46,7 +32,7 @@ func TestCueNorms(t *testing.T) {
 			for _, c := range s.EN {
 				c = strings.ToLower(c)
 				for _, loc := range wordSpans(c) {
-					if w := c[loc[0]:loc[1]]; stemmed(w) {
+					if w := c[loc[0]:loc[1]]; tokenize.Stems(w) {
 						want[w] = tokenize.Normalize(w)
 					}
 				}

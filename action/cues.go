@@ -229,18 +229,12 @@ func wordSpans(s string) [][2]int {
 	var out [][2]int
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if !isWordRune(r) {
+		if !tokenize.IsWordRune(r) {
 			i += size
 			continue
 		}
 		start := i
-		for i < len(s) {
-			r, size = utf8.DecodeRuneInString(s[i:])
-			if !isWordRune(r) {
-				break
-			}
-			i += size
-		}
+		i = tokenize.SkipWordRunes(s, i)
 		if i+1 < len(s) && s[i] == '\'' {
 			if r, _ := utf8.DecodeRuneInString(s[i+1:]); isLatin(r) {
 				i++
@@ -256,15 +250,6 @@ func wordSpans(s string) [][2]int {
 		out = append(out, [2]int{start, i})
 	}
 	return out
-}
-
-// isWordRune reports whether r is a letter of the Latin script or a
-// digit (\p{Latin} or \p{N}).
-func isWordRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
-	}
-	return unicode.Is(unicode.Latin, r) || unicode.IsNumber(r)
 }
 
 // isLatin reports whether r is a letter of the Latin script (\p{Latin}).

@@ -44,12 +44,7 @@ func TestCompileParallel(t *testing.T) {
 	require.NoError(t, err)
 	set, err := synth.Generate(synth.Options{Skills: 300, Seed: 9, Queries: 1})
 	require.NoError(t, err)
-	generated := &skills.Catalog{}
-	for _, f := range set.Files {
-		sk, err := skills.Parse(f.Name+"/SKILL.md", f.Name, f.Data)
-		require.NoError(t, err)
-		generated.Skills = append(generated.Skills, sk)
-	}
+	generated := parsed(t, set)
 	catalogs := map[string]*skills.Catalog{"builtin": builtin, "generated": generated}
 	if bw, err := bookworm.Catalog("../../shared/bookworm/skills-index.json"); err == nil {
 		catalogs["bookworm"] = bw
@@ -148,15 +143,7 @@ func TestCutCacheRecompile(t *testing.T) {
 	require.NoError(t, err)
 	set, err := synth.Generate(synth.Options{Skills: 200, Seed: 11, Queries: 1})
 	require.NoError(t, err)
-	load := func() *skills.Catalog {
-		cat := &skills.Catalog{}
-		for _, f := range set.Files {
-			sk, err := skills.Parse(f.Name+"/SKILL.md", f.Name, f.Data)
-			require.NoError(t, err)
-			cat.Skills = append(cat.Skills, sk)
-		}
-		return cat
-	}
+	load := func() *skills.Catalog { return parsed(t, set) }
 	for _, derive := range []bool{false, true} {
 		path := filepath.Join(t.TempDir(), "cuts.bin")
 		compileCached := func(cat *skills.Catalog) (*Index, int) {
@@ -245,12 +232,7 @@ func TestCutCacheSpill(t *testing.T) {
 	require.NoError(t, err)
 	set, err := synth.Generate(synth.Options{Skills: 120, Seed: 4, Queries: 1})
 	require.NoError(t, err)
-	cat := &skills.Catalog{}
-	for _, f := range set.Files {
-		sk, err := skills.Parse(f.Name+"/SKILL.md", f.Name, f.Data)
-		require.NoError(t, err)
-		cat.Skills = append(cat.Skills, sk)
-	}
+	cat := parsed(t, set)
 	twin := cat.Skills[5]
 	twin.Name += "-twin"
 	cat.Skills = append(cat.Skills, twin) // the same text as skill 5
@@ -278,4 +260,16 @@ func TestCutCacheSpill(t *testing.T) {
 	left, err := filepath.Glob(filepath.Join(dir, "*.spill"))
 	require.NoError(t, err)
 	assert.Empty(t, left)
+}
+
+// parsed is a generated catalog as the loader would read it.
+func parsed(t *testing.T, set *synth.Set) *skills.Catalog {
+	t.Helper()
+	cat := &skills.Catalog{}
+	for _, f := range set.Files {
+		sk, err := skills.Parse(f.Name+"/SKILL.md", f.Name, f.Data)
+		require.NoError(t, err)
+		cat.Skills = append(cat.Skills, sk)
+	}
+	return cat
 }

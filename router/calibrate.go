@@ -3,13 +3,11 @@ package router
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/skillroute/skillroute/bm25"
 	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/internal/parallel"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -103,28 +101,19 @@ func Calibrate(ix *index.Index, texts func(skill int) (description, body string)
 	// result does not depend on the number of workers.
 	scores := make([]float64, len(qs))
 	tok := ix.Tokenizer()
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := min(runtime.GOMAXPROCS(0), max(1, len(qs)/16)); w > 0; w-- {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(qs); i = int(next.Add(1) - 1) {
-				q := tok.Tokenize(qs[i].text)
-				if qs[i].leave == -2 {
-					res := bm25.TopK(ix, q, nil, 1, nil) // the best only: as scoring every skill
-					if len(res) > 0 && namesSkill(ix, q, res[0].Skill) {
-						continue // "git rebase …" is no generic question where a git skill exists
-					}
-					scores[i] = best(res, -1)
-					continue
-				}
-				// The best two: the best other than the skill left out.
-				scores[i] = best(bm25.TopK(ix, q, nil, 2, nil), qs[i].leave)
+	parallel.For(len(qs), 16, func(i int) {
+		q := tok.Tokenize(qs[i].text)
+		if qs[i].leave == -2 {
+			res := bm25.TopK(ix, q, nil, 1, nil) // the best only: as scoring every skill
+			if len(res) > 0 && namesSkill(ix, q, res[0].Skill) {
+				return // "git rebase …" is no generic question where a git skill exists
 			}
-		}()
-	}
-	wg.Wait()
+			scores[i] = best(res, -1)
+			return
+		}
+		// The best two: the best other than the skill left out.
+		scores[i] = best(bm25.TopK(ix, q, nil, 2, nil), qs[i].leave)
+	})
 	var generic, foreign []float64
 	for i, b := range scores {
 		switch {

@@ -8,10 +8,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
-	"sync"
-	"sync/atomic"
+
+	"github.com/skillroute/skillroute/internal/parallel"
 )
 
 // builtinFS holds the built-in catalog, one folder per skill, exactly as
@@ -129,32 +128,23 @@ func loadFS(fsys fs.FS, root, prefix string, fc *FrontCache, read func(name stri
 		err   error
 	}
 	results := make([]result, len(dirs))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := min(runtime.GOMAXPROCS(0), max(1, len(dirs)/64)); w > 0; w-- {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < len(dirs); i = int(next.Add(1) - 1) {
-				name := dirs[i]
-				data, err := read(name)
-				if errors.Is(err, fs.ErrNotExist) {
-					continue // a folder without SKILL.md is not a skill
-				}
-				if err != nil {
-					results[i] = result{err: err}
-					continue
-				}
-				source := prefix + name
-				if prefix == "" {
-					source = filepath.Join(root, name, "SKILL.md")
-				}
-				sk, err := parse(source, name, data, fc)
-				results[i] = result{sk, err == nil, err}
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(len(dirs), 64, func(i int) {
+		name := dirs[i]
+		data, err := read(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			return // a folder without SKILL.md is not a skill
+		}
+		if err != nil {
+			results[i] = result{err: err}
+			return
+		}
+		source := prefix + name
+		if prefix == "" {
+			source = filepath.Join(root, name, "SKILL.md")
+		}
+		sk, err := parse(source, name, data, fc)
+		results[i] = result{sk, err == nil, err}
+	})
 	list := make([]Skill, 0, len(dirs))
 	for _, r := range results {
 		if r.err != nil {

@@ -190,16 +190,25 @@ func Normalize(s string) string {
 	return strings.Join(fields, " ")
 }
 
-// stem applies Porter2 to plain alphabetic words of four letters or more;
-// names like "next.js", "k8s" or "c++" are kept as written.
-func stem(w string) string {
+// Stems reports whether Normalize runs Porter2 on a lower-cased word:
+// plain alphabetic words of four letters or more; names like "next.js",
+// "k8s" or "c++" are kept as written.
+func Stems(w string) bool {
 	if len(w) < 4 {
-		return w
+		return false
 	}
 	for i := 0; i < len(w); i++ {
 		if w[i] < 'a' || w[i] > 'z' {
-			return w
+			return false
 		}
+	}
+	return true
+}
+
+// stem applies Porter2 to the words it Stems.
+func stem(w string) string {
+	if !Stems(w) {
+		return w
 	}
 	return english.Stem(w, false)
 }
@@ -317,7 +326,7 @@ func Cap(s string) string {
 func scanWords(s string, locs [][2]int) [][2]int {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if !isWordRune(r) {
+		if !IsWordRune(r) {
 			i += size
 			continue
 		}
@@ -327,9 +336,9 @@ func scanWords(s string, locs [][2]int) [][2]int {
 			locs = append(locs, [2]int{start, i})
 			continue
 		}
-		i = skipWordRunes(s, i)
+		i = SkipWordRunes(s, i)
 		for i < len(s) && strings.IndexByte("._-/'", s[i]) >= 0 {
-			if j := skipWordRunes(s, i+1); j > i+1 {
+			if j := SkipWordRunes(s, i+1); j > i+1 {
 				i = j
 				continue
 			}
@@ -369,11 +378,11 @@ func skipNumberRunes(s string, i int) int {
 	return i
 }
 
-// skipWordRunes returns the end of the run of word runes at i.
-func skipWordRunes(s string, i int) int {
+// SkipWordRunes returns the end of the run of word runes (IsWordRune) at i.
+func SkipWordRunes(s string, i int) int {
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if !isWordRune(r) {
+		if !IsWordRune(r) {
 			break
 		}
 		i += size
@@ -381,8 +390,9 @@ func skipWordRunes(s string, i int) int {
 	return i
 }
 
-// isWordRune reports whether r is in wordRE's [\p{Latin}\p{N}].
-func isWordRune(r rune) bool {
+// IsWordRune reports whether r is a letter of the Latin script or a
+// number: the runes an English word is made of ([\p{Latin}\p{N}]).
+func IsWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 	}
