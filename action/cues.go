@@ -514,11 +514,15 @@ func (p *prompt) asks(i int) bool {
 // identRE finds what names a specific target: a URL, a word with inner
 // connectors ("workers-stg", "test_vat.py", "ledger-api"), or a number of
 // three digits or more (a port, a PR, an error code).
-var identRE = regexp.MustCompile(`https?://\S+|[\p{Latin}\p{N}]+(?:[-_./][\p{Latin}\p{N}]+)+|\b\d{3,}\b`)
+// Compiled on first use: a hook process for an event that routes nothing
+// never needs it.
+var identRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`https?://\S+|[\p{Latin}\p{N}]+(?:[-_./][\p{Latin}\p{N}]+)+|\b\d{3,}\b`)
+})
 
 // namesTarget reports whether the prompt spells out a specific target.
 func (p *prompt) namesTarget() bool {
-	return identRE.MatchString(p.text.Lower)
+	return identRE().MatchString(p.text.Lower)
 }
 
 // cueSet looks a set up in matches.

@@ -24,7 +24,7 @@ func WholeFinder(pattern string) func(prompt string) (start, length int) {
 // Guarded reports whether an RE2 trigger's whole-word condition is
 // compiled into its expression (not checked after matching).
 func Guarded(pattern string) bool {
-	_, check := compileGuarded(pattern)
+	_, check := compileForm(pattern, guardedForm(pattern))
 	return !check
 }
 

@@ -159,16 +159,7 @@ func compileBacktrack(p string) (*regexp2.Regexp, error) {
 	return re, nil
 }
 
-// compileGuarded compiles an RE2 pattern with a word boundary beside each
-// edge character that is a word character. check is true when the pattern
-// has a shape guard does not model: it is then compiled as written and
-// its match checked afterwards, which can miss a whole-word match that
-// overlaps a rejected one.
-func compileGuarded(p string) (re *regexp.Regexp, check bool) {
-	return compileForm(p, guardedForm(p))
-}
-
-// guardedForm returns an RE2 pattern in the flag-free form compileGuarded
+// guardedForm returns an RE2 pattern in the flag-free form compileForm
 // compiles (plain, with the word boundaries of guardEdges, printed by
 // printRE), or "" when guard does not model its shape. It is the larger
 // part of compiling a branch: for the built-in perf-ui-slow rule's long
@@ -187,9 +178,11 @@ func guardedForm(p string) string {
 	return printRE(g)
 }
 
-// compileForm compiles a pattern by its guarded form; without one, or
-// when the form does not compile, as written with its match to be checked
-// (check).
+// compileForm compiles a pattern by its guarded form (guardedForm: a
+// word boundary beside each edge character that is a word character);
+// without one, or when the form does not compile, as written with its
+// match to be checked afterwards (check), which can miss a whole-word
+// match that overlaps a rejected one.
 func compileForm(p, form string) (re *regexp.Regexp, check bool) {
 	if form != "" {
 		if re, err := regexp.Compile(form); err == nil {

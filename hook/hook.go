@@ -89,7 +89,7 @@ const (
 // bound applies the bounds above, and cuts the prompt and a command's
 // arguments to the tokenize.MaxInput characters routing reads.
 func (ev *Event) bound() {
-	for _, id := range []*string{&ev.SessionID, &ev.PromptID} {
+	for _, id := range []*string{&ev.SessionID, &ev.PromptID, &ev.ToolUseID} {
 		if len(*id) > MaxID {
 			*id = "h-" + hash(*id)
 		}
@@ -102,9 +102,6 @@ func (ev *Event) bound() {
 	}
 	ev.Prompt = tokenize.Cap(ev.Prompt)
 	ev.CommandArgs = tokenize.Cap(ev.CommandArgs)
-	if len(ev.ToolUseID) > MaxID {
-		ev.ToolUseID = "h-" + hash(ev.ToolUseID)
-	}
 }
 
 // cut cuts s to at most n bytes, never inside a character.

@@ -223,15 +223,10 @@ func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.T
 	}))
 }
 
-// CloseRoute ends the wait for a verdict on the session's routed prompt
+// closeRoute ends the wait for a verdict on the session's routed prompt
 // without recording one: the user has moved on to another request (a
-// typed command that is not a skill use).
-func (s *Store) CloseRoute(ctx context.Context, session string) error {
-	f, err := s.SessionFile(session)
-	return s.closeRoute(ctx, session, f, err)
-}
-
-// closeRoute is CloseRoute with the session's file read already.
+// typed command that is not a skill use). The caller has read the
+// session's file (f, err) already.
 func (s *Store) closeRoute(ctx context.Context, session string, f *SessionFile, err error) error {
 	if err != nil || f.Last == nil || f.Last.Answered {
 		return err // nothing waits: no write

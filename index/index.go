@@ -434,14 +434,13 @@ func (ix *Index) pluginSkills() map[string]int {
 
 // namespaced maps the bare names of namespaced skills to their ids (-1
 // for a bare name two or more share).
-func namespaced(skills []SkillInfo) map[string]int {
+func namespaced(list []SkillInfo) map[string]int {
 	m := map[string]int{}
-	for i, s := range skills {
-		c := strings.LastIndexByte(s.Name, ':')
-		if c < 0 {
+	for i, s := range list {
+		bare := skills.BareName(s.Name)
+		if bare == s.Name {
 			continue
 		}
-		bare := s.Name[c+1:]
 		if _, dup := m[bare]; dup {
 			m[bare] = -1
 		} else {

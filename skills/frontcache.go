@@ -66,11 +66,11 @@ func (fc *FrontCache) parse(header []byte) (frontmatter, error) {
 	sum := sha256.Sum256(header)
 	k := frontKey(sum[:16])
 	fm, ok := fc.old[k]
-	fc.mu.Lock()
 	if !ok {
+		fc.mu.Lock()
 		fm, ok = fc.fresh[k] // two skills of the same header
+		fc.mu.Unlock()
 	}
-	fc.mu.Unlock()
 	if !ok {
 		fm = new(frontmatter)
 		if err := yaml.Unmarshal(header, fm); err != nil {

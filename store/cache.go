@@ -132,7 +132,7 @@ func WriteCacheStream(path, kind string, version uint32, size int64, sync bool, 
 		if _, err := f.Write(h); err != nil {
 			return err
 		}
-		cw := &crcWriter{w: f, crc: crc32.Update(crc32.Update(0, castagnoli(), h[:20]), castagnoli(), h[24:HeaderSize])}
+		cw := &crcWriter{w: f, crc: checksum(h, nil), table: castagnoli()}
 		if err := fill(cw); err != nil {
 			return err
 		}
@@ -152,14 +152,15 @@ func WriteCacheStream(path, kind string, version uint32, size int64, sync bool, 
 
 // crcWriter writes through to w, counting and checksumming.
 type crcWriter struct {
-	w   io.Writer
-	crc uint32
-	n   int64
+	w     io.Writer
+	crc   uint32
+	table *crc32.Table
+	n     int64
 }
 
 func (c *crcWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
-	c.crc = crc32.Update(c.crc, castagnoli(), p[:n])
+	c.crc = crc32.Update(c.crc, c.table, p[:n])
 	c.n += int64(n)
 	return n, err
 }

@@ -119,16 +119,15 @@ func inlineNoise(line string, offset int) []scope {
 			out = append(out, scope{offset + m[0], offset + m[1]})
 		}
 	}
-	if !strings.ContainsAny(line, "/\\") {
-		return append(out, exceptionSpans(line, offset)...)
-	}
-	for _, m := range pathRE().FindAllStringIndex(line, -1) {
-		p := line[m[0]:m[1]]
-		if !isPath(p) {
-			continue
-		}
-		if base := baseName(p); base > 0 {
-			out = append(out, scope{offset + m[0], offset + m[0] + base})
+	if strings.ContainsAny(line, "/\\") {
+		for _, m := range pathRE().FindAllStringIndex(line, -1) {
+			p := line[m[0]:m[1]]
+			if !isPath(p) {
+				continue
+			}
+			if base := baseName(p); base > 0 {
+				out = append(out, scope{offset + m[0], offset + m[0] + base})
+			}
 		}
 	}
 	return append(out, exceptionSpans(line, offset)...)
