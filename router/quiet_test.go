@@ -41,6 +41,9 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 		{"a task is no question", "undo the last change in the deploy script", Medium, vague, nil, false, true},
 		{"a go-ahead with no session", "yes please, go ahead and do that", Medium, vague, nil, false, false},
 		{"a go-ahead naming the skill's keyword", "go ahead and rebase it", Medium, named, nil, false, true},
+		{"a question about work in hand", "our page takes a minute to open, the undo step runs twice, how do I speed it up?", Medium, vague, nil, false, true},
+		{"the same in Chinese", "现在页面要一分钟才打开，撤销那步跑了两遍，怎么加快？", Medium, vague, nil, false, true},
+		{"two clauses are still self-contained", "git rebase 和 git merge 有什么区别？团队协作平时用哪个好", Medium, vague, nil, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -84,4 +87,23 @@ func TestSmallCatalogsShrinkTowardsReferenceLines(t *testing.T) {
 	assert.InDelta(t, RefHigh, shrink(RefHigh, 1000, RefHigh), 1e-9)
 	assert.InDelta(t, 2.0, shrink(2.0, 1<<30, RefHigh), 1e-6, "many scores: the catalog's own line")
 	assert.InDelta(t, RefAbstain, shrink(9, 0, RefAbstain), 1e-9, "no scores: the reference")
+}
+
+func TestClauses(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want int
+	}{
+		{"how do i exit vim without saving?", 1},
+		{"why does 0.1 + 0.2 print 0.30000000000000004?", 1}, // a dot inside a number ends nothing
+		{"tar.gz 怎么解压到指定目录？i always forget the flags", 2},    // nor one inside a word
+		{"regex to match a valid ipv4 address, each octet 0-255", 2},
+		{"想把为什么这么选、考虑过哪些方案、代价是什么都记下来", 1}, // 、 joins items of one clause
+		{"it fails. i tried twice; still nothing!", 3},
+		{"worker.py 里要同时请求三个下游服务，现在是一个个等，总耗时是三个加起来，怎么让它们同时发出去？", 4},
+		{"ok, , ?! 1", 1}, // a run of fewer than two letters is no clause
+		{"", 0},
+	} {
+		assert.Equal(t, tt.want, clauses(tt.text), tt.text)
+	}
 }
