@@ -48,7 +48,7 @@ func quiet(r *Router, st *route) {
 	}
 	for i := range st.results {
 		if st.results[i].Name == d.Skill {
-			if specific(&st.results[i]) {
+			if specific(r, &st.results[i]) {
 				return
 			}
 			break

@@ -23,7 +23,10 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 		return m
 	}
 	vague := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{Term: "undo", QWeight: 1}, index.FieldBody)}}}
-	named := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{Term: "rebas", QWeight: 1}, index.FieldCore)}}}
+	named := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{TermID: 0, Term: "rebas", QWeight: 1}, index.FieldCore)}}}
+	common := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{TermID: 1, Term: "valid", QWeight: 1}, index.FieldStrong)}}}
+	// Twelve skills: "rebas" is in one skill's text, "valid" in five.
+	r := &Router{Index: &index.Index{Skills: make([]index.SkillInfo, 12), TextDF: []uint32{1, 5}}}
 	tests := []struct {
 		name     string
 		prompt   string
@@ -36,6 +39,7 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 		{"a question no skill matches clearly", "how do I undo my last change?", Medium, vague, nil, false, false},
 		{"HIGH is clear", "how do I undo my last change?", High, vague, nil, false, true},
 		{"a keyword of the skill named", "how do I rebase?", Medium, named, nil, false, true},
+		{"a keyword much of the catalog writes names nothing", "is this a valid regex?", Medium, common, nil, false, false},
 		{"a rule for such prompts boosts it", "how do I undo my last change?", Medium, vague, []*disambig.Rule{{ID: "r", Boost: "git-helper"}}, false, true},
 		{"pasted material: about the user's own work", "why does this fail? src/app/main.go", Medium, vague, nil, true, true},
 		{"a task is no question", "undo the last change in the deploy script", Medium, vague, nil, false, true},
@@ -53,7 +57,7 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 				st.query.Terms = []tokenize.Term{{Text: "src", Noise: true}}
 			}
 			st.decision = Decision{Skill: "git-helper", Level: tt.level, Confidence: 0.5}
-			quiet(nil, st)
+			quiet(r, st)
 			if tt.wantSkip {
 				assert.Equal(t, "git-helper", st.decision.Skill)
 				assert.False(t, st.decision.Quiet)
@@ -70,7 +74,7 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 		st := &route{text: tokenize.NewText("yes please, go ahead and do that"), results: vague, recent: []string{"git-helper"}}
 		st.turn = sctx.Classify(st.text)
 		st.decision = Decision{Skill: "git-helper", Level: Medium, Confidence: 0.5}
-		quiet(nil, st)
+		quiet(r, st)
 		assert.Equal(t, "git-helper", st.decision.Skill)
 		assert.False(t, st.decision.Quiet)
 	})
