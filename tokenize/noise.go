@@ -114,12 +114,12 @@ func lineNoise(line string, offset int) []scope {
 // three took 4 % of BenchmarkRoute on lines that had none.
 func inlineNoise(line string, offset int) []scope {
 	var out []scope
-	if strings.Contains(line, "://") || strings.Contains(line, "www.") {
+	if mayHoldURL(line) {
 		for _, m := range urlRE().FindAllStringIndex(line, -1) {
 			out = append(out, scope{offset + m[0], offset + m[1]})
 		}
 	}
-	if strings.ContainsAny(line, "/\\") {
+	if mayHoldPath(line) {
 		for _, m := range pathRE().FindAllStringIndex(line, -1) {
 			p := line[m[0]:m[1]]
 			if !isPath(p) {
@@ -155,6 +155,16 @@ func mayHoldException(line string) bool {
 	}
 	return false
 }
+
+// mayHoldURL reports whether a line holds what every match of urlRE
+// holds: a scheme's "://" or "www.".
+func mayHoldURL(line string) bool {
+	return strings.Contains(line, "://") || strings.Contains(line, "www.")
+}
+
+// mayHoldPath reports whether a line holds what every match of pathRE
+// holds: a slash or a backslash.
+func mayHoldPath(line string) bool { return strings.ContainsAny(line, "/\\") }
 
 // exceptionName returns the spans of exception names in a line.
 func exceptionName(line string) [][]int {
