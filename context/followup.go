@@ -142,12 +142,14 @@ func startsWithWord(p string, cues []string) bool {
 	return false
 }
 
-// StripCues removes the continuation cue words from a prompt, leaving what
-// it says about the work itself ("字体也一样处理" -> "字体处理", "go on" ->
-// ""): the cues refer back to the session, and matched as keywords they
-// would only add noise ("go" is a language's name).
+// StripCues removes the continuation cue words from a prompt, and the
+// acknowledgements it opens with, leaving what it says about the work
+// itself ("字体也一样处理" -> "字体处理", "go on" -> "", "sounds good,
+// proceed" -> ""): the cues refer back to the session, and matched as
+// keywords they would only add noise ("go" is a language's name, "sound"
+// a keyword of a cold-email skill).
 func StripCues(text tokenize.Text) tokenize.Text {
-	p := text.Lower
+	p := stripOpening(strings.TrimSpace(text.Lower))
 	for _, c := range continuationZh {
 		p = strings.ReplaceAll(p, c, " ")
 	}
@@ -158,6 +160,32 @@ func StripCues(text tokenize.Text) tokenize.Text {
 	}
 	p = strings.Join(strings.Fields(p), " ")
 	return tokenize.Text{Raw: p, Lower: p}
+}
+
+// stripOpening removes the closing cues a prompt opens with ("ok, ",
+// "好的，", "sounds good "), each with the punctuation after it.
+func stripOpening(p string) string {
+	for {
+		cut := ""
+		for _, c := range closingZh {
+			if strings.HasPrefix(p, c) {
+				cut = c
+				break
+			}
+		}
+		if cut == "" {
+			for _, c := range closingEn {
+				if tokenize.HasWordPrefix(p, c) {
+					cut = c
+					break
+				}
+			}
+		}
+		if cut == "" {
+			return p
+		}
+		p = strings.TrimLeft(p[len(cut):], " ,.!，。！、~")
+	}
 }
 
 // ContinuationScores is the context of a continuation: the skill in use,

@@ -55,6 +55,10 @@ func TestStripCues(t *testing.T) {
 	assert.Equal(t, "", sctx.StripCues(tokenize.NewText("go on")).Lower)
 	assert.Equal(t, "for the settings page", sctx.StripCues(tokenize.NewText("do the same for the settings page")).Lower)
 	assert.Equal(t, "samesite cookie", sctx.StripCues(tokenize.NewText("samesite cookie")).Lower, "cues are whole words")
+	assert.Equal(t, "", sctx.StripCues(tokenize.NewText("Sounds good, proceed")).Lower, "an opening acknowledgement goes too")
+	assert.Equal(t, "把测试 补上", sctx.StripCues(tokenize.NewText("好的，谢谢！接着把测试也补上")).Lower)
+	assert.Equal(t, "now write the dockerfile", sctx.StripCues(tokenize.NewText("ok great, now also write the Dockerfile")).Lower)
+	assert.Equal(t, "okta login", sctx.StripCues(tokenize.NewText("okta login")).Lower, "an acknowledgement is a whole word")
 }
 
 func TestSameAction(t *testing.T) {

@@ -1,6 +1,8 @@
 package router_test
 
 import (
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -163,4 +165,33 @@ func TestSessionSnapshotSignals(t *testing.T) {
 	}
 	assert.Contains(t, names, "tester-expert", "the workflow's next skill is a candidate")
 	assert.Contains(t, names, "golang-pro", "the session's skill and the project's favourite are candidates")
+}
+
+// With no session, a continuation's cue words and the acknowledgement it
+// opens with refer to nothing, and name no skill either: "sounds good,
+// proceed" met a plain skill whose text made "sound" a keyword. What the
+// prompt says besides them still routes.
+func TestContinuationWithoutSessionReadsPastItsCues(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"cold-email": "---\nname: cold-email\ndescription: Write cold emails that sound human and get replies.\n---\n" +
+			"Cold outreach emails should sound like a person wrote them. Read it aloud: does it sound right?\n",
+		"docker-development": "---\nname: docker-development\ndescription: Write and optimise Dockerfiles and compose files.\n---\n" +
+			"Multi-stage Dockerfile builds, image size, compose services.\n",
+	} {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, name), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name, "SKILL.md"), []byte(text), 0o644))
+	}
+	r, err := loader.Open(loader.Config{Catalog: dir})
+	require.NoError(t, err)
+	for prompt, want := range map[string]string{
+		"sounds good, proceed":                   "",
+		"ok, go on":                              "",
+		"great, now also write the Dockerfile":   "docker-development",
+		"sounds good, also write the cold email": "cold-email",
+	} {
+		assert.Equal(t, want, r.Route(prompt, router.Session{}).Skill, prompt)
+	}
+	d := r.Route("sounds good, proceed", router.Session{Recent: []string{"docker-development"}})
+	assert.Equal(t, "docker-development", d.Skill, "in a session the go-ahead carries it")
 }

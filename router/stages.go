@@ -90,10 +90,12 @@ func classifyTurn(r *Router, st *route) {
 
 // tokenizePrompt cuts the prompt into query terms. In a continuation the
 // cue words refer back to the session ("go on": the session decides, not
-// "go"), so BM25 reads the prompt without them.
+// "go"), so BM25 reads the prompt without them; with no session they
+// refer to nothing the router knows and name no skill either ("sounds
+// good, proceed": real-dev's cold-email has "sound" as a keyword).
 func tokenizePrompt(r *Router, st *route) {
 	st.scored = st.text
-	if st.turn == sctx.Continuation && len(st.recent) > 0 {
+	if st.turn == sctx.Continuation {
 		st.scored = sctx.StripCues(st.text)
 	}
 	st.query = r.Index.Tokenizer().TokenizeText(st.scored)
@@ -144,9 +146,10 @@ func settleTurn(r *Router, st *route) {
 	if st.turn == sctx.NewRequest && len(st.recent) > 0 && !(own >= HighFrom) && !namesAnother(r, st.results, st.recent[len(st.recent)-1]) {
 		st.weak = true
 	}
-	if st.turn == sctx.Continuation && !st.continues && st.scored.Lower != st.text.Lower {
+	if st.turn == sctx.Continuation && len(st.recent) > 0 && !st.continues && st.scored.Lower != st.text.Lower {
 		// Scored twice, but only a short cue-word prompt (at most eight
-		// words) that turned out to be a clear request of its own.
+		// words) that turned out to be a clear request of its own. With
+		// no session the cue words stay out (tokenizePrompt).
 		st.scoreQuery(r, r.Index.Tokenizer().TokenizeText(st.text))
 	}
 }
