@@ -171,8 +171,15 @@ func (st *route) namesInUse(r *Router) bool {
 			return specific(r, &st.results[i])
 		}
 	}
-	res := bm25.TopK(r.Index, st.query, r.Weights, 0, []int{id})
-	return len(res) > 0 && specific(r, &res[0])
+	// Kept in the list: the fuse stage completes it with the session's
+	// skills and would score this one a second time (complete).
+	res := bm25.TopK(r.Index, st.scoredQuery, r.Weights, 0, []int{id})
+	if len(res) == 0 {
+		return false
+	}
+	st.results = append(st.results, res[0])
+	bm25.Sort(st.results)
+	return specific(r, &res[0])
 }
 
 // specific reports whether a result names something specific of its
