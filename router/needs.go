@@ -72,13 +72,17 @@ func (r *Router) pin(st *route) {
 		}
 	}
 	if r.Rules != nil {
-		lowered := map[string]bool{}
+		var lowered []string // few: a prompt fires a rule or two
+		lower := func(name string) {
+			if name != "" && !slices.Contains(lowered, name) {
+				lowered = append(lowered, name)
+				add(name)
+			}
+		}
 		for _, rule := range st.firing(r).Rules {
-			for _, name := range append([]string{rule.Boost}, rule.Penalty...) {
-				if name != "" && !lowered[name] {
-					lowered[name] = true
-					add(name)
-				}
+			lower(rule.Boost)
+			for _, name := range rule.Penalty {
+				lower(name)
 			}
 		}
 		st.lowered = len(lowered)
