@@ -48,10 +48,11 @@ var (
 	continuationEn = []string{"continue", "go on", "keep going", "carry on", "same", "also", "too", "the rest",
 		"next one", "another", "again", "likewise", "as well", "do the", "now do", "still",
 		"go ahead", "proceed", "do it", "do that", "yes please"}
-	closingZh = []string{"谢谢", "多谢", "感谢", "辛苦", "搞定", "好的", "好了", "就这样", "先这样", "到这", "先到这",
+	closingZh = []string{"谢谢", "谢了", "谢啦", "多谢", "感谢", "辛苦", "搞定", "好的", "好了", "就这样", "先这样", "到这", "先到这",
 		"可以了", "没问题", "不用了", "嗯", "对", "好，", "好,", "好。", "好！", "好 ", "行，", "行了", "ok，"}
-	closingEn = []string{"ok", "okay", "thanks", "thank you", "thx", "ty", "cheers", "great", "perfect", "nice",
-		"cool", "done", "that's all", "thats all", "all good", "lol", "bye", "see you", "sounds good", "go ahead"}
+	closingEn = []string{"ok", "okay", "thanks", "thank you", "thx", "ty", "cheers", "appreciate it", "great", "perfect", "nice",
+		"cool", "done", "that's all", "thats all", "that's everything", "that is everything", "all good", "lol", "bye", "see you",
+		"sounds good", "go ahead"}
 )
 
 // doneZh and doneEn say that nothing more is wanted. Next to thanks or a
@@ -59,10 +60,11 @@ var (
 // continuation cue: "谢谢，别的不用了" has 别的, "thanks, nothing else"
 // has no "more", and neither asks for anything.
 var (
-	doneZh   = []string{"不用了", "别的不用", "其他不用", "其它不用", "没有别的", "没别的", "没有了", "不需要了", "就这些", "没事了"}
-	doneEn   = []string{"nothing else", "nothing more", "no more", "that's all", "thats all", "that is all", "that's it", "all done", "all set", "we're done", "i'm done"}
-	thanksZh = []string{"谢谢", "多谢", "感谢", "辛苦"}
-	thanksEn = []string{"thanks", "thank you", "thx", "ty", "cheers"}
+	doneZh = []string{"不用了", "别的不用", "其他不用", "其它不用", "没有别的", "没别的", "没有了", "不需要了", "就这些", "没事了"}
+	doneEn = []string{"nothing else", "nothing more", "no more", "that's all", "thats all", "that is all", "that's it",
+		"that's everything", "that is everything", "all done", "all set", "we're done", "i'm done"}
+	thanksZh = []string{"谢谢", "谢了", "谢啦", "多谢", "感谢", "辛苦"}
+	thanksEn = []string{"thanks", "thank you", "thx", "ty", "cheers", "appreciate it"}
 )
 
 // sameActionZh and sameActionEn are the cues that ask for the same work
@@ -141,6 +143,41 @@ func startsWithWord(p string, cues []string) bool {
 	}
 	return false
 }
+
+// asideZh and asideEn say that a prompt steps outside the work in hand
+// ("顺便问下，下周一要上班吗", "unrelated: how many ounces are in a
+// pound?", "separately, I need a rollout plan"): whatever it asks, the
+// session's skill is not what it is about.
+var (
+	asideZh = []string{"顺便问", "顺便说", "顺带问", "另外问", "题外话", "插一句", "跟这个无关", "和这个无关", "与此无关"}
+	asideEn = []string{"unrelated", "off topic", "off-topic", "by the way", "btw", "side question", "random question",
+		"different topic", "change of topic", "separately", "on another note"}
+)
+
+// Aside reports whether a prompt opens by saying it steps outside the
+// work in hand (after any acknowledgement: "ok, btw ..."): the router
+// reads it on its own, as if no session came before. Only an opening
+// counts: "store the keys separately" is no aside.
+func Aside(p tokenize.Text) bool {
+	open := stripOpening(strings.TrimSpace(p.Lower))
+	if startsWithWord(open, asideEn) {
+		return true
+	}
+	for i := range open {
+		if i > asideStart {
+			break
+		}
+		if startsWithAny(open[i:], asideZh) {
+			return true
+		}
+	}
+	return false
+}
+
+// asideStart is how far into a prompt, in bytes, a Chinese aside cue may
+// start: four characters ("我插一句", "还有个题外话"), Chinese having no
+// words to open with.
+const asideStart = 4 * 3
 
 // StripCues removes the continuation cue words from a prompt, and the
 // acknowledgements it opens with, leaving what it says about the work

@@ -26,6 +26,9 @@ func TestClassify(t *testing.T) {
 		{"好，先到这", sctx.Closing},
 		{"ok", sctx.Closing},
 		{"sounds good", sctx.Closing},
+		{"谢了", sctx.Closing},
+		{"appreciate it, that's all", sctx.Closing},
+		{"that's everything for today", sctx.Closing},
 		// Thanks with a word of having nothing more close, though they
 		// hold a continuation cue (别的, "else" next to "nothing").
 		{"thanks, nothing else", sctx.Closing},
@@ -47,6 +50,22 @@ func TestClassify(t *testing.T) {
 		t.Run(c.prompt, func(t *testing.T) {
 			assert.Equal(t, c.want, sctx.Classify(tokenize.NewText(c.prompt)))
 		})
+	}
+}
+
+func TestAside(t *testing.T) {
+	for prompt, want := range map[string]bool{
+		"unrelated: how many ounces are in a pound?":    true,
+		"顺便问下，下周一是不是调休要上班？":                             true,
+		"ok, btw which model are you?":                  true,
+		"Separately, I need a rollout plan for billing": true,
+		"好的，我插一句，这个跟部署无关":                               true,
+		"store the keys separately from the code":       false,
+		"fix the unrelated test failures too":           false,
+		"先把接口写完，顺便问下测试怎么跑":                              false, // an aside late in the prompt keeps the work in hand
+		"byte order of the header":                      false,
+	} {
+		assert.Equal(t, want, sctx.Aside(tokenize.NewText(prompt)), prompt)
 	}
 }
 

@@ -7,7 +7,7 @@
 // adds its own part (and, with Explain set, its line of the explanation):
 //
 //	normalise  cap and lower-case the prompt once; every later stage reads that
-//	turn       a new request, a continuation ("继续", "go on") or a closing ("thanks")
+//	turn       a new request, a continuation ("继续", "go on") or a closing ("thanks"); an aside ("btw", "顺便问下") is read without the session
 //	tokenize   the prompt's terms (a continuation's cue words stripped)
 //	score      BM25's best skills over the compiled index (bm25.TopK, needs.go), with the learner's weights and (when there are any) without
 //	followup   settle the turn on the prompt's own evidence: close, carry on, or route afresh

@@ -195,3 +195,16 @@ func TestContinuationWithoutSessionReadsPastItsCues(t *testing.T) {
 	d := r.Route("sounds good, proceed", router.Session{Recent: []string{"docker-development"}})
 	assert.Equal(t, "docker-development", d.Skill, "in a session the go-ahead carries it")
 }
+
+// An aside steps outside the work in hand: the session does not carry it,
+// and a question that needs no skill stays silent mid-session too.
+func TestAsideIsReadOnItsOwn(t *testing.T) {
+	r := open(t)
+	s := router.Session{Recent: []string{"regex-shell-wizard"}, LastSkill: "regex-shell-wizard", LastConfidence: 0.8}
+	for _, prompt := range []string{"unrelated: how many ounces are in a pound?", "顺便问下，下周一是不是调休要上班？"} {
+		d := r.Route(prompt, s)
+		assert.Empty(t, d.Skill, prompt)
+	}
+	d := r.Route("btw, write a Dockerfile for this service", s)
+	assert.Equal(t, "devops-expert", d.Skill, "an aside that asks for work routes on its own words")
+}
