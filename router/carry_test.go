@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/skillroute/skillroute/router"
 )
@@ -53,6 +54,17 @@ func TestFollowUpStaysWithTheSession(t *testing.T) {
 	assert.Equal(t, "database-tuning-expert", d.Skill, "names nothing of a new skill")
 	d = r.Route("now add unit tests with Jest for the page component", s)
 	assert.Equal(t, "tester-expert", d.Skill, "names a new skill's keyword")
+	// A keyword of another skill met in passing, which alone would route
+	// below LeaveFrom, does not pull the turn away.
+	for skill, prompt := range map[string]string{
+		"impact-analyst": "what about the fixtures generated from it",
+	} {
+		alone := r.Route(prompt, router.Session{})
+		require.NotEqual(t, skill, alone.Skill, prompt)
+		require.Less(t, alone.Confidence, router.LeaveFrom, prompt)
+		d = r.Route(prompt, router.Session{Recent: []string{skill}, LastSkill: skill, LastConfidence: 0.8})
+		assert.Equal(t, skill, d.Skill, "%s: a weak match of another skill", prompt)
+	}
 	for _, closing := range []string{"谢谢，别的不用了", "thanks, nothing else"} {
 		d = r.Route(closing, s)
 		assert.True(t, d.Closing, closing)
