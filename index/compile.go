@@ -143,7 +143,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		}
 		pending = kept
 	}
-	b := newBuilder(n)
+	b := newBuilder(n, opt.Cuts)
 	var derivedWords []string
 	eachSkill(n, workers, tok, opt.Cuts, func(c *cutter, i int) skillTerms {
 		var w *[2][]string
@@ -154,6 +154,9 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	}, func(i int, st *skillTerms) {
 		s := &cat.Skills[i]
 		b.add(st)
+		if st.keyed {
+			b.keepRecord(st)
+		}
 		if words != nil {
 			words[i] = [2][]string{} // cut: the second pass is done with them
 		}
@@ -171,7 +174,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	})
 	der = nil
 	if opt.Cuts != nil {
-		opt.Cuts.done() // the words the index is built from are copied into it
+		opt.Cuts.done(b.terms, b.weights) // the words the index is built from are copied into it
 	}
 	if opt.Release {
 		ix.SourceHash = <-hashSum
@@ -208,6 +211,14 @@ type skillTerms struct {
 	derived      bool
 	derivedWords []string
 	words        [2][]string // the first pass of a derivation: description and body words
+
+	// With a cut cache, a skill of written keywords has a record
+	// (cutcache.go): key is its recordKey, and cached, when set, its
+	// record from the last compile, which entries then leave empty.
+	keyed  bool
+	key    cutKey
+	cached []entry
+	rec    []byte
 }
 
 // termEntry is a term of a skill's field: for a keyword, value is its
@@ -263,53 +274,30 @@ func (c *cutter) cutWords(s *skills.Skill) [2][]string {
 	return [2][]string{c.tok.Words(s.Text()), c.tok.Words(s.Body)}
 }
 
-// textWords are a skill's description and body words, either as a list
-// or joined with wordSep (as the cut cache keeps them: no list to make).
-type textWords struct {
-	list   [2][]string
-	joined [2]string
-	isJoin bool
-}
-
-// count is about how many words field f holds.
-func (t *textWords) count(f int) int {
-	if t.isJoin {
-		return strings.Count(t.joined[f], wordSep) + 1
-	}
-	return len(t.list[f])
-}
-
-// each calls fn with field f's words in order.
-func (t *textWords) each(f int, fn func(string)) {
-	if !t.isJoin {
-		for _, w := range t.list[f] {
-			fn(w)
-		}
-		return
-	}
-	if t.joined[f] == "" {
-		return
-	}
-	for w := range strings.SplitSeq(t.joined[f], wordSep) {
-		fn(w)
-	}
-}
-
 // cut cuts skill i into its terms: its keywords (derived with der when it
 // has none or opt says so) and its text fields' words, given in words
 // when a first pass cut them.
 func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, opt Options) skillTerms {
 	var st skillTerms
-	var tw textWords
+	if c.cuts != nil && !opt.DeriveKeywords && len(s.Keywords) > 0 {
+		st.keyed, st.key = true, recordKey(s)
+		if rec, ok := c.cuts.record(st.key); ok {
+			st.cached, st.rec, st.keywords, st.fieldTerms = rec.entries, rec.raw, rec.keywords, rec.fieldTerms
+			return st
+		}
+	}
+	var w [2][]string
 	switch {
 	case words != nil:
-		tw.list = *words
-	case c.cuts != nil && !opt.DeriveKeywords && len(s.Keywords) > 0:
-		tw.joined, tw.isJoin = c.cuts.joined(s, c.cutWords), true
+		w = *words
+	case st.keyed:
+		// Its record is kept, not its words: no later compile needs
+		// them unless this one changes.
+		w = c.cutWords(s)
+		c.cuts.cut.Add(1)
 	default:
-		tw.list = c.words(s)
+		w = c.words(s)
 	}
-	w := tw.list
 	kws := s.Keywords
 	if opt.DeriveKeywords || len(kws) == 0 {
 		kws, st.derived = der.derive(c.tok, i, s, w[0]), true
@@ -318,7 +306,7 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, o
 		}
 	}
 	clear(c.kwSeen)
-	st.entries = make([]termEntry, 0, len(kws)+tw.count(0)+tw.count(1))
+	st.entries = make([]termEntry, 0, len(kws)+len(w[0])+len(w[1]))
 	for _, k := range kws {
 		term := k.Text // derived keywords come normalised
 		if !st.derived {
@@ -340,14 +328,14 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, o
 	for f, field := range [...]Field{FieldDescription, FieldBody} {
 		clear(c.counts)
 		from := len(st.entries)
-		tw.each(f, func(w string) {
-			if j, ok := c.counts[w]; ok {
+		for _, word := range w[f] {
+			if j, ok := c.counts[word]; ok {
 				st.entries[j].value++
-				return
+				continue
 			}
-			c.counts[w] = len(st.entries)
-			st.entries = append(st.entries, termEntry{w, field, 1})
-		})
+			c.counts[word] = len(st.entries)
+			st.entries = append(st.entries, termEntry{word, field, 1})
+		}
 		st.fieldTerms[f] = len(st.entries) - from
 	}
 	return st
@@ -425,58 +413,130 @@ type builder struct {
 	fieldSum   [2]float64  // the same, summed over skills
 	weights    []float64
 	weightNums map[float64]uint32
+
+	// Records from the last compile (cutcache.go) are numbered by its
+	// terms and weights: cuts holds those tables, and remapTerm and
+	// remapWeight map each number to this builder's, plus one (0: not
+	// met yet).
+	cuts        *CutCache
+	remapTerm   []uint32
+	remapWeight []uint32
+	recBuf      []byte
 }
 
-func newBuilder(n int) *builder {
-	return &builder{n: n, ids: map[string]uint32{}, weightNums: map[float64]uint32{}, skillEnds: make([]uint32, 0, n), fieldTerms: make([][2]uint32, 0, n)}
+func newBuilder(n int, cuts *CutCache) *builder {
+	b := &builder{n: n, ids: map[string]uint32{}, weightNums: map[float64]uint32{}, skillEnds: make([]uint32, 0, n), fieldTerms: make([][2]uint32, 0, n), cuts: cuts}
+	if cuts != nil {
+		b.remapTerm, b.remapWeight = make([]uint32, len(cuts.terms)), make([]uint32, len(cuts.wts))
+	}
+	return b
 }
 
-// add merges the next skill.
+// termID returns the number of term, numbering it if it is new.
+func (b *builder) termID(term string) uint32 {
+	id, ok := b.ids[term]
+	if !ok {
+		id = uint32(len(b.terms))
+		term = strings.Clone(term) // term may be a slice of a whole body
+		b.ids[term] = id
+		b.terms = append(b.terms, term)
+		b.keyword = append(b.keyword, false)
+		b.dfKeyword, b.dfText = append(b.dfKeyword, 0), append(b.dfText, 0)
+		b.lastKw, b.lastText = append(b.lastKw, 0), append(b.lastText, 0)
+	}
+	return id
+}
+
+// weightNum returns the number of keyword weight w, numbering it if it is new.
+func (b *builder) weightNum(w float64) uint32 {
+	num, ok := b.weightNums[w]
+	if !ok {
+		num = uint32(len(b.weights))
+		b.weightNums[w] = num
+		b.weights = append(b.weights, w)
+	}
+	return num
+}
+
+// add merges the next skill: its entries, or its record from the last
+// compile, whose numbers become this builder's on the way, in the order
+// cutting would have met them, so the builder ends as a cold compile's.
 func (b *builder) add(st *skillTerms) {
 	skill := uint32(len(b.skillEnds)) + 1 // as stored in lastKw and lastText
-	for _, e := range st.entries {
-		id, ok := b.ids[e.term]
-		if !ok {
-			id = uint32(len(b.terms))
-			term := strings.Clone(e.term) // e.term may be a slice of a whole body
-			b.ids[term] = id
-			b.terms = append(b.terms, term)
-			b.keyword = append(b.keyword, false)
-			b.dfKeyword, b.dfText = append(b.dfKeyword, 0), append(b.dfText, 0)
-			b.lastKw, b.lastText = append(b.lastKw, 0), append(b.lastText, 0)
-		}
-		var value uint32
-		if e.field.IsKeyword() {
-			b.keyword[id] = true
-			if b.lastKw[id] != skill {
-				b.lastKw[id] = skill
-				b.dfKeyword[id]++
+	if st.cached != nil {
+		for _, e := range st.cached {
+			id := b.remapTerm[e.term]
+			if id == 0 {
+				id = b.termID(b.cuts.terms[e.term]) + 1
+				b.remapTerm[e.term] = id
+				b.cuts.num.noteTerm(id-1, e.term)
 			}
-			num, ok := b.weightNums[e.value]
-			if !ok {
-				num = uint32(len(b.weights))
-				b.weightNums[e.value] = num
-				b.weights = append(b.weights, e.value)
+			field := Field(e.code >> fieldShift)
+			value := e.code & valueMask
+			if field.IsKeyword() {
+				num := b.remapWeight[value]
+				if num == 0 {
+					num = b.weightNum(b.cuts.wts[value]) + 1
+					b.remapWeight[value] = num
+					b.cuts.num.noteWeight(num-1, value)
+				}
+				value = num - 1
 			}
-			value = num
-		} else {
-			if b.lastText[id] != skill {
-				b.lastText[id] = skill
-				b.dfText[id]++
+			b.put(skill, id-1, field, value)
+		}
+	} else {
+		for _, e := range st.entries {
+			id := b.termID(e.term)
+			var value uint32
+			if e.field.IsKeyword() {
+				value = b.weightNum(e.value)
+			} else {
+				value = uint32(min(e.value, valueMask))
 			}
-			value = uint32(min(e.value, valueMask))
+			b.put(skill, id, e.field, value)
 		}
-		if b.count%blockSize == 0 {
-			b.entries = append(b.entries, make([]entry, 0, blockSize))
-		}
-		last := &b.entries[len(b.entries)-1]
-		*last = append(*last, entry{id, uint32(e.field)<<fieldShift | value})
-		b.count++
 	}
 	b.skillEnds = append(b.skillEnds, b.count)
 	b.fieldTerms = append(b.fieldTerms, [2]uint32{uint32(st.fieldTerms[0]), uint32(st.fieldTerms[1])})
 	b.fieldSum[0] += float64(st.fieldTerms[0])
 	b.fieldSum[1] += float64(st.fieldTerms[1])
+}
+
+// put adds an entry of skill (numbered from 1) and counts its term's
+// document frequency.
+func (b *builder) put(skill, id uint32, field Field, value uint32) {
+	if field.IsKeyword() {
+		b.keyword[id] = true
+		if b.lastKw[id] != skill {
+			b.lastKw[id] = skill
+			b.dfKeyword[id]++
+		}
+	} else if b.lastText[id] != skill {
+		b.lastText[id] = skill
+		b.dfText[id]++
+	}
+	if b.count%blockSize == 0 {
+		b.entries = append(b.entries, make([]entry, 0, blockSize))
+	}
+	last := &b.entries[len(b.entries)-1]
+	*last = append(*last, entry{id, uint32(field)<<fieldShift | value})
+	b.count++
+}
+
+// keepRecord keeps the skill just added as a record for the next compile.
+func (b *builder) keepRecord(st *skillTerms) {
+	from := uint32(0)
+	if len(b.skillEnds) > 1 {
+		from = b.skillEnds[len(b.skillEnds)-2]
+	}
+	to := b.count
+	b.recBuf = b.cuts.keepRecord(st.key, st.rec, st.keywords, st.fieldTerms, func(yield func(entry) bool) {
+		for i := from; i < to; i++ {
+			if !yield(b.entry(i)) {
+				return
+			}
+		}
+	}, int(to-from), b.terms, b.weights, b.recBuf)
 }
 
 // blockSize is how many entries a block of builder.entries holds (512 KiB).
