@@ -217,7 +217,7 @@ type skillTerms struct {
 	// record from the last compile, which entries then leave empty.
 	keyed  bool
 	key    cutKey
-	cached []entry
+	cached *cachedTerms
 	rec    []byte
 }
 
@@ -282,7 +282,7 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, o
 	if c.cuts != nil && !opt.DeriveKeywords && len(s.Keywords) > 0 {
 		st.keyed, st.key = true, recordKey(s)
 		if rec, ok := c.cuts.record(st.key); ok {
-			st.cached, st.rec, st.keywords, st.fieldTerms = rec.entries, rec.raw, rec.keywords, rec.fieldTerms
+			st.cached, st.rec, st.keywords, st.fieldTerms = &rec, rec.raw, rec.keywords, rec.fieldTerms
 			return st
 		}
 	}
@@ -464,15 +464,15 @@ func (b *builder) weightNum(w float64) uint32 {
 func (b *builder) add(st *skillTerms) {
 	skill := uint32(len(b.skillEnds)) + 1 // as stored in lastKw and lastText
 	if st.cached != nil {
-		for _, e := range st.cached {
-			id := b.remapTerm[e.term]
+		st.cached.each(func(term, code uint32) {
+			id := b.remapTerm[term]
 			if id == 0 {
-				id = b.termID(b.cuts.terms[e.term]) + 1
-				b.remapTerm[e.term] = id
-				b.cuts.num.noteTerm(id-1, e.term)
+				id = b.termID(b.cuts.terms[term]) + 1
+				b.remapTerm[term] = id
+				b.cuts.num.noteTerm(id-1, term)
 			}
-			field := Field(e.code >> fieldShift)
-			value := e.code & valueMask
+			field := Field(code >> fieldShift)
+			value := code & valueMask
 			if field.IsKeyword() {
 				num := b.remapWeight[value]
 				if num == 0 {
@@ -483,7 +483,7 @@ func (b *builder) add(st *skillTerms) {
 				value = num - 1
 			}
 			b.put(skill, id-1, field, value)
-		}
+		})
 	} else {
 		for _, e := range st.entries {
 			id := b.termID(e.term)

@@ -441,9 +441,8 @@ func (c *CutCache) recall(k cutKey) ([2]string, bool) {
 // its number). A record read back is checked against its file's tables,
 // so a damaged one is a skill cut afresh, never a wrong posting.
 
-// record returns the loaded record of key k, decoded into entries of the
-// loaded numbering, with its counts; false if there is none, or none
-// whole.
+// record returns the loaded record of key k, checked whole against the
+// loaded tables, with its counts; false if there is none, or none whole.
 func (c *CutCache) record(k cutKey) (cached cachedTerms, ok bool) {
 	rec, ok := c.recs[k]
 	if !ok {
@@ -468,9 +467,8 @@ func (c *CutCache) record(k cutKey) (cached cachedTerms, ok bool) {
 	if n != head[0]+head[1]+head[2] || n > uint64(len(rec)) {
 		return cached, false
 	}
-	cached.keywords, cached.fieldTerms = int(head[0]), [2]int{int(head[1]), int(head[2])}
-	cached.entries = make([]entry, n)
-	for i := range cached.entries {
+	cached.keywords, cached.fieldTerms, cached.n, cached.entries = int(head[0]), [2]int{int(head[1]), int(head[2])}, int(n), rec
+	for range n {
 		t, ok1 := next()
 		code, ok2 := next()
 		switch {
@@ -479,7 +477,6 @@ func (c *CutCache) record(k cutKey) (cached cachedTerms, ok bool) {
 		case Field(code>>fieldShift).IsKeyword() && code&valueMask >= uint64(len(c.wts)):
 			return cachedTerms{}, false
 		}
-		cached.entries[i] = entry{uint32(t), uint32(code)}
 	}
 	if len(rec) != 0 {
 		return cachedTerms{}, false
@@ -487,12 +484,24 @@ func (c *CutCache) record(k cutKey) (cached cachedTerms, ok bool) {
 	return cached, true
 }
 
-// cachedTerms is a skill's record, decoded.
+// cachedTerms is a skill's record, checked.
 type cachedTerms struct {
-	raw        []byte  // the record as loaded
-	entries    []entry // terms and weights numbered as in the loaded file
+	raw        []byte // the record as loaded
+	entries    []byte // its n entries, as pairs of varints (the checks passed)
+	n          int
 	keywords   int
 	fieldTerms [2]int
+}
+
+// each calls fn with each entry, numbered as in the loaded file.
+func (ct *cachedTerms) each(fn func(term, code uint32)) {
+	b := ct.entries
+	for range ct.n {
+		t, w := binary.Uvarint(b)
+		code, w2 := binary.Uvarint(b[w:])
+		b = b[w+w2:]
+		fn(uint32(t), uint32(code))
+	}
 }
 
 // keepRecord keeps a skill's record for the next compile: rec as it was
