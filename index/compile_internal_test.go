@@ -37,8 +37,8 @@ func saved(t *testing.T, ix *Index) []byte {
 // several workers writes the same bytes as compiling on one, for written
 // and derived keywords.
 func TestCompileParallel(t *testing.T) {
-	defer func(n int) { segmentPart = n }(segmentPart)
-	segmentPart = 1000 // segments too are cut on several workers
+	defer func(n, m int) { segmentPart, layoutPart = n, m }(segmentPart, layoutPart)
+	segmentPart, layoutPart = 1000, 1000 // segments too are cut, and postings laid out, on several workers
 	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
 	require.NoError(t, err)
 	builtin, err := skills.Builtin()
