@@ -474,15 +474,13 @@ func (b *builder) weightNum(w float64) uint32 {
 func (b *builder) add(st *skillTerms) {
 	skill := uint32(len(b.skillEnds)) + 1 // as stored in lastKw and lastText
 	if st.cached != nil {
-		st.cached.each(func(term, code uint32) {
+		st.cached.each(func(term uint32, field Field, value uint32) {
 			id := b.remapTerm[term]
 			if id == 0 {
 				id = b.termID(b.cuts.terms[term]) + 1
 				b.remapTerm[term] = id
 				b.cuts.num.noteTerm(id-1, term)
 			}
-			field := Field(code >> fieldShift)
-			value := code & valueMask
 			if field.IsKeyword() {
 				num := b.remapWeight[value]
 				if num == 0 {

@@ -79,6 +79,9 @@ type CutCache struct {
 
 	used int // how many of the loaded terms the last compile used
 
+	kept      map[cutKey][]byte // this compile's records as loaded (with numbering.extend)
+	keptEvict func()            // drops the loaded file's pages, for Save
+
 	num numbering // how this compile's records number terms and weights
 }
 
@@ -322,6 +325,7 @@ func (c *CutCache) begin(dict table.Strings) {
 		c.spill.close()
 	}
 	c.spill = newSpill(c.dir)
+	c.kept = map[cutKey][]byte{}
 	c.num = numbering{}
 	if c.recs != nil && float64(len(c.terms)) <= float64(c.used)*(1+compactSlack)+compactFloor {
 		c.num = numbering{extend: true, terms: slices.Clip(c.terms), wts: slices.Clip(c.wts), loaded: len(c.terms)}
@@ -437,8 +441,8 @@ func (c *CutCache) recall(k cutKey) ([2]string, bool) {
 // A record is a skill's entries as the builder made them, in the
 // numbering of its file's terms and weights, varint-encoded: the number
 // of keyword entries and of description and body terms, then each
-// entry's term number and code (entry.code, a keyword's weight given by
-// its number). A record read back is checked against its file's tables,
+// entry's term number and its value (a text term's count, a keyword's
+// weight number) times 16 plus its field, mostly one byte. A record read back is checked against its file's tables,
 // so a damaged one is a skill cut afresh, never a wrong posting.
 
 // record returns the loaded record of key k, checked whole against the
@@ -470,11 +474,11 @@ func (c *CutCache) record(k cutKey) (cached cachedTerms, ok bool) {
 	cached.keywords, cached.fieldTerms, cached.n, cached.entries = int(head[0]), [2]int{int(head[1]), int(head[2])}, int(n), rec
 	for range n {
 		t, ok1 := next()
-		code, ok2 := next()
+		v, ok2 := next()
 		switch {
-		case !ok1 || !ok2 || t >= uint64(len(c.terms)) || code > math.MaxUint32:
+		case !ok1 || !ok2 || t >= uint64(len(c.terms)) || v>>fieldBits > valueMask:
 			return cachedTerms{}, false
-		case Field(code>>fieldShift).IsKeyword() && code&valueMask >= uint64(len(c.wts)):
+		case Field(v&fieldMask).IsKeyword() && v>>fieldBits >= uint64(len(c.wts)):
 			return cachedTerms{}, false
 		}
 	}
@@ -493,40 +497,55 @@ type cachedTerms struct {
 	fieldTerms [2]int
 }
 
+// fieldBits and fieldMask pack an entry's field below its value in a
+// record.
+const (
+	fieldBits = 32 - fieldShift
+	fieldMask = 1<<fieldBits - 1
+)
+
 // each calls fn with each entry, numbered as in the loaded file.
-func (ct *cachedTerms) each(fn func(term, code uint32)) {
+func (ct *cachedTerms) each(fn func(term uint32, field Field, value uint32)) {
 	b := ct.entries
 	for range ct.n {
 		t, w := binary.Uvarint(b)
-		code, w2 := binary.Uvarint(b[w:])
+		v, w2 := binary.Uvarint(b[w:])
 		b = b[w+w2:]
-		fn(uint32(t), uint32(code))
+		fn(uint32(t), Field(v&fieldMask), uint32(v>>fieldBits))
 	}
 }
 
 // keepRecord keeps a skill's record for the next compile: rec as it was
 // loaded, when the numbering extends the loaded file's, else its entries
-// es (n of them) in the builder's numbering, whose terms and weights
-// are given by terms and weights.
+// es (n of them) encoded, given in the builder's numbering, whose terms
+// and weights are terms and weights. buf is reused, and returned.
 func (c *CutCache) keepRecord(k cutKey, rec []byte, keywords int, fieldTerms [2]int, es func(yield func(entry) bool), n int, terms []string, weights []float64, buf []byte) []byte {
-	if rec == nil || !c.num.extend {
-		buf = binary.AppendUvarint(buf[:0], uint64(keywords))
-		buf = binary.AppendUvarint(buf, uint64(fieldTerms[0]))
-		buf = binary.AppendUvarint(buf, uint64(fieldTerms[1]))
-		buf = binary.AppendUvarint(buf, uint64(n))
-		for e := range es {
-			code := e.code
-			if f := Field(code >> fieldShift); f.IsKeyword() {
-				v := code & valueMask
-				code = code&^valueMask | c.num.weight(v, weights[v])
-			}
-			buf = binary.AppendUvarint(buf, uint64(c.num.term(e.term, terms[e.term])))
-			buf = binary.AppendUvarint(buf, uint64(code))
+	if rec != nil && c.num.extend {
+		// Unchanged, it is copied from the loaded file when the cache is
+		// saved: no copy of it made now.
+		c.mu.Lock()
+		if _, ok := c.spill.recs[k]; !ok {
+			c.kept[k] = rec
 		}
-		rec = buf
+		c.mu.Unlock()
+		return buf
+	}
+	buf = binary.AppendUvarint(buf[:0], uint64(keywords))
+	buf = binary.AppendUvarint(buf, uint64(fieldTerms[0]))
+	buf = binary.AppendUvarint(buf, uint64(fieldTerms[1]))
+	buf = binary.AppendUvarint(buf, uint64(n))
+	for e := range es {
+		field, v := Field(e.code>>fieldShift), e.code&valueMask
+		if field.IsKeyword() {
+			v = c.num.weight(v, weights[v])
+		}
+		buf = binary.AppendUvarint(buf, uint64(c.num.term(e.term, terms[e.term])))
+		buf = binary.AppendUvarint(buf, uint64(v)<<fieldBits|uint64(field))
 	}
 	c.mu.Lock()
-	c.spill.keepRecord(k, rec)
+	if _, ok := c.kept[k]; !ok {
+		c.spill.keepRecord(k, buf)
+	}
 	c.mu.Unlock()
 	return buf
 }
@@ -545,15 +564,28 @@ func (c *CutCache) Save(path string) error {
 	}
 	defer sp.close()
 	c.spill = nil
+	kept, evict := c.kept, c.keptEvict
+	c.kept, c.keptEvict = nil, nil
 	if err := sp.flush(); err != nil {
 		return err
 	}
 	wordKeys, recKeys := sortedKeys(sp.words), sortedKeys(sp.recs)
-	encode := func(w writer) error {
+	for k := range kept {
+		recKeys = append(recKeys, k)
+	}
+	sortKeys(recKeys)
+	// The records kept as loaded are read from the loaded file's pages,
+	// which leave memory again every keptEvictEvery bytes.
+	var sinceEvict int
+	encode := func(w writer, counting bool) error {
 		w.str(c.ident)
 		w.num(uint64(len(wordKeys)))
 		for _, k := range wordKeys {
 			a := sp.words[k]
+			if counting {
+				w.s.n += int64(len(k)) + 16 + int64(a.len[0]) + int64(a.len[1])
+				continue
+			}
 			b := sp.bytes(a)
 			if b == nil {
 				return sp.err
@@ -570,10 +602,22 @@ func (c *CutCache) Save(path string) error {
 		}
 		w.num(uint64(len(recKeys)))
 		for _, k := range recKeys {
-			a := sp.recs[k]
-			b := sp.bytes(a)
-			if b == nil {
-				return sp.err
+			var b []byte
+			a, spilled := sp.recs[k]
+			switch {
+			case counting && spilled:
+				w.s.n += int64(len(k)) + 8 + int64(a.len[0])
+				continue
+			case spilled:
+				if b = sp.bytes(a); b == nil {
+					return sp.err
+				}
+			default:
+				b = kept[k]
+				if sinceEvict += len(b); sinceEvict > keptEvictEvery && evict != nil && !counting {
+					evict()
+					sinceEvict = 0
+				}
 			}
 			w.s.write(k[:])
 			w.bytes(b)
@@ -581,13 +625,18 @@ func (c *CutCache) Save(path string) error {
 		return nil
 	}
 	var count sink
-	if err := encode(writer{&count}); err != nil {
+	if err := encode(writer{&count}, true); err != nil {
 		return err
 	}
+	defer func() {
+		if evict != nil {
+			evict()
+		}
+	}()
 	return store.WriteCacheStream(path, cutsKind, cutsVersion, count.n, false, func(out io.Writer) error {
 		bw := bufio.NewWriterSize(out, 1<<20)
 		s := sink{w: bw}
-		if err := encode(writer{&s}); err != nil {
+		if err := encode(writer{&s}, false); err != nil {
 			return err
 		}
 		if s.err != nil {
@@ -596,6 +645,11 @@ func (c *CutCache) Save(path string) error {
 		return bw.Flush()
 	})
 }
+
+// keptEvictEvery is how many bytes of the loaded file's records Save
+// copies between dropping its pages from memory (at 100,000 skills the
+// records are over 100 MB, written while calibration runs).
+const keptEvictEvery = 16 << 20
 
 func sortedKeys(m map[cutKey]spillAt) []cutKey {
 	keys := make([]cutKey, 0, len(m))
@@ -637,7 +691,7 @@ func (c *CutCache) done(terms []string, weights []float64) {
 	c.old, c.recs, c.terms, c.wts = nil, nil, nil, nil
 	if c.evict != nil {
 		c.evict()
-		c.evict = nil
+		c.keptEvict, c.evict = c.evict, nil
 	}
 }
 
