@@ -285,26 +285,26 @@ func keyOf(s *skills.Skill) cutKey {
 // recordKey is the hash of everything a skill's record is cut from: its
 // keywords as written (text, tier, weight) and keyOf's text.
 func recordKey(s *skills.Skill) cutKey {
+	var buf [512]byte
+	b := binary.AppendUvarint(buf[:0], uint64(len(s.Keywords)))
 	h := sha256.New()
-	var b []byte
-	b = strconv.AppendInt(b, int64(len(s.Keywords)), 10)
-	b = append(b, 0)
 	for _, k := range s.Keywords {
-		b = strconv.AppendInt(b, int64(len(k.Text)), 10)
-		b = append(append(b, 0), k.Text...)
-		b = strconv.AppendUint(b, uint64(k.Tier), 10)
-		b = append(b, 0)
-		b = strconv.AppendUint(b, math.Float64bits(k.Weight), 16)
-		b = append(b, 0)
+		if len(b) > len(buf)-binary.MaxVarintLen64-len(k.Text)-9 {
+			h.Write(b)
+			b = buf[:0]
+		}
+		b = binary.AppendUvarint(b, uint64(len(k.Text)))
+		b = append(b, k.Text...)
+		b = append(b, byte(k.Tier))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(k.Weight))
 	}
 	d := s.Text()
-	b = strconv.AppendInt(b, int64(len(d)), 10)
-	b = append(b, 0)
+	b = binary.AppendUvarint(b, uint64(len(d)))
 	h.Write(b)
 	h.Write(unsafe.Slice(unsafe.StringData(d), len(d)))
 	h.Write(unsafe.Slice(unsafe.StringData(s.Body), len(s.Body)))
 	var k cutKey
-	copy(k[:], h.Sum(nil))
+	copy(k[:], h.Sum(buf[:0]))
 	return k
 }
 
