@@ -198,8 +198,8 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	if n > 0 {
 		ix.AvgLength = total / float64(n)
 	}
-	// The glossary reads the terms and postings, segments their weights
-	// and write their own arrays: the two run at once.
+	// The glossary reads the terms and postings; segmenting reads the
+	// postings and writes arrays of its own: the two run at once.
 	var glossary sync.WaitGroup
 	glossary.Go(func() { ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn) })
 	ix.buildSegments(workers)
