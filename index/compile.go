@@ -198,12 +198,10 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	if n > 0 {
 		ix.AvgLength = total / float64(n)
 	}
-	// The glossary reads the terms and postings; segmenting reads the
-	// postings and writes arrays of its own: the two run at once.
-	var glossary sync.WaitGroup
-	glossary.Go(func() { ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn) })
+	// Before segmenting, which reorders each term's postings by impact:
+	// the glossary reads them.
+	ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
 	ix.buildSegments(workers)
-	glossary.Wait()
 	ix.sortedNames() // known now, as after loading
 	if !slices.ContainsFunc(ix.Skills, func(s SkillInfo) bool { return strings.Contains(s.Name, ":") }) {
 		ix.pluginOnce.Do(func() { ix.plugins = map[string]int{} }) // as after loading

@@ -35,11 +35,13 @@ func saved(t *testing.T, ix *Index) []byte {
 
 // TestCompileParallel protects the cache and its readers: compiling on
 // several workers writes the same bytes as compiling on one, for written
-// and derived keywords.
+// and derived keywords, with the built-in glossary.
 func TestCompileParallel(t *testing.T) {
 	defer func(n, m int) { segmentPart, layoutPart = n, m }(segmentPart, layoutPart)
 	segmentPart, layoutPart = 1000, 1000 // segments too are cut, and postings laid out, on several workers
 	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
+	require.NoError(t, err)
+	gloss, err := tokenize.ParseGlossary(rules.GlossaryName, rules.Glossary)
 	require.NoError(t, err)
 	builtin, err := skills.Builtin()
 	require.NoError(t, err)
@@ -52,7 +54,7 @@ func TestCompileParallel(t *testing.T) {
 	}
 	for name, cat := range catalogs {
 		for _, derive := range []bool{false, true} {
-			opt := Options{DeriveKeywords: derive}
+			opt := Options{DeriveKeywords: derive, Glossary: gloss} // the glossary reads postings that segmenting reorders
 			serial := compile(cat, syn, opt, 1)
 			want := saved(t, serial)
 			for _, workers := range []int{2, 5} {
@@ -60,7 +62,7 @@ func TestCompileParallel(t *testing.T) {
 			}
 			// Release empties the catalog and writes the same index.
 			copied := &skills.Catalog{Skills: append([]skills.Skill(nil), cat.Skills...)}
-			assert.Equal(t, want, saved(t, compile(copied, syn, Options{DeriveKeywords: derive, Release: true}, 3)), "%s, derive %v, released", name, derive)
+			assert.Equal(t, want, saved(t, compile(copied, syn, Options{DeriveKeywords: derive, Glossary: gloss, Release: true}, 3)), "%s, derive %v, released", name, derive)
 			for _, s := range copied.Skills {
 				require.Empty(t, s.Body)
 				require.Empty(t, s.Keywords)
