@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -89,4 +90,27 @@ func FuzzLoad(f *testing.F) {
 			bm25.Score(ix, ix.Tokenizer().Tokenize(q))
 		}
 	})
+}
+
+// TestReadStamp protects the currency check that loads no index: the
+// stamp read off a file's head is the one Save wrote; a file of another
+// format or kind, or missing, has none.
+func TestReadStamp(t *testing.T) {
+	ix, _ := smallIndex(t)
+	ix.Stamp = strings.Repeat("5a", 32)
+	path := filepath.Join(t.TempDir(), "index.bin")
+	require.NoError(t, ix.SaveCache(path))
+	stamp, err := index.ReadStamp(path)
+	require.NoError(t, err)
+	assert.Equal(t, ix.Stamp, stamp)
+
+	other := filepath.Join(t.TempDir(), "other.bin")
+	require.NoError(t, store.WriteCache(other, "index", index.FormatVersion+1, []byte("skillroute-index\n")))
+	_, err = index.ReadStamp(other)
+	assert.ErrorIs(t, err, index.ErrStale)
+	require.NoError(t, store.WriteCache(other, "rules", index.FormatVersion, []byte("x")))
+	_, err = index.ReadStamp(other)
+	assert.Error(t, err)
+	_, err = index.ReadStamp(filepath.Join(t.TempDir(), "missing.bin"))
+	assert.Error(t, err)
 }

@@ -90,9 +90,12 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	}
 	seen = nil
 	dictWords = append(dictWords, syn.WordList()...)
-	tok := tokenize.New(dictWords, syn)
+	// The dictionary's Han words once: the tokenizer, the cut cache and,
+	// without derived words, the index take the same table.
+	dict := table.New(tokenize.HanWords(dictWords))
+	tok := tokenize.NewWithTable(dict, syn, nil)
 	if opt.Cuts != nil {
-		opt.Cuts.begin(table.New(tokenize.HanWords(dictWords)))
+		opt.Cuts.begin(dict)
 	}
 	// Derived keywords weigh a word by its uses in every skill's text
 	// (derive.go): the skills' words are all counted first, and kept for
@@ -143,7 +146,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		}
 		pending = kept
 	}
-	b := newBuilder(n)
+	b := newBuilder(n, opt.Cuts)
 	var derivedWords []string
 	eachSkill(n, workers, tok, opt.Cuts, func(c *cutter, i int) skillTerms {
 		var w *[2][]string
@@ -154,6 +157,9 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	}, func(i int, st *skillTerms) {
 		s := &cat.Skills[i]
 		b.add(st)
+		if st.keyed {
+			b.keepRecord(st)
+		}
 		if words != nil {
 			words[i] = [2][]string{} // cut: the second pass is done with them
 		}
@@ -171,7 +177,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	})
 	der = nil
 	if opt.Cuts != nil {
-		opt.Cuts.done() // the words the index is built from are copied into it
+		opt.Cuts.done(b.terms, b.weights) // the words the index is built from are copied into it
 	}
 	if opt.Release {
 		ix.SourceHash = <-hashSum
@@ -179,8 +185,11 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	} else {
 		ix.SourceHash = SourceHash(cat, syn, opt)
 	}
-	ix.Dict = table.New(tokenize.HanWords(append(dictWords, derivedWords...)))
-	b.layout(ix)
+	ix.Dict = dict
+	if len(derivedWords) > 0 {
+		ix.Dict = table.New(tokenize.HanWords(append(dictWords, derivedWords...)))
+	}
+	b.layout(ix, workers)
 
 	total := 0.0
 	for _, s := range ix.Skills {
@@ -189,6 +198,8 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	if n > 0 {
 		ix.AvgLength = total / float64(n)
 	}
+	// Before segmenting, which reorders each term's postings by impact:
+	// the glossary reads them.
 	ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
 	ix.buildSegments(workers)
 	ix.sortedNames() // known now, as after loading
@@ -208,6 +219,14 @@ type skillTerms struct {
 	derived      bool
 	derivedWords []string
 	words        [2][]string // the first pass of a derivation: description and body words
+
+	// With a cut cache, a skill of written keywords has a record
+	// (cutcache.go): key is its recordKey, and cached, when set, its
+	// record from the last compile, which entries then leave empty.
+	keyed  bool
+	key    cutKey
+	cached *cachedTerms
+	rec    []byte
 }
 
 // termEntry is a term of a skill's field: for a keyword, value is its
@@ -263,53 +282,30 @@ func (c *cutter) cutWords(s *skills.Skill) [2][]string {
 	return [2][]string{c.tok.Words(s.Text()), c.tok.Words(s.Body)}
 }
 
-// textWords are a skill's description and body words, either as a list
-// or joined with wordSep (as the cut cache keeps them: no list to make).
-type textWords struct {
-	list   [2][]string
-	joined [2]string
-	isJoin bool
-}
-
-// count is about how many words field f holds.
-func (t *textWords) count(f int) int {
-	if t.isJoin {
-		return strings.Count(t.joined[f], wordSep) + 1
-	}
-	return len(t.list[f])
-}
-
-// each calls fn with field f's words in order.
-func (t *textWords) each(f int, fn func(string)) {
-	if !t.isJoin {
-		for _, w := range t.list[f] {
-			fn(w)
-		}
-		return
-	}
-	if t.joined[f] == "" {
-		return
-	}
-	for w := range strings.SplitSeq(t.joined[f], wordSep) {
-		fn(w)
-	}
-}
-
 // cut cuts skill i into its terms: its keywords (derived with der when it
 // has none or opt says so) and its text fields' words, given in words
 // when a first pass cut them.
 func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, opt Options) skillTerms {
 	var st skillTerms
-	var tw textWords
+	if c.cuts != nil && !opt.DeriveKeywords && len(s.Keywords) > 0 {
+		st.keyed, st.key = true, recordKey(s)
+		if rec, ok := c.cuts.record(st.key); ok {
+			st.cached, st.rec, st.keywords, st.fieldTerms = &rec, rec.raw, rec.keywords, rec.fieldTerms
+			return st
+		}
+	}
+	var w [2][]string
 	switch {
 	case words != nil:
-		tw.list = *words
-	case c.cuts != nil && !opt.DeriveKeywords && len(s.Keywords) > 0:
-		tw.joined, tw.isJoin = c.cuts.joined(s, c.cutWords), true
+		w = *words
+	case st.keyed:
+		// Its record is kept, not its words: no later compile needs
+		// them unless this one changes.
+		w = c.cutWords(s)
+		c.cuts.cut.Add(1)
 	default:
-		tw.list = c.words(s)
+		w = c.words(s)
 	}
-	w := tw.list
 	kws := s.Keywords
 	if opt.DeriveKeywords || len(kws) == 0 {
 		kws, st.derived = der.derive(c.tok, i, s, w[0]), true
@@ -318,7 +314,7 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, o
 		}
 	}
 	clear(c.kwSeen)
-	st.entries = make([]termEntry, 0, len(kws)+tw.count(0)+tw.count(1))
+	st.entries = make([]termEntry, 0, len(kws)+len(w[0])+len(w[1]))
 	for _, k := range kws {
 		term := k.Text // derived keywords come normalised
 		if !st.derived {
@@ -340,14 +336,14 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, o
 	for f, field := range [...]Field{FieldDescription, FieldBody} {
 		clear(c.counts)
 		from := len(st.entries)
-		tw.each(f, func(w string) {
-			if j, ok := c.counts[w]; ok {
+		for _, word := range w[f] {
+			if j, ok := c.counts[word]; ok {
 				st.entries[j].value++
-				return
+				continue
 			}
-			c.counts[w] = len(st.entries)
-			st.entries = append(st.entries, termEntry{w, field, 1})
-		})
+			c.counts[word] = len(st.entries)
+			st.entries = append(st.entries, termEntry{word, field, 1})
+		}
 		st.fieldTerms[f] = len(st.entries) - from
 	}
 	return st
@@ -425,58 +421,178 @@ type builder struct {
 	fieldSum   [2]float64  // the same, summed over skills
 	weights    []float64
 	weightNums map[float64]uint32
+
+	// Records from the last compile (cutcache.go) are numbered by its
+	// terms and weights: cuts holds those tables, and remapTerm and
+	// remapWeight map each number to this builder's, plus one (0: not
+	// met yet).
+	cuts        *CutCache
+	remapTerm   []uint32
+	remapWeight []uint32
+	recBuf      []byte
 }
 
-func newBuilder(n int) *builder {
-	return &builder{n: n, ids: map[string]uint32{}, weightNums: map[float64]uint32{}, skillEnds: make([]uint32, 0, n), fieldTerms: make([][2]uint32, 0, n)}
+func newBuilder(n int, cuts *CutCache) *builder {
+	b := &builder{n: n, ids: map[string]uint32{}, weightNums: map[float64]uint32{}, skillEnds: make([]uint32, 0, n), fieldTerms: make([][2]uint32, 0, n), cuts: cuts}
+	if cuts != nil {
+		b.remapTerm, b.remapWeight = make([]uint32, len(cuts.terms)), make([]uint32, len(cuts.wts))
+	}
+	return b
 }
 
-// add merges the next skill.
+// termID returns the number of term, numbering it if it is new.
+func (b *builder) termID(term string) uint32 {
+	id, ok := b.ids[term]
+	if !ok {
+		id = uint32(len(b.terms))
+		term = strings.Clone(term) // term may be a slice of a whole body
+		b.ids[term] = id
+		b.terms = append(b.terms, term)
+		b.keyword = append(b.keyword, false)
+		b.dfKeyword, b.dfText = append(b.dfKeyword, 0), append(b.dfText, 0)
+		b.lastKw, b.lastText = append(b.lastKw, 0), append(b.lastText, 0)
+	}
+	return id
+}
+
+// weightNum returns the number of keyword weight w, numbering it if it is new.
+func (b *builder) weightNum(w float64) uint32 {
+	num, ok := b.weightNums[w]
+	if !ok {
+		num = uint32(len(b.weights))
+		b.weightNums[w] = num
+		b.weights = append(b.weights, w)
+	}
+	return num
+}
+
+// add merges the next skill: its entries, or its record from the last
+// compile, whose numbers become this builder's on the way, in the order
+// cutting would have met them, so the builder ends as a cold compile's.
 func (b *builder) add(st *skillTerms) {
 	skill := uint32(len(b.skillEnds)) + 1 // as stored in lastKw and lastText
-	for _, e := range st.entries {
-		id, ok := b.ids[e.term]
-		if !ok {
-			id = uint32(len(b.terms))
-			term := strings.Clone(e.term) // e.term may be a slice of a whole body
-			b.ids[term] = id
-			b.terms = append(b.terms, term)
-			b.keyword = append(b.keyword, false)
-			b.dfKeyword, b.dfText = append(b.dfKeyword, 0), append(b.dfText, 0)
-			b.lastKw, b.lastText = append(b.lastKw, 0), append(b.lastText, 0)
-		}
-		var value uint32
-		if e.field.IsKeyword() {
-			b.keyword[id] = true
-			if b.lastKw[id] != skill {
-				b.lastKw[id] = skill
-				b.dfKeyword[id]++
+	if st.cached != nil {
+		st.cached.each(func(term uint32, field Field, value uint32) {
+			id := b.remapTerm[term]
+			if id == 0 {
+				id = b.termID(b.cuts.terms[term]) + 1
+				b.remapTerm[term] = id
+				b.cuts.num.noteTerm(id-1, term)
 			}
-			num, ok := b.weightNums[e.value]
-			if !ok {
-				num = uint32(len(b.weights))
-				b.weightNums[e.value] = num
-				b.weights = append(b.weights, e.value)
+			if field.IsKeyword() {
+				num := b.remapWeight[value]
+				if num == 0 {
+					num = b.weightNum(b.cuts.wts[value]) + 1
+					b.remapWeight[value] = num
+					b.cuts.num.noteWeight(num-1, value)
+				}
+				value = num - 1
 			}
-			value = num
-		} else {
-			if b.lastText[id] != skill {
-				b.lastText[id] = skill
-				b.dfText[id]++
+			b.put(skill, id-1, field, value)
+		})
+	} else {
+		for _, e := range st.entries {
+			id := b.termID(e.term)
+			var value uint32
+			if e.field.IsKeyword() {
+				value = b.weightNum(e.value)
+			} else {
+				value = uint32(min(e.value, valueMask))
 			}
-			value = uint32(min(e.value, valueMask))
+			b.put(skill, id, e.field, value)
 		}
-		if b.count%blockSize == 0 {
-			b.entries = append(b.entries, make([]entry, 0, blockSize))
-		}
-		last := &b.entries[len(b.entries)-1]
-		*last = append(*last, entry{id, uint32(e.field)<<fieldShift | value})
-		b.count++
 	}
 	b.skillEnds = append(b.skillEnds, b.count)
 	b.fieldTerms = append(b.fieldTerms, [2]uint32{uint32(st.fieldTerms[0]), uint32(st.fieldTerms[1])})
 	b.fieldSum[0] += float64(st.fieldTerms[0])
 	b.fieldSum[1] += float64(st.fieldTerms[1])
+}
+
+// put adds an entry of skill (numbered from 1) and counts its term's
+// document frequency.
+func (b *builder) put(skill, id uint32, field Field, value uint32) {
+	if field.IsKeyword() {
+		b.keyword[id] = true
+		if b.lastKw[id] != skill {
+			b.lastKw[id] = skill
+			b.dfKeyword[id]++
+		}
+	} else if b.lastText[id] != skill {
+		b.lastText[id] = skill
+		b.dfText[id]++
+	}
+	if b.count%blockSize == 0 {
+		b.entries = append(b.entries, make([]entry, 0, blockSize))
+	}
+	last := &b.entries[len(b.entries)-1]
+	*last = append(*last, entry{id, uint32(field)<<fieldShift | value})
+	b.count++
+}
+
+// keepRecord keeps the skill just added as a record for the next compile.
+func (b *builder) keepRecord(st *skillTerms) {
+	from := uint32(0)
+	if len(b.skillEnds) > 1 {
+		from = b.skillEnds[len(b.skillEnds)-2]
+	}
+	to := b.count
+	b.recBuf = b.cuts.keepRecord(st.key, st.rec, st.keywords, st.fieldTerms, func(yield func(entry) bool) {
+		for i := from; i < to; i++ {
+			if !yield(b.entry(i)) {
+				return
+			}
+		}
+	}, int(to-from), b.terms, b.weights, b.recBuf)
+}
+
+// run is a run of skills' entries, from entry from (skill firstSkill's
+// first) to entry to, that one worker lays out.
+type run struct {
+	firstSkill int
+	from, to   uint32
+}
+
+// layoutPart is the fewest entries worth a worker of their own in the
+// layout (a variable for the tests, which lay small catalogs out on
+// several).
+var layoutPart = 1 << 16
+
+// runs cuts the skills into at most workers runs of about equal entries.
+func (b *builder) runs(workers int) []run {
+	parts := max(1, min(workers, int(b.count)/layoutPart))
+	var out []run
+	skill := 0
+	for k := range parts {
+		r := run{firstSkill: skill}
+		if skill > 0 {
+			r.from = b.skillEnds[skill-1]
+		}
+		share := uint32(uint64(b.count) * uint64(k+1) / uint64(parts))
+		for skill < len(b.skillEnds) && (k == parts-1 || b.skillEnds[skill] <= share) {
+			skill++
+		}
+		r.to = r.from
+		if skill > 0 {
+			r.to = b.skillEnds[skill-1]
+		}
+		if r.to > r.from || k == parts-1 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// parallelRuns calls fn for each run, each on a goroutine of its own.
+func parallelRuns(runs []run, fn func(k int, r run)) {
+	if len(runs) == 1 {
+		fn(0, runs[0])
+		return
+	}
+	var wg sync.WaitGroup
+	for k, r := range runs {
+		wg.Go(func() { fn(k, r) })
+	}
+	wg.Wait()
 }
 
 // blockSize is how many entries a block of builder.entries holds (512 KiB).
@@ -488,7 +604,7 @@ func (b *builder) entry(i uint32) entry { return b.entries[i/blockSize][i%blockS
 // layout sorts the terms, lays the postings out by term (a counting sort:
 // skills in order, a skill's fields in order), with tf-idf weights, and
 // indexes the keyword terms by trigram.
-func (b *builder) layout(ix *Index) {
+func (b *builder) layout(ix *Index, workers int) {
 	order := make([]uint32, len(b.terms)) // ids by term
 	for i := range order {
 		order[i] = uint32(i)
@@ -506,21 +622,38 @@ func (b *builder) layout(ix *Index) {
 		ix.TextDF[r] = b.dfText[id]
 	}
 
-	starts := make([]uint32, len(b.terms)+1)
-	for _, block := range b.entries {
-		for _, e := range block {
-			starts[rank[e.term]+1]++
+	// The skills are shared out in runs of about equal postings, one per
+	// worker; each counts its run's postings per term, and lays them out
+	// after those of the runs before it, so each term's postings come in
+	// skill order as from one worker (TestCompileParallel). At 100,000
+	// skills the layout, one after the other, was 1.6 s of a recompile.
+	runs := b.runs(workers)
+	counts := make([][]uint32, len(runs)) // by run and term rank
+	parallelRuns(runs, func(k int, r run) {
+		c := make([]uint32, len(b.terms))
+		for i := r.from; i < r.to; i++ {
+			c[rank[b.entry(i).term]]++
 		}
-	}
-	for i := 1; i < len(starts); i++ {
-		starts[i] += starts[i-1]
+		counts[k] = c
+	})
+	starts := make([]uint32, len(b.terms)+1)
+	for t := range b.terms {
+		at := starts[t]
+		for _, c := range counts {
+			at, c[t] = at+c[t], at // c becomes the run's next position
+		}
+		starts[t+1] = at
 	}
 	ix.Starts = starts
 	total := int(b.count)
 	ix.PostSkill = make([]uint32, total)
 	ix.PostWeight = make([]float32, total)
 	ix.PostField = make([]uint8, total)
-	next := append([]uint32(nil), starts[:len(b.terms)]...)
+	// Trigrams of the keyword terms need only the terms: built while the
+	// postings are laid out.
+	var grams sync.WaitGroup
+	grams.Go(func() { b.trigrams(ix, order) })
+	defer grams.Wait()
 	// Each term's IDFs once, not once per posting (3 million at 10,000
 	// skills, each a logarithm).
 	idfKw := make([]float64, len(b.terms))
@@ -548,40 +681,45 @@ func (b *builder) layout(ix *Index) {
 	for f := range avg {
 		avg[f] = max(1, b.fieldSum[f]/float64(max(1, b.n)))
 	}
-	i := uint32(0)
-	for skill, end := range b.skillEnds {
-		var norm [2]float64
-		for f := range norm {
-			norm[f] = 1 - TextFieldB + TextFieldB*float64(b.fieldTerms[skill][f])/avg[f]
-		}
-		for ; i < end; i++ {
-			if i%blockSize == 0 && i > 0 {
-				b.entries[i/blockSize-1] = nil // laid out: the collector may have it back
+	parallelRuns(runs, func(k int, r run) {
+		next := counts[k]
+		i := r.from
+		for skill := r.firstSkill; i < r.to; skill++ {
+			var norm [2]float64
+			for f := range norm {
+				norm[f] = 1 - TextFieldB + TextFieldB*float64(b.fieldTerms[skill][f])/avg[f]
 			}
-			e := b.entry(i)
-			field := Field(e.code >> fieldShift)
-			value := e.code & valueMask
-			var w float64
-			switch field {
-			case FieldDescription:
-				w = DescriptionWeight * tf(value) / norm[0] * idfTx[e.term]
-			case FieldBody:
-				w = BodyWeight * tf(value) / norm[1] * idfTx[e.term]
-			default:
-				w = b.weights[value] * idfKw[e.term]
+			for end := b.skillEnds[skill]; i < end; i++ {
+				if i%blockSize == 0 && i > r.from && i-blockSize >= r.from {
+					b.entries[i/blockSize-1] = nil // laid out, and the run's alone: the collector may have it back
+				}
+				e := b.entry(i)
+				field := Field(e.code >> fieldShift)
+				value := e.code & valueMask
+				var w float64
+				switch field {
+				case FieldDescription:
+					w = DescriptionWeight * tf(value) / norm[0] * idfTx[e.term]
+				case FieldBody:
+					w = BodyWeight * tf(value) / norm[1] * idfTx[e.term]
+				default:
+					w = b.weights[value] * idfKw[e.term]
+				}
+				r := rank[e.term]
+				p := next[r]
+				next[r]++
+				ix.PostSkill[p] = uint32(skill)
+				ix.PostField[p] = uint8(field)
+				ix.PostWeight[p] = float32(w)
 			}
-			r := rank[e.term]
-			p := next[r]
-			next[r]++
-			ix.PostSkill[p] = uint32(skill)
-			ix.PostField[p] = uint8(field)
-			ix.PostWeight[p] = float32(w)
 		}
-	}
+	})
 	b.entries = nil // the largest thing built; the layout is done with it
+}
 
-	// Trigrams of the keyword terms, in term order, so that each gram's
-	// list comes sorted.
+// trigrams indexes the keyword terms by trigram, in term order (order:
+// the terms' numbers by term), so that each gram's list comes sorted.
+func (b *builder) trigrams(ix *Index, order []uint32) {
 	grams := map[string][]uint32{}
 	var gramList []string
 	for r, id := range order {

@@ -2,6 +2,7 @@ package index
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"math"
@@ -34,11 +35,13 @@ func saved(t *testing.T, ix *Index) []byte {
 
 // TestCompileParallel protects the cache and its readers: compiling on
 // several workers writes the same bytes as compiling on one, for written
-// and derived keywords.
+// and derived keywords, with the built-in glossary.
 func TestCompileParallel(t *testing.T) {
-	defer func(n int) { segmentPart = n }(segmentPart)
-	segmentPart = 1000 // segments too are cut on several workers
+	defer func(n, m int) { segmentPart, layoutPart = n, m }(segmentPart, layoutPart)
+	segmentPart, layoutPart = 1000, 1000 // segments too are cut, and postings laid out, on several workers
 	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
+	require.NoError(t, err)
+	gloss, err := tokenize.ParseGlossary(rules.GlossaryName, rules.Glossary)
 	require.NoError(t, err)
 	builtin, err := skills.Builtin()
 	require.NoError(t, err)
@@ -51,7 +54,7 @@ func TestCompileParallel(t *testing.T) {
 	}
 	for name, cat := range catalogs {
 		for _, derive := range []bool{false, true} {
-			opt := Options{DeriveKeywords: derive}
+			opt := Options{DeriveKeywords: derive, Glossary: gloss} // the glossary reads postings that segmenting reorders
 			serial := compile(cat, syn, opt, 1)
 			want := saved(t, serial)
 			for _, workers := range []int{2, 5} {
@@ -59,7 +62,7 @@ func TestCompileParallel(t *testing.T) {
 			}
 			// Release empties the catalog and writes the same index.
 			copied := &skills.Catalog{Skills: append([]skills.Skill(nil), cat.Skills...)}
-			assert.Equal(t, want, saved(t, compile(copied, syn, Options{DeriveKeywords: derive, Release: true}, 3)), "%s, derive %v, released", name, derive)
+			assert.Equal(t, want, saved(t, compile(copied, syn, Options{DeriveKeywords: derive, Glossary: gloss, Release: true}, 3)), "%s, derive %v, released", name, derive)
 			for _, s := range copied.Skills {
 				require.Empty(t, s.Body)
 				require.Empty(t, s.Keywords)
@@ -224,9 +227,10 @@ func TestSelectNth(t *testing.T) {
 }
 
 // TestCutCacheSpill protects the cut cache written through a spill file
-// (a cache read from a folder): it is the file the words kept in memory
-// make, byte for byte, with two skills of the same text among them; the
-// next compile finds every skill in it; no spill file is left behind.
+// (a cache read from a folder): it is the file a cache kept in memory
+// makes, byte for byte, with two skills of the same text among them,
+// for records (written keywords) and words (derived ones); the next
+// compile finds every skill in it; no spill file is left behind.
 func TestCutCacheSpill(t *testing.T) {
 	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
 	require.NoError(t, err)
@@ -238,28 +242,39 @@ func TestCutCacheSpill(t *testing.T) {
 	cat.Skills = append(cat.Skills, twin) // the same text as skill 5
 	slices.SortFunc(cat.Skills, func(a, b skills.Skill) int { return strings.Compare(a.Name, b.Name) })
 
-	dir := t.TempDir()
-	spilled := LoadCutCache(filepath.Join(dir, "cuts.bin"), "bin")
-	compile(cat, syn, Options{Cuts: spilled}, 3)
-	require.NotNil(t, spilled.spill, "a cache read from a folder spills")
-	require.NoError(t, spilled.Save(filepath.Join(dir, "cuts.bin")))
-	inMemory := &CutCache{Ident: "bin"}
-	compile(cat, syn, Options{Cuts: inMemory}, 3)
-	require.NoError(t, inMemory.Save(filepath.Join(dir, "memory.bin")))
-	want, err := os.ReadFile(filepath.Join(dir, "memory.bin"))
-	require.NoError(t, err)
-	got, err := os.ReadFile(filepath.Join(dir, "cuts.bin"))
-	require.NoError(t, err)
-	assert.Equal(t, want, got)
-	assert.Equal(t, len(cat.Skills)-1, spilled.Cut(), "the twin's words are the first's")
+	for _, derive := range []bool{false, true} {
+		dir := t.TempDir()
+		opt := Options{DeriveKeywords: derive}
+		spilled := LoadCutCache(filepath.Join(dir, "cuts.bin"), "bin")
+		opt.Cuts = spilled
+		compile(cat, syn, opt, 3)
+		require.NotNil(t, spilled.spill, "a cache read from a folder spills")
+		require.NotNil(t, spilled.spill.f, "a cache read from a folder spills to a file")
+		require.NoError(t, spilled.Save(filepath.Join(dir, "cuts.bin")))
+		inMemory := &CutCache{Ident: "bin"}
+		opt.Cuts = inMemory
+		compile(cat, syn, opt, 3)
+		require.NoError(t, inMemory.Save(filepath.Join(dir, "memory.bin")))
+		want, err := os.ReadFile(filepath.Join(dir, "memory.bin"))
+		require.NoError(t, err)
+		got, err := os.ReadFile(filepath.Join(dir, "cuts.bin"))
+		require.NoError(t, err)
+		assert.Equal(t, want, got, "derive %v", derive)
+		if derive {
+			assert.Equal(t, len(cat.Skills)-1, spilled.Cut(), "the twin's words are the first's")
+		} else {
+			assert.Equal(t, len(cat.Skills), spilled.Cut(), "a record is kept after its skill is merged: the twin is cut too")
+		}
 
-	again := LoadCutCache(filepath.Join(dir, "cuts.bin"), "bin")
-	compile(cat, syn, Options{Cuts: again}, 2)
-	assert.Zero(t, again.Cut())
-	require.NoError(t, again.Save(filepath.Join(dir, "cuts.bin")))
-	left, err := filepath.Glob(filepath.Join(dir, "*.spill"))
-	require.NoError(t, err)
-	assert.Empty(t, left)
+		again := LoadCutCache(filepath.Join(dir, "cuts.bin"), "bin")
+		opt.Cuts = again
+		compile(cat, syn, opt, 2)
+		assert.Zero(t, again.Cut(), "derive %v", derive)
+		require.NoError(t, again.Save(filepath.Join(dir, "cuts.bin")))
+		left, err := filepath.Glob(filepath.Join(dir, "*.spill"))
+		require.NoError(t, err)
+		assert.Empty(t, left)
+	}
 }
 
 // parsed is a generated catalog as the loader would read it.
@@ -272,4 +287,83 @@ func parsed(t *testing.T, set *synth.Set) *skills.Catalog {
 		cat.Skills = append(cat.Skills, sk)
 	}
 	return cat
+}
+
+// TestCutCacheRecords protects the records of skills with written
+// keywords across a series of compiles: each edit (new words, a new
+// keyword of a new weight, a keyword dropped) cuts the edited skill
+// alone and writes a cold compile's index, whether the records keep the
+// loaded file's numbers or, once many terms are unused (most bodies
+// emptied), are numbered afresh; a record that passes the file's
+// checksum but names a term or weight the file lacks is cut afresh.
+func TestCutCacheRecords(t *testing.T) {
+	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
+	require.NoError(t, err)
+	set, err := synth.Generate(synth.Options{Skills: 200, Seed: 9, Queries: 1})
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "cuts.bin")
+	recompile := func(cat *skills.Catalog, damage func(*CutCache)) (got, want []byte, cut int, extended bool) {
+		cuts := LoadCutCache(path, "bin")
+		if damage != nil {
+			damage(cuts)
+		}
+		ix := compile(cat, syn, Options{Cuts: cuts}, 3)
+		extended = cuts.num.extend
+		require.NoError(t, cuts.Save(path))
+		return saved(t, ix), saved(t, compile(cat, syn, Options{}, 1)), cuts.Cut(), extended
+	}
+	cat := parsed(t, set)
+	_, _, cut, extended := recompile(cat, nil)
+	require.Equal(t, len(cat.Skills), cut)
+	assert.False(t, extended, "no cache: numbered afresh")
+
+	edits := []func(s *skills.Skill, round int){
+		func(s *skills.Skill, round int) {
+			s.Body += fmt.Sprintf("\nZorblax%d quuxification, round %d.", round, round)
+		},
+		func(s *skills.Skill, round int) {
+			s.Keywords = append(s.Keywords, skills.Keyword{Text: fmt.Sprintf("flibber%d", round), Tier: skills.Strong, Weight: 0.123 + float64(round)})
+		},
+		func(s *skills.Skill, round int) { s.Keywords = s.Keywords[1:] },
+	}
+	for round := range 6 {
+		edits[round%len(edits)](&cat.Skills[(round*37)%len(cat.Skills)], round)
+		got, want, cut, extended := recompile(cat, nil)
+		assert.Equal(t, 1, cut, "round %d: the edited skill alone is cut", round)
+		assert.True(t, extended, "round %d: the loaded numbers are kept", round)
+		assert.Equal(t, want, got, "round %d: a cold compile's index", round)
+	}
+
+	got, want, cut, _ := recompile(cat, func(c *CutCache) {
+		k := recordKey(&cat.Skills[11])
+		rec := slices.Clone(c.recs[k])
+		require.NotEmpty(t, rec)
+		// The first entry's term number, past the keyword and term counts,
+		// becomes one the table does not hold.
+		n := 0
+		for range 4 {
+			_, w := binary.Uvarint(rec[n:])
+			n += w
+		}
+		_, w := binary.Uvarint(rec[n:])
+		c.recs[k] = slices.Concat(rec[:n], binary.AppendUvarint(nil, uint64(len(c.terms))), rec[n+w:])
+	})
+	assert.Equal(t, 1, cut, "a record naming no term of its file is cut afresh")
+	assert.Equal(t, want, got)
+
+	for i := 10; i < len(cat.Skills); i++ {
+		cat.Skills[i].Body = "" // the same dictionary, far fewer terms
+	}
+	got, want, cut, extended = recompile(cat, nil)
+	assert.Equal(t, len(cat.Skills)-10, cut)
+	assert.True(t, extended, "the first compile after the cut still keeps the numbers")
+	assert.Equal(t, want, got)
+	got, want, cut, extended = recompile(cat, nil)
+	assert.Zero(t, cut)
+	assert.False(t, extended, "many terms unused: numbered afresh")
+	assert.Equal(t, want, got)
+	got, want, cut, extended = recompile(cat, nil)
+	assert.Zero(t, cut)
+	assert.True(t, extended)
+	assert.Equal(t, want, got)
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/skillroute/skillroute/internal/table"
 	"github.com/skillroute/skillroute/skills"
@@ -32,6 +34,15 @@ import (
 // segments, calibration) is computed afresh, so the index is the one a
 // cold compile writes, byte for byte (TestCutCacheRecompile).
 //
+// A skill with written keywords is kept further along: as the builder's
+// entries for it (its terms, each with its field and its count or keyword
+// weight), keyed by a hash of its keywords, description text and body
+// (recordKey). A recompile takes those entries as they are, with no words
+// to count and no keyword to normalise: at 10,000 skills, cutting from the
+// words was the largest part of a recompile's compile. Words are still
+// kept for the skills that need them (derived keywords count every
+// skill's words) and for those cut afresh.
+//
 // The words also depend on how text is cut: the tokenizer's code and data
 // (CutCache.Ident, the binary, set by the caller) and the Chinese
 // dictionary, which is every Han keyword and synonym of the catalog. A
@@ -42,7 +53,7 @@ import (
 // cutsKind and cutsVersion frame the cache file (store.WriteCache).
 const (
 	cutsKind    = "cuts"
-	cutsVersion = 1
+	cutsVersion = 2
 )
 
 // CutCache holds skills' words between compiles. The zero value is an
@@ -55,66 +66,135 @@ type CutCache struct {
 
 	loaded string // the identity the loaded words were cut under
 	old    map[cutKey][2]string
-	evict  func() // drops the loaded file's pages from memory (nil: none)
+	recs   map[cutKey][]byte // loaded records by recordKey (see record)
+	terms  []string          // the loaded records' terms, by number
+	wts    []float64         // the loaded records' keyword weights, by number
+	evict  func()            // drops the loaded file's pages from memory (nil: none)
 
 	ident string // this compile's identity (begin)
 	mu    sync.Mutex
-	fresh map[cutKey][2]string // this compile's skills, without a spill
-	spill *spill               // this compile's skills, in a file
-	dir   string               // where the spill goes ("": none)
-	cut   atomic.Int64         // skills cut this compile, not found
+	spill *spill       // this compile's words and records
+	dir   string       // where the spill goes ("": memory)
+	cut   atomic.Int64 // skills cut this compile, not found
+
+	used int // how many of the loaded terms the last compile used
+
+	kept      map[cutKey][]byte // this compile's records as loaded (with numbering.extend)
+	keptEvict func()            // drops the loaded file's pages, for Save
+
+	num numbering // how this compile's records number terms and weights
 }
+
+// numbering is how a compile's records number their terms and weights.
+// Renumbering every record as the builder numbers it cost a recompile of
+// 10,000 skills 0.16 s of encoding on the merge's one goroutine, so a
+// recompile keeps the loaded file's numbers, to which new terms and
+// weights are added at the end: an unchanged skill's record is copied as
+// it was read. Terms no skill uses any more stay in the table; when they
+// are more than a quarter of those used (compactSlack), a compile numbers
+// afresh, as a cold one does: the builder's numbers.
+type numbering struct {
+	extend  bool
+	terms   []string  // the file's terms (with extend: the loaded ones, then new ones)
+	wts     []float64 // the file's weights, likewise
+	termNum []uint32  // with extend, by builder term: the file's number + 1 (0: not known yet)
+	wtNum   []uint32  // with extend, by builder weight number, likewise
+	oldTerm map[string]uint32
+	oldWt   map[uint64]uint32 // by the weight's bits
+	loaded  int               // how many of terms were loaded
+	used    int               // how many terms this compile used
+}
+
+// compactSlack is how many unused terms, as a share of the used ones,
+// a file's table may hold before a compile numbers afresh; compactFloor
+// keeps a small catalog from doing so for a handful.
+const (
+	compactSlack = 0.25
+	compactFloor = 1024
+)
 
 // A cache read from a folder (LoadCutCache) writes this compile's words
-// to an unnamed file there as they come, not to memory: at 100,000
-// skills they are 215 MB, held from the first skill cut to the end of
-// the compile. Save copies them into the cache file, in the order and
-// format the words kept in memory are written (TestCutCacheSpill).
+// and records to an unnamed file there as they come, not to memory: at
+// 100,000 skills they are hundreds of megabytes, held from the first skill
+// cut to the end of the compile. Save copies them into the cache file, in
+// the order and format a cache kept in memory writes (TestCutCacheSpill).
 type spill struct {
-	f   *os.File
-	w   *bufio.Writer
-	n   int64 // bytes written
-	at  map[cutKey]spillAt
-	err error // the first failure: the cache is then not saved
-	buf []byte
+	f     *os.File // nil: kept in mem
+	w     *bufio.Writer
+	mem   []byte
+	n     int64 // bytes written
+	words map[cutKey]spillAt
+	recs  map[cutKey]spillAt // len[0] is the record's, len[1] 0
+	err   error              // the first failure: the cache is then not saved
+	buf   []byte
 }
 
-// spillAt is where a skill's words lie in the spill.
+// spillAt is where a skill's words (each field's) or record lie in the spill.
 type spillAt struct {
 	off int64
 	len [2]uint32
 }
 
-// newSpill opens a spill in dir; nil if it cannot.
+// newSpill opens a spill in dir, or in memory for dir ""; in memory too if
+// the file cannot be made.
 func newSpill(dir string) *spill {
+	sp := &spill{words: map[cutKey]spillAt{}, recs: map[cutKey]spillAt{}}
+	if dir == "" {
+		return sp
+	}
 	f, err := os.CreateTemp(dir, ".cuts-*.spill")
 	if err != nil {
-		return nil
+		return sp
 	}
 	// Unnamed once open where the system allows: gone with the process
 	// whatever happens to it.
 	if os.Remove(f.Name()) != nil {
 		defer func() { _ = os.Remove(f.Name()) }() // Save removes it otherwise
 	}
-	return &spill{f: f, w: bufio.NewWriterSize(f, 1<<20), at: map[cutKey]spillAt{}}
+	sp.f, sp.w = f, bufio.NewWriterSize(f, 1<<20)
+	return sp
+}
+
+// put appends parts and returns where they lie.
+func (sp *spill) put(parts ...string) (spillAt, bool) {
+	if sp.err != nil {
+		return spillAt{}, false
+	}
+	a := spillAt{off: sp.n}
+	for i, p := range parts {
+		if len(p) > math.MaxUint32 {
+			sp.err = errors.New("a skill's words are too long to cache")
+			return spillAt{}, false
+		}
+		a.len[i] = uint32(len(p))
+		if sp.f == nil {
+			sp.mem = append(sp.mem, p...)
+		} else if _, err := sp.w.WriteString(p); err != nil {
+			sp.err = err
+			return spillAt{}, false
+		}
+		sp.n += int64(len(p))
+	}
+	return a, true
 }
 
 // keep writes a skill's words, once per text.
 func (sp *spill) keep(k cutKey, j [2]string) {
-	if _, ok := sp.at[k]; ok || sp.err != nil {
+	if _, ok := sp.words[k]; ok {
 		return
 	}
-	if len(j[0]) > math.MaxUint32 || len(j[1]) > math.MaxUint32 {
-		sp.err = errors.New("a skill's words are too long to cache")
+	if a, ok := sp.put(j[0], j[1]); ok {
+		sp.words[k] = a
+	}
+}
+
+// keepRecord writes a skill's record, once per key.
+func (sp *spill) keepRecord(k cutKey, rec []byte) {
+	if _, ok := sp.recs[k]; ok {
 		return
 	}
-	sp.at[k] = spillAt{sp.n, [2]uint32{uint32(len(j[0])), uint32(len(j[1]))}}
-	for _, f := range j {
-		if _, err := sp.w.WriteString(f); err != nil {
-			sp.err = err
-			return
-		}
-		sp.n += int64(len(f))
+	if a, ok := sp.put(unsafe.String(unsafe.SliceData(rec), len(rec))); ok {
+		sp.recs[k] = a
 	}
 }
 
@@ -127,16 +207,19 @@ func (sp *spill) read(a spillAt) ([2]string, bool) {
 	return [2]string{string(b[:a.len[0]]), string(b[a.len[0]:])}, true
 }
 
-// bytes returns the bytes at a, both fields, in a buffer the next call
-// reuses; nil if the spill failed.
+// bytes returns the bytes at a, all its parts, in a buffer the next call
+// may reuse; nil if the spill failed.
 func (sp *spill) bytes(a spillAt) []byte {
 	if sp.err != nil {
 		return nil
 	}
+	n := int(a.len[0]) + int(a.len[1])
+	if sp.f == nil {
+		return sp.mem[a.off : a.off+int64(n) : a.off+int64(n)]
+	}
 	if sp.err = sp.w.Flush(); sp.err != nil {
 		return nil
 	}
-	n := int(a.len[0]) + int(a.len[1])
 	if cap(sp.buf) < n+1 {
 		sp.buf = make([]byte, n+1)
 	}
@@ -147,10 +230,21 @@ func (sp *spill) bytes(a spillAt) []byte {
 	return b
 }
 
+// flush writes out what is buffered.
+func (sp *spill) flush() error {
+	if sp.err == nil && sp.f != nil {
+		sp.err = sp.w.Flush()
+	}
+	return sp.err
+}
+
 // close closes and removes the spill.
 func (sp *spill) close() {
-	_ = sp.f.Close()
-	_ = os.Remove(sp.f.Name())
+	if sp.f != nil {
+		_ = sp.f.Close()
+		_ = os.Remove(sp.f.Name())
+	}
+	sp.mem = nil
 }
 
 // A skill's words are kept joined, each field one string with a NUL
@@ -188,6 +282,32 @@ func keyOf(s *skills.Skill) cutKey {
 	return k
 }
 
+// recordKey is the hash of everything a skill's record is cut from: its
+// keywords as written (text, tier, weight) and keyOf's text.
+func recordKey(s *skills.Skill) cutKey {
+	var buf [512]byte
+	b := binary.AppendUvarint(buf[:0], uint64(len(s.Keywords)))
+	h := sha256.New()
+	for _, k := range s.Keywords {
+		if len(b) > len(buf)-binary.MaxVarintLen64-len(k.Text)-9 {
+			h.Write(b)
+			b = buf[:0]
+		}
+		b = binary.AppendUvarint(b, uint64(len(k.Text)))
+		b = append(b, k.Text...)
+		b = append(b, byte(k.Tier))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(k.Weight))
+	}
+	d := s.Text()
+	b = binary.AppendUvarint(b, uint64(len(d)))
+	h.Write(b)
+	h.Write(unsafe.Slice(unsafe.StringData(d), len(d)))
+	h.Write(unsafe.Slice(unsafe.StringData(s.Body), len(s.Body)))
+	var k cutKey
+	copy(k[:], h.Sum(buf[:0]))
+	return k
+}
+
 // begin starts a compile whose dictionary is dict: the loaded words count
 // only if they were cut under the same identity.
 func (c *CutCache) begin(dict table.Strings) {
@@ -199,16 +319,90 @@ func (c *CutCache) begin(dict table.Strings) {
 	}
 	c.ident = hex.EncodeToString(h.Sum(nil))
 	if c.loaded != c.ident {
-		c.old = nil
+		c.old, c.recs, c.terms, c.wts = nil, nil, nil, nil
 	}
 	if c.spill != nil {
 		c.spill.close()
 	}
-	c.fresh, c.spill = map[cutKey][2]string{}, nil
-	if c.dir != "" {
-		c.spill = newSpill(c.dir)
+	c.spill = newSpill(c.dir)
+	c.kept = map[cutKey][]byte{}
+	c.num = numbering{}
+	if c.recs != nil && float64(len(c.terms)) <= float64(c.used)*(1+compactSlack)+compactFloor {
+		c.num = numbering{extend: true, terms: slices.Clip(c.terms), wts: slices.Clip(c.wts), loaded: len(c.terms)}
 	}
 	c.cut.Store(0)
+}
+
+// noteTerm records, with extend, that builder term id is the loaded
+// file's term number old.
+func (n *numbering) noteTerm(id, old uint32) {
+	if !n.extend {
+		return
+	}
+	if int(id) >= len(n.termNum) {
+		n.termNum = append(n.termNum, make([]uint32, int(id)+1-len(n.termNum))...)
+	}
+	n.termNum[id] = old + 1
+}
+
+// noteWeight is noteTerm for a builder weight number.
+func (n *numbering) noteWeight(num, old uint32) {
+	if !n.extend {
+		return
+	}
+	if int(num) >= len(n.wtNum) {
+		n.wtNum = append(n.wtNum, make([]uint32, int(num)+1-len(n.wtNum))...)
+	}
+	n.wtNum[num] = old + 1
+}
+
+// term returns the file's number of builder term id, whose text is t.
+func (n *numbering) term(id uint32, t string) uint32 {
+	if !n.extend {
+		return id
+	}
+	if int(id) < len(n.termNum) && n.termNum[id] != 0 {
+		return n.termNum[id] - 1
+	}
+	if n.oldTerm == nil {
+		n.oldTerm = make(map[string]uint32, n.loaded)
+		for i, s := range n.terms[:n.loaded] {
+			n.oldTerm[s] = uint32(i)
+		}
+	}
+	num, ok := n.oldTerm[t]
+	if !ok {
+		num = uint32(len(n.terms))
+		n.terms = append(n.terms, t)
+	}
+	n.noteTerm(id, num)
+	return num
+}
+
+// weight is term for a builder weight number, whose value is w.
+func (n *numbering) weight(num uint32, w float64) uint32 {
+	if !n.extend {
+		return num
+	}
+	if int(num) < len(n.wtNum) && n.wtNum[num] != 0 {
+		return n.wtNum[num] - 1
+	}
+	if n.oldWt == nil {
+		n.oldWt = make(map[uint64]uint32, n.loaded)
+		for i, v := range n.wts[:len(n.wts)] {
+			if _, ok := n.oldWt[math.Float64bits(v)]; !ok {
+				n.oldWt[math.Float64bits(v)] = uint32(i)
+			}
+		}
+	}
+	out, ok := n.oldWt[math.Float64bits(w)]
+	if !ok {
+		out = uint32(len(n.wts))
+		n.wts = append(n.wts, w)
+		n.oldWt[math.Float64bits(w)] = out
+	}
+	n.noteWeight(num, out)
+	return out
 }
 
 // words returns skill s's description and body words, from the cache or
@@ -231,91 +425,239 @@ func (c *CutCache) joined(s *skills.Skill, cut func(*skills.Skill) [2][]string) 
 		c.cut.Add(1)
 	}
 	c.mu.Lock()
-	if c.spill != nil {
-		c.spill.keep(k, j)
-	} else {
-		c.fresh[k] = j
-	}
+	c.spill.keep(k, j)
 	c.mu.Unlock()
 	return j
 }
 
 // recall returns the words of a text kept this compile.
 func (c *CutCache) recall(k cutKey) ([2]string, bool) {
-	if c.spill == nil {
-		j, ok := c.fresh[k]
-		return j, ok
-	}
-	if a, ok := c.spill.at[k]; ok {
+	if a, ok := c.spill.words[k]; ok {
 		return c.spill.read(a)
 	}
 	return [2]string{}, false
 }
 
-// Cut returns how many skills the last compile cut, not finding their
-// words in the cache.
-func (c *CutCache) Cut() int { return int(c.cut.Load()) }
+// A record is a skill's entries as the builder made them, in the
+// numbering of its file's terms and weights, varint-encoded: the number
+// of keyword entries and of description and body terms, then each
+// entry's term number and its value (a text term's count, a keyword's
+// weight number) times 16 plus its field, mostly one byte. A record read back is checked against its file's tables,
+// so a damaged one is a skill cut afresh, never a wrong posting.
 
-// Save writes the words of the last compile's skills to path, streamed
-// (see saveStream), sorted by key.
-func (c *CutCache) Save(path string) error {
-	if sp := c.spill; sp != nil {
-		defer sp.close()
-		c.spill = nil
-		return c.saveSpill(path, sp)
+// record returns the loaded record of key k, checked whole against the
+// loaded tables, with its counts; false if there is none, or none whole.
+func (c *CutCache) record(k cutKey) (cached cachedTerms, ok bool) {
+	rec, ok := c.recs[k]
+	if !ok {
+		return cached, false
 	}
-	keys := make([]cutKey, 0, len(c.fresh))
-	for k := range c.fresh {
-		keys = append(keys, k)
-	}
-	sortKeys(keys)
-	return saveStream(path, cutsKind, cutsVersion, false, func(w writer) {
-		w.str(c.ident)
-		w.num(uint64(len(keys)))
-		for _, k := range keys {
-			w.s.write(k[:])
-			w.str(c.fresh[k][0])
-			w.str(c.fresh[k][1])
+	cached.raw = rec
+	next := func() (uint64, bool) {
+		v, n := binary.Uvarint(rec)
+		if n <= 0 {
+			return 0, false
 		}
-	})
+		rec = rec[n:]
+		return v, true
+	}
+	var head [4]uint64
+	for i := range head {
+		if head[i], ok = next(); !ok {
+			return cached, false
+		}
+	}
+	n := head[3]
+	if n != head[0]+head[1]+head[2] || n > uint64(len(rec)) {
+		return cached, false
+	}
+	cached.keywords, cached.fieldTerms, cached.n, cached.entries = int(head[0]), [2]int{int(head[1]), int(head[2])}, int(n), rec
+	for range n {
+		t, ok1 := next()
+		v, ok2 := next()
+		switch {
+		case !ok1 || !ok2 || t >= uint64(len(c.terms)) || v>>fieldBits > valueMask:
+			return cachedTerms{}, false
+		case Field(v&fieldMask).IsKeyword() && v>>fieldBits >= uint64(len(c.wts)):
+			return cachedTerms{}, false
+		}
+	}
+	if len(rec) != 0 {
+		return cachedTerms{}, false
+	}
+	return cached, true
 }
 
-// saveSpill is Save from a spill: the same bytes, read back in key order.
-func (c *CutCache) saveSpill(path string, sp *spill) error {
-	if sp.err == nil {
-		sp.err = sp.w.Flush()
+// cachedTerms is a skill's record, checked.
+type cachedTerms struct {
+	raw        []byte // the record as loaded
+	entries    []byte // its n entries, as pairs of varints (the checks passed)
+	n          int
+	keywords   int
+	fieldTerms [2]int
+}
+
+// fieldBits and fieldMask pack an entry's field below its value in a
+// record.
+const (
+	fieldBits = 32 - fieldShift
+	fieldMask = 1<<fieldBits - 1
+)
+
+// each calls fn with each entry, numbered as in the loaded file.
+func (ct *cachedTerms) each(fn func(term uint32, field Field, value uint32)) {
+	b := ct.entries
+	for range ct.n {
+		t, w := binary.Uvarint(b)
+		v, w2 := binary.Uvarint(b[w:])
+		b = b[w+w2:]
+		fn(uint32(t), Field(v&fieldMask), uint32(v>>fieldBits))
 	}
-	if sp.err != nil {
-		return sp.err
+}
+
+// keepRecord keeps a skill's record for the next compile: rec as it was
+// loaded, when the numbering extends the loaded file's, else its entries
+// es (n of them) encoded, given in the builder's numbering, whose terms
+// and weights are terms and weights. buf is reused, and returned.
+func (c *CutCache) keepRecord(k cutKey, rec []byte, keywords int, fieldTerms [2]int, es func(yield func(entry) bool), n int, terms []string, weights []float64, buf []byte) []byte {
+	if rec != nil && c.num.extend {
+		// Unchanged, it is copied from the loaded file when the cache is
+		// saved: no copy of it made now.
+		c.mu.Lock()
+		if _, ok := c.spill.recs[k]; !ok {
+			c.kept[k] = rec
+		}
+		c.mu.Unlock()
+		return buf
 	}
-	keys := make([]cutKey, 0, len(sp.at))
-	size := int64(16 + len(c.ident))
-	for k, a := range sp.at {
-		keys = append(keys, k)
-		size += int64(len(k)+16) + int64(a.len[0]) + int64(a.len[1])
+	buf = binary.AppendUvarint(buf[:0], uint64(keywords))
+	buf = binary.AppendUvarint(buf, uint64(fieldTerms[0]))
+	buf = binary.AppendUvarint(buf, uint64(fieldTerms[1]))
+	buf = binary.AppendUvarint(buf, uint64(n))
+	for e := range es {
+		field, v := Field(e.code>>fieldShift), e.code&valueMask
+		if field.IsKeyword() {
+			v = c.num.weight(v, weights[v])
+		}
+		buf = binary.AppendUvarint(buf, uint64(c.num.term(e.term, terms[e.term])))
+		buf = binary.AppendUvarint(buf, uint64(v)<<fieldBits|uint64(field))
 	}
-	sortKeys(keys)
-	return store.WriteCacheStream(path, cutsKind, cutsVersion, size, false, func(out io.Writer) error {
-		bw := bufio.NewWriterSize(out, 1<<20)
-		s := sink{w: bw}
-		w := writer{&s}
+	c.mu.Lock()
+	if _, ok := c.kept[k]; !ok {
+		c.spill.keepRecord(k, buf)
+	}
+	c.mu.Unlock()
+	return buf
+}
+
+// Cut returns how many skills the last compile cut, not finding their
+// words or record in the cache.
+func (c *CutCache) Cut() int { return int(c.cut.Load()) }
+
+// Save writes the words and records of the last compile's skills to
+// path, streamed (store.WriteCacheStream), each sorted by key: the
+// identity, the words, the records' terms and weights, the records.
+func (c *CutCache) Save(path string) error {
+	sp := c.spill
+	if sp == nil {
+		sp = newSpill("")
+	}
+	defer sp.close()
+	c.spill = nil
+	kept, evict := c.kept, c.keptEvict
+	c.kept, c.keptEvict = nil, nil
+	if err := sp.flush(); err != nil {
+		return err
+	}
+	wordKeys, recKeys := sortedKeys(sp.words), sortedKeys(sp.recs)
+	for k := range kept {
+		recKeys = append(recKeys, k)
+	}
+	sortKeys(recKeys)
+	// The records kept as loaded are read from the loaded file's pages,
+	// which leave memory again every keptEvictEvery bytes.
+	var sinceEvict int
+	encode := func(w writer, counting bool) error {
 		w.str(c.ident)
-		w.num(uint64(len(keys)))
-		for _, k := range keys {
-			a := sp.at[k]
+		w.num(uint64(len(wordKeys)))
+		for _, k := range wordKeys {
+			a := sp.words[k]
+			if counting {
+				w.s.n += int64(len(k)) + 16 + int64(a.len[0]) + int64(a.len[1])
+				continue
+			}
 			b := sp.bytes(a)
 			if b == nil {
 				return sp.err
 			}
-			s.write(k[:])
+			w.s.write(k[:])
 			w.bytes(b[:a.len[0]])
 			w.bytes(b[a.len[0]:])
+		}
+		w.num(uint64(c.num.used))
+		w.strs(c.num.terms)
+		w.num(uint64(len(c.num.wts)))
+		for _, v := range c.num.wts {
+			w.f64(v)
+		}
+		w.num(uint64(len(recKeys)))
+		for _, k := range recKeys {
+			var b []byte
+			a, spilled := sp.recs[k]
+			switch {
+			case counting && spilled:
+				w.s.n += int64(len(k)) + 8 + int64(a.len[0])
+				continue
+			case spilled:
+				if b = sp.bytes(a); b == nil {
+					return sp.err
+				}
+			default:
+				b = kept[k]
+				if sinceEvict += len(b); sinceEvict > keptEvictEvery && evict != nil && !counting {
+					evict()
+					sinceEvict = 0
+				}
+			}
+			w.s.write(k[:])
+			w.bytes(b)
+		}
+		return nil
+	}
+	var count sink
+	if err := encode(writer{&count}, true); err != nil {
+		return err
+	}
+	defer func() {
+		if evict != nil {
+			evict()
+		}
+	}()
+	return store.WriteCacheStream(path, cutsKind, cutsVersion, count.n, false, func(out io.Writer) error {
+		bw := bufio.NewWriterSize(out, 1<<20)
+		s := sink{w: bw}
+		if err := encode(writer{&s}, false); err != nil {
+			return err
 		}
 		if s.err != nil {
 			return s.err
 		}
 		return bw.Flush()
 	})
+}
+
+// keptEvictEvery is how many bytes of the loaded file's records Save
+// copies between dropping its pages from memory (at 100,000 skills the
+// records are over 100 MB, written while calibration runs).
+const keptEvictEvery = 16 << 20
+
+func sortedKeys(m map[cutKey]spillAt) []cutKey {
+	keys := make([]cutKey, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortKeys(keys)
+	return keys
 }
 
 func sortKeys(keys []cutKey) {
@@ -331,8 +673,8 @@ func LoadCutCache(path, ident string) *CutCache {
 	if err != nil {
 		return c
 	}
-	if old, loaded, err := decodeCuts(payload); err == nil {
-		c.old, c.loaded, c.evict = old, loaded, evict
+	if d, err := decodeCuts(payload); err == nil {
+		c.old, c.recs, c.terms, c.wts, c.used, c.loaded, c.evict = d.words, d.recs, d.terms, d.wts, d.used, d.ident, evict
 	}
 	return c
 }
@@ -340,31 +682,65 @@ func LoadCutCache(path, ident string) *CutCache {
 // done ends a compile's use of the loaded words: they leave memory, the
 // file's pages with them (store.MapCache); at 100,000 skills they were
 // 215 MB of a recompile's peak. A cache serves one compile.
-func (c *CutCache) done() {
-	c.old = nil
+func (c *CutCache) done(terms []string, weights []float64) {
+	if !c.num.extend {
+		c.num.terms, c.num.wts = terms, weights
+	}
+	c.num.used = len(terms)
+	c.num.termNum, c.num.wtNum, c.num.oldTerm, c.num.oldWt = nil, nil, nil, nil
+	c.old, c.recs, c.terms, c.wts = nil, nil, nil, nil
 	if c.evict != nil {
 		c.evict()
-		c.evict = nil
+		c.keptEvict, c.evict = c.evict, nil
 	}
 }
 
+// decoded is a cache file's payload.
+type decoded struct {
+	ident string
+	words map[cutKey][2]string
+	used  int
+	terms []string
+	wts   []float64
+	recs  map[cutKey][]byte
+}
+
 // decodeCuts reads a cache's payload; its strings share the mapped file.
-func decodeCuts(data []byte) (map[cutKey][2]string, string, error) {
+func decodeCuts(data []byte) (decoded, error) {
 	r := reader{data: data}
-	ident := r.str()
-	n := r.length(len(cutKey{}) + 16)
-	out := make(map[cutKey][2]string, n)
-	for i := 0; i < n && r.err == nil; i++ {
-		if len(r.data) < len(cutKey{}) {
-			return nil, "", errors.New("cut cache damaged")
+	d := decoded{ident: r.str()}
+	key := func() (k cutKey) {
+		if len(r.data) < len(k) {
+			r.err = errors.New("cut cache damaged")
+			return k
 		}
-		var k cutKey
 		copy(k[:], r.data)
 		r.skip(len(k))
-		out[k] = [2]string{r.str(), r.str()}
+		return k
+	}
+	n := r.length(len(cutKey{}) + 16)
+	d.words = make(map[cutKey][2]string, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		k := key()
+		d.words[k] = [2]string{r.str(), r.str()}
+	}
+	d.used = int(min(r.num(), math.MaxInt32))
+	d.terms = r.strs()
+	d.wts = make([]float64, r.length(8))
+	for i := range d.wts {
+		d.wts[i] = r.f64()
+	}
+	n = r.length(len(cutKey{}) + 8)
+	d.recs = make(map[cutKey][]byte, n)
+	for i := 0; i < n && r.err == nil; i++ {
+		k := key()
+		d.recs[k] = r.bytes()
+	}
+	if r.err == nil && len(r.data) != 0 {
+		r.err = errors.New("cut cache damaged")
 	}
 	if r.err != nil {
-		return nil, "", r.err
+		return decoded{}, r.err
 	}
-	return out, ident, nil
+	return d, nil
 }

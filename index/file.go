@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"unsafe"
 
 	"github.com/skillroute/skillroute/internal/table"
@@ -122,6 +123,39 @@ func Load(path string) (*Index, error) {
 		return nil, err
 	}
 	return decode(path, data)
+}
+
+// stampHead is how much of an index file ReadStamp reads: the magic,
+// the format, and the source hash and stamp (each a length and 64 hex
+// digits), with room to spare.
+const stampHead = 512
+
+// ReadStamp returns the full stamp (Index.Stamp) of the index file at
+// path, reading only the head of the file: whether a cached index is
+// current is known without loading it (at 100,000 skills, loading it
+// made a recompile's peak memory exceed a cold compile's). The checksum
+// is not verified; whoever then uses the index loads it with Load.
+func ReadStamp(path string) (string, error) {
+	data, err := store.CacheHead(path, cacheKind, FormatVersion, stampHead)
+	if errors.Is(err, store.ErrVersion) {
+		return "", fmt.Errorf("%s: %w", path, ErrStale)
+	}
+	if err != nil {
+		return "", err
+	}
+	if !bytes.HasPrefix(data, []byte(magic)) {
+		return "", fmt.Errorf("%s: not a skillroute index", path)
+	}
+	r := reader{data: data[len(magic):], pos: len(magic)}
+	if r.num() != FormatVersion {
+		return "", fmt.Errorf("%s: %w", path, ErrStale)
+	}
+	r.str() // the source hash
+	stamp := strings.Clone(r.str())
+	if r.err != nil {
+		return "", fmt.Errorf("%s: damaged index header: %v", path, r.err)
+	}
+	return stamp, nil
 }
 
 // decode reads an index from the payload of its file, named path in

@@ -230,7 +230,7 @@ type Options struct {
 	// but those Keep (may be nil) reports, which stay whole.
 	Release bool
 	Keep    func(skill int) bool
-	// Cuts, when set, supplies the words of skills whose text a compile
+	// Cuts, when set, supplies the words or terms of skills a compile
 	// before cut, and keeps this compile's for the next (cutcache.go).
 	Cuts *CutCache
 }

@@ -87,16 +87,59 @@ func Compile(cfg Config) (*index.Index, error) {
 	return compile(cfg, quick)
 }
 
+// Stamps are a configuration's quick and full stamps, taken once: a
+// compile that first asks whether the cache is current (Current) then
+// compiles from the same stamps, not statting every skill file twice.
+type Stamps struct {
+	quick, full string
+	taken       time.Time // before the files were statted: what a compile from them is dated
+}
+
+// TakeStamps takes a configuration's stamps.
+func TakeStamps(cfg Config) (Stamps, error) {
+	st := Stamps{taken: time.Now()}
+	var err error
+	if st.quick, err = Stamp(cfg); err != nil {
+		return st, err
+	}
+	st.full, err = FullStamp(cfg)
+	return st, err
+}
+
+// Current reports whether the cache folder holds the index of the
+// sources as st saw them, reading only its file's head
+// (index.ReadStamp): deciding that a changed catalog is to be compiled
+// loads no index.
+func Current(cfg Config, st Stamps) bool {
+	if cfg.CacheDir == "" || st.quick == "" {
+		return false
+	}
+	stamp, err := index.ReadStamp(indexFile(cfg, st.quick))
+	return err == nil && stamp == st.full
+}
+
+// CompileStamped is Compile from stamps already taken (TakeStamps).
+func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
+	return compileStamped(cfg, st)
+}
+
 // compile is Compile with the configuration's quick stamp already taken.
 func compile(cfg Config, quick string) (*index.Index, error) {
+	st := Stamps{quick: quick, taken: time.Now()}
+	var err error
+	if st.full, err = FullStamp(cfg); err != nil {
+		return nil, err
+	}
+	return compileStamped(cfg, st)
+}
+
+// compileStamped compiles from the stamps st.
+func compileStamped(cfg Config, st Stamps) (*index.Index, error) {
 	if cfg.OnCompile != nil {
 		cfg.OnCompile()
 	}
-	began := time.Now()
-	full, err := FullStamp(cfg)
-	if err != nil {
-		return nil, err
-	}
+	began, quick, full := st.taken, st.quick, st.full
+	var err error
 	defer index.TightGC()() // reading the catalog makes as much garbage as compiling it
 	var fronts *skills.FrontCache
 	if cfg.CacheDir != "" && readsSkillFiles(cfg) {

@@ -50,10 +50,15 @@ func TestInstalledCatalogFromPlaces(t *testing.T) {
 	r, err = loader.Open(cfg)
 	require.NoError(t, err)
 	assert.False(t, loader.Fresh(cfg, r.Index))
+	st, err := loader.TakeStamps(cfg)
+	require.NoError(t, err)
+	assert.False(t, loader.Current(cfg, st), "the stamp in the cached file's head is the old one")
 	assert.Equal(t, []string{"fleet-deploy"}, loader.Changed(r.Index, "fleet-deploy", "invoice-helper"))
-	ix, err := loader.Compile(cfg)
+	ix, err := loader.CompileStamped(cfg, st)
 	require.NoError(t, err)
 	assert.True(t, loader.Fresh(cfg, ix))
+	assert.True(t, loader.Current(cfg, st), "compiled from these stamps")
+	assert.False(t, loader.Current(loader.Config{Catalog: cfg.Catalog, Places: cfg.Places}, st), "no cache folder, nothing current")
 	assert.Empty(t, loader.Changed(ix, "fleet-deploy", "invoice-helper"))
 
 	// A skill folder added moves the quick stamp. With OnStale, the last

@@ -192,6 +192,9 @@ func parse(source, dirName string, data []byte, fc *FrontCache) (Skill, error) {
 	if sk.Description == "" {
 		sk.Description = firstParagraph(sk.Body)
 	}
+	if n := len(fm.Keywords.Core) + len(fm.Keywords.Strong) + len(fm.Keywords.Extended); n > 0 {
+		sk.Keywords = make([]Keyword, 0, n) // one allocation, not one per doubling
+	}
 	for _, t := range []struct {
 		words []string
 		tier  Tier
@@ -201,6 +204,9 @@ func parse(source, dirName string, data []byte, fc *FrontCache) (Skill, error) {
 				sk.Keywords = append(sk.Keywords, Keyword{Text: w, Tier: t.tier, Weight: t.tier.Weight()})
 			}
 		}
+	}
+	if len(sk.Keywords) == 0 {
+		sk.Keywords = nil // blank keywords only: none, as before the list was sized
 	}
 	return sk, nil
 }

@@ -211,6 +211,46 @@ func MapCache(path, kind string, version uint32) (payload []byte, evictPages fun
 	}, nil
 }
 
+// CacheHead returns up to n bytes from the start of the payload of the
+// cache file at path, after checking the frame's magic, kind, version
+// (else ErrVersion) and length, but not its checksum, which would read
+// the whole file: for a caller that only needs a header the writer put
+// first (an index's stamp, to tell whether it is current), and loads the
+// file through LoadCache before using anything else of it.
+func CacheHead(path, kind string, version uint32, n int) ([]byte, error) {
+	if err := checkParent(path); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() || info.Size() < HeaderSize {
+		return nil, fmt.Errorf("%s: not a skillroute cache file: %w", path, ErrDamaged)
+	}
+	buf := make([]byte, HeaderSize+int(min(int64(n), info.Size()-HeaderSize)))
+	if _, err := io.ReadFull(f, buf); err != nil {
+		return nil, err
+	}
+	h := buf[:HeaderSize]
+	switch {
+	case string(h[:8]) != cacheMagic:
+		return nil, fmt.Errorf("%s: not a skillroute cache file: %w", path, ErrDamaged)
+	case len(kind) > kindLen || string(bytes.TrimRight(h[8:16], "\x00")) != kind:
+		return nil, fmt.Errorf("%s: a %q cache, not %q: %w", path, bytes.TrimRight(h[8:16], "\x00"), kind, ErrDamaged)
+	case binary.LittleEndian.Uint32(h[16:]) != version:
+		return nil, fmt.Errorf("%s: %s cache of format version %d, not %d: %w", path, kind, binary.LittleEndian.Uint32(h[16:]), version, ErrVersion)
+	case binary.LittleEndian.Uint64(h[24:]) != uint64(info.Size()-HeaderSize):
+		return nil, fmt.Errorf("%s: truncated or damaged %s cache: %w", path, kind, ErrDamaged)
+	}
+	return buf[HeaderSize:], nil
+}
+
 // loadCache is LoadCache, returning the whole mapping too.
 func loadCache(path, kind string, version uint32) (payload, data []byte, mapped bool, err error) {
 	if err := checkParent(path); err != nil {

@@ -524,6 +524,41 @@ func TestCacheRoundTrip(t *testing.T) {
 	assert.Empty(t, got)
 }
 
+// TestCacheHead protects reading a cache file's head alone (an index's
+// stamp): the payload's first bytes, the frame's kind, version and
+// length checked as LoadCache checks them, the checksum not.
+func TestCacheHead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cache", "x.bin")
+	payload := []byte("head of the payload, then the rest of it")
+	require.NoError(t, store.WriteCache(path, "index", 6, payload))
+	for _, n := range []int{0, 4, len(payload), len(payload) + 100} {
+		got, err := store.CacheHead(path, "index", 6, n)
+		require.NoError(t, err)
+		assert.Equal(t, payload[:min(n, len(payload))], got, "%d bytes", n)
+	}
+	_, err := store.CacheHead(path, "index", 7, 4)
+	assert.ErrorIs(t, err, store.ErrVersion)
+	_, err = store.CacheHead(path, "rules", 6, 4)
+	assert.ErrorIs(t, err, store.ErrDamaged)
+	_, err = store.CacheHead(filepath.Join(t.TempDir(), "missing.bin"), "index", 6, 4)
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(path, data[:len(data)-1], 0o600))
+	_, err = store.CacheHead(path, "index", 6, 4)
+	assert.ErrorIs(t, err, store.ErrDamaged, "a truncated file")
+	require.NoError(t, os.WriteFile(path, data[:10], 0o600))
+	_, err = store.CacheHead(path, "index", 6, 4)
+	assert.ErrorIs(t, err, store.ErrDamaged, "no whole frame")
+
+	data[len(data)-1] ^= 0xff
+	require.NoError(t, os.WriteFile(path, data, 0o600))
+	got, err := store.CacheHead(path, "index", 6, 4)
+	require.NoError(t, err, "the checksum is not read")
+	assert.Equal(t, payload[:4], got)
+}
+
 // TestCacheStream protects streamed caches (the index, the cut cache): a
 // payload written in pieces makes the file WriteCache makes of it whole,
 // byte for byte, with or without the fsyncs; a fill that writes another

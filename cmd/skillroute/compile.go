@@ -98,17 +98,23 @@ func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
 }
 
 // compile compiles the index unless the cached one is current (every
-// skill file checked), writes it to out when given, and the rules cache
+// skill file checked against the stamp in its head), writes it to out when given, and the rules cache
 // beside a cached index: the hook loads both, and with only the index
 // cached the rules would be parsed on the prompt's clock again.
 func (a *app) compile(cfg loader.Config, out string) (ix *index.Index, compiled bool, err error) {
-	if cfg.CacheDir != "" && loader.Cached(cfg) {
-		if ix, err = loader.OpenIndex(cfg); err == nil && !loader.Fresh(cfg, ix) {
-			ix = nil
-		}
+	// Whether the cached index is current is read off its file's head:
+	// a catalog that changed is compiled without loading the old index
+	// (at 100,000 skills that put a recompile's peak memory above a cold
+	// compile's), and from the stamps taken here.
+	st, err := loader.TakeStamps(cfg)
+	if err != nil {
+		return nil, false, err
+	}
+	if loader.Current(cfg, st) {
+		ix, _ = loader.OpenIndex(cfg) // compiles it again if the file is damaged
 	}
 	if ix == nil {
-		if ix, err = loader.Compile(cfg); err != nil {
+		if ix, err = loader.CompileStamped(cfg, st); err != nil {
 			return nil, false, err
 		}
 		compiled = true
