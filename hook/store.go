@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -84,15 +83,25 @@ type LastDecision struct {
 // for the model to pick a skill, short enough not to blame a later task.
 const FeedbackWindow = 5 * time.Minute
 
-var unsafeID = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
+// safeID reports whether an id is made of [A-Za-z0-9_.-] alone, and may
+// name a file as it is.
+func safeID(id string) bool {
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // sessionPath maps a session id to its file; ids are not trusted as paths.
 func (s *Store) sessionPath(id string) string {
 	if id == "" {
 		id = "default"
 	}
-	safe := unsafeID.ReplaceAllString(id, "_")
-	if safe != id || len(safe) > 100 || strings.HasPrefix(safe, ".") {
+	safe := id
+	if !safeID(id) || len(safe) > 100 || strings.HasPrefix(safe, ".") {
 		safe = "h-" + hash(id)
 	}
 	return filepath.Join(s.Dir, "sessions", safe+".json")
