@@ -3,7 +3,9 @@ package disambig
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
+	"sync"
 	"unsafe"
 
 	"github.com/skillroute/skillroute/store"
@@ -21,8 +23,9 @@ const cacheKind = "rules"
 // payload carries the count of rules read, each branch's engine and the
 // problems as fields (rule, whether skipped) rather than messages, 9 since
 // each expression branch carries its guarded form (formOf) and the
-// literals their filter keys.
-const cacheVersion = 9
+// literals their filter keys, 10 since each rule's branches are one
+// counted body behind the rule's screen (decoded on first use).
+const cacheVersion = 10
 
 // How a branch's guarded form is stored: none (a plain-text or
 // backtracking branch, which has none), "guard does not model it", or
@@ -60,30 +63,44 @@ func (s *Set) Save(path string, problems []Problem) error {
 		w.buf = binary.LittleEndian.AppendUint16(w.buf, k)
 	}
 	w.num(len(s.Rules))
-	for _, r := range s.Rules {
+	var body cacheWriter
+	for i := range s.Rules {
+		r := &s.Rules[i]
 		for _, f := range []string{r.ID, r.Pattern, r.Boost, r.ExclusiveWith, r.OnKeyword,
 			strconv.FormatFloat(r.Weight, 'g', -1, 64), strconv.Itoa(r.Line)} {
 			w.str(f)
 		}
 		w.list(r.Penalty)
-		w.num(len(r.Branches))
-		for _, b := range r.Branches {
-			w.str(b.Pattern)
-			w.num(int(b.Engine))
-			w.list(b.Exact)
-			kind, form := formOf(b)
-			w.num(kind)
-			if kind == formGuarded {
-				w.str(form)
+		bs := r.AllBranches()
+		screen := ruleScreen(bs)
+		if screen == nil {
+			w.num(0)
+		} else {
+			w.num(len(screen) + 1)
+			for _, id := range screen {
+				w.num(int(id))
 			}
-			w.num(len(b.ids))
+		}
+		body.buf = body.buf[:0]
+		body.num(len(bs))
+		for _, b := range bs {
+			body.str(b.Pattern)
+			body.num(int(b.Engine))
+			body.list(b.Exact)
+			kind, form := formOf(b)
+			body.num(kind)
+			if kind == formGuarded {
+				body.str(form)
+			}
+			body.num(len(b.ids))
 			for _, g := range b.ids {
-				w.num(len(g))
+				body.num(len(g))
 				for _, id := range g {
-					w.num(int(id))
+					body.num(int(id))
 				}
 			}
 		}
+		w.str(string(body.buf))
 	}
 	return store.WriteCache(path, cacheKind, cacheVersion, w.buf)
 }
@@ -119,81 +136,162 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 		s.keys[i] = binary.LittleEndian.Uint16(keys[2*i:]) & (filterBits - 1)
 	}
 	s.prepare.Do(func() {}) // numbered already
-	// The literal numbers, the lists of text and the matchers of all
-	// branches share a few backing arrays: one allocation each per rule or
-	// branch was 1,377 allocations and 453 KB a load, and the hook runs
-	// with its collector off, so every fresh page is a fault
-	// (BenchmarkLoadCached).
-	var idArena arena[int32]
-	var groupArena arena[[]int32]
-	var strArena arena[string]
-	var matchers arena[matcher]
 	n := r.num()
 	if r.err == nil {
 		s.Rules = make([]Rule, n)
 	}
+	// A rule's branches, most of the file, are decoded when a prompt
+	// holds one literal of its screen (ruleScreen): decoding all of them
+	// was a tenth of a hook process (perf record of 200 prompt events at
+	// 50 skills), and most rules never pass the screen.
+	bodies := make([]lazyBranches, len(s.Rules))
+	var screens arena[int32]
 	for i := range s.Rules {
 		rule := &s.Rules[i]
 		rule.ID, rule.Pattern, rule.Boost = r.str(), r.str(), r.str()
 		rule.ExclusiveWith, rule.OnKeyword = r.str(), r.str()
 		rule.Weight, _ = strconv.ParseFloat(r.str(), 64)
 		rule.Line, _ = strconv.Atoi(r.str())
-		rule.Penalty = r.listIn(&strArena)
-		n := r.num()
-		if r.err != nil {
-			break
-		}
-		rule.Branches = make([]Branch, n)
-		for bi := range rule.Branches {
-			b := &rule.Branches[bi]
-			// Literals stay nil: the set's memo works on the numbers, and
-			// Rule.Match without a set falls back to the expression.
-			b.Pattern, b.Engine, b.Exact = r.str(), Engine(r.val()), r.listIn(&strArena)
-			if b.Engine > Backtrack {
-				r.err = fmt.Errorf("damaged rules cache")
-			}
-			kind, form := r.val(), ""
-			switch kind {
-			case formNone, formUnguarded:
-			case formGuarded:
-				form = r.str()
-			default:
-				r.err = fmt.Errorf("damaged rules cache")
-			}
-			if b.Exact == nil {
-				// A plain-text branch is decided by its text (find): only
-				// the others need a matcher, about a third of the built-in
-				// rules' branches.
-				b.re = &matchers.take(1, 128)[0]
-				b.re.form, b.re.formSet = form, kind != formNone
-			}
-			groups := r.num()
-			if r.err != nil {
-				break
-			}
-			b.ids = groupArena.take(groups, 1024)
-			for g := range b.ids {
-				m := r.num()
-				if r.err != nil {
-					break
+		rule.Penalty = r.list()
+		lazy := &bodies[i]
+		if k := r.num(); k > 0 {
+			lazy.screen = screens.take(k-1, 1024)
+			for j := range lazy.screen {
+				if lazy.screen[j] = int32(r.val()); int(lazy.screen[j]) >= len(s.literals) {
+					r.err = fmt.Errorf("damaged rules cache")
 				}
-				ids := idArena.take(m, 1024)
-				for k := range ids {
-					if ids[k] = int32(r.val()); int(ids[k]) >= len(s.literals) {
-						r.err = fmt.Errorf("damaged rules cache")
-					}
-				}
-				b.ids[g] = ids
 			}
 		}
+		lazy.body = r.bytes(r.num())
+		lazy.lits = len(s.literals)
+		rule.lazy = lazy
 		if rule.OnKeyword != "" {
 			rule.kw = &matcher{} // read only when the keyword is set (onKeywordMatches)
+		}
+		if r.err != nil {
+			break
 		}
 	}
 	if r.err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", path, r.err)
 	}
 	return s, problems, nil
+}
+
+// lazyBranches is a cached rule's branches, decoded on first use: its
+// encoded body, and its screen, the literals of which a prompt must hold
+// one for any branch to pass (nil: no screen, always decode). A body
+// that does not decode (a damaged cache the frame's checksum missed)
+// gives no branches: the rule never fires.
+type lazyBranches struct {
+	once     sync.Once
+	body     []byte
+	screen   []int32
+	lits     int // literals in the set: ids must be below
+	branches []Branch
+}
+
+// mayFire reports whether the prompt holds one literal of the screen;
+// true without a screen or without the set's memo.
+func (l *lazyBranches) mayFire(prompt string, seen literalMemo) bool {
+	if l.screen == nil || seen.state == nil {
+		return true
+	}
+	return slices.ContainsFunc(l.screen, func(id int32) bool { return seen.has(prompt, id) })
+}
+
+// get returns the branches, decoding them once.
+func (l *lazyBranches) get() []Branch {
+	l.once.Do(func() {
+		r := cacheReader{data: l.body}
+		bs := decodeBranches(&r, l.lits)
+		if r.err == nil && len(r.data) == 0 {
+			l.branches = bs
+		}
+		l.body = nil
+	})
+	return l.branches
+}
+
+// decodeBranches reads the branches of one rule, as Save writes them;
+// literal ids must be below lits. The lists of text, the literal numbers
+// and the matchers of the rule's branches share a few backing arrays: the
+// hook runs with its collector off, so every fresh page is a fault.
+func decodeBranches(r *cacheReader, lits int) []Branch {
+	var idArena arena[int32]
+	var groupArena arena[[]int32]
+	var strArena arena[string]
+	var matchers arena[matcher]
+	n := r.num()
+	if r.err != nil {
+		return nil
+	}
+	out := make([]Branch, n)
+	for bi := range out {
+		b := &out[bi]
+		// Literals stay nil: the set's memo works on the numbers, and
+		// Rule.Match without a set falls back to the expression.
+		b.Pattern, b.Engine, b.Exact = r.str(), Engine(r.val()), r.listIn(&strArena)
+		if b.Engine > Backtrack {
+			r.err = fmt.Errorf("damaged rules cache")
+		}
+		kind, form := r.val(), ""
+		switch kind {
+		case formNone, formUnguarded:
+		case formGuarded:
+			form = r.str()
+		default:
+			r.err = fmt.Errorf("damaged rules cache")
+		}
+		if b.Exact == nil {
+			// A plain-text branch is decided by its text (find): only
+			// the others need a matcher, about a third of the built-in
+			// rules' branches.
+			b.re = &matchers.take(1, n)[0]
+			b.re.form, b.re.formSet = form, kind != formNone
+		}
+		groups := r.num()
+		if r.err != nil {
+			return nil
+		}
+		b.ids = groupArena.take(groups, 64)
+		for g := range b.ids {
+			m := r.num()
+			if r.err != nil {
+				return nil
+			}
+			ids := idArena.take(m, 256)
+			for k := range ids {
+				if ids[k] = int32(r.val()); int(ids[k]) >= lits {
+					r.err = fmt.Errorf("damaged rules cache")
+				}
+			}
+			b.ids[g] = ids
+		}
+	}
+	if r.err != nil {
+		return nil
+	}
+	return out
+}
+
+// ruleScreen returns the literal ids of which a prompt must hold one for
+// any of the branches to pass its filter (the union of each branch's
+// first group: groups are sorted smallest first), or nil when a branch
+// requires no literal.
+func ruleScreen(bs []Branch) []int32 {
+	screen := []int32{}
+	for _, b := range bs {
+		if len(b.ids) == 0 {
+			return nil
+		}
+		for _, id := range b.ids[0] {
+			if !slices.Contains(screen, id) {
+				screen = append(screen, id)
+			}
+		}
+	}
+	return screen
 }
 
 // formOf returns what the cache keeps of a branch's guarded form: an

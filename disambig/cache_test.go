@@ -3,6 +3,7 @@ package disambig_test
 import (
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/skillroute/skillroute/disambig"
@@ -78,14 +79,46 @@ func TestCacheCarriesBacktrackingRules(t *testing.T) {
 	require.Len(t, cached.Rules, 3)
 	for i := range set.Rules {
 		for j, b := range set.Rules[i].Branches {
-			assert.Equal(t, b.Engine, cached.Rules[i].Branches[j].Engine, "%s branch %d", set.Rules[i].ID, j)
+			assert.Equal(t, b.Engine, cached.Rules[i].AllBranches()[j].Engine, "%s branch %d", set.Rules[i].ID, j)
 		}
 	}
-	assert.Equal(t, disambig.Backtrack, cached.Rules[1].Branches[0].Engine)
-	assert.Equal(t, disambig.RE2, cached.Rules[0].Branches[0].Engine)
+	assert.Equal(t, disambig.Backtrack, cached.Rules[1].AllBranches()[0].Engine)
+	assert.Equal(t, disambig.RE2, cached.Rules[0].AllBranches()[0].Engine)
 	for _, p := range []string{"做路由分析", "vue路由分析", "slack bot 怎么接", "slack bot 搭建", "自动整理", "自动化", "有个 bug", ""} {
 		assert.Equal(t, ids(set.Fired(tokenize.NewText(p))), ids(cached.Fired(tokenize.NewText(p))), p)
 	}
 	assert.Equal(t, []string{"R02"}, ids(cached.Fired(tokenize.NewText("做路由分析"))))
 	assert.Equal(t, []string{"R03"}, ids(cached.Fired(tokenize.NewText("自动整理"))))
+}
+
+// A cached set decodes a rule's branches when a prompt first passes the
+// rule's screen: routes running at once on one loaded set (eval's
+// workers) fire as the parsed set does, whichever decodes first.
+func TestCachedRulesDecodeOnceConcurrently(t *testing.T) {
+	parsed, path := builtinCache(t)
+	cached, _, err := disambig.LoadCached(path)
+	require.NoError(t, err)
+	var prompts []string
+	for _, r := range parsed.Rules {
+		prompts = append(prompts, r.Examples...)
+	}
+	want := make([][]string, len(prompts))
+	for i, p := range prompts {
+		want[i] = ids(parsed.Fired(tokenize.NewText(p)))
+	}
+	var wg sync.WaitGroup
+	got := make([][][]string, 4)
+	for w := range got {
+		got[w] = make([][]string, len(prompts))
+		wg.Go(func() {
+			for k := range prompts {
+				i := (k + w*len(prompts)/len(got)) % len(prompts) // each worker starts elsewhere
+				got[w][i] = ids(cached.Fired(tokenize.NewText(prompts[i])))
+			}
+		})
+	}
+	wg.Wait()
+	for w := range got {
+		assert.Equal(t, want, got[w], "worker %d", w)
+	}
 }

@@ -100,10 +100,25 @@ type Rule struct {
 	OnKeyword     string
 
 	// The trigger's top-level alternatives, each filtered and matched on
-	// its own (prefilter.go).
+	// its own (prefilter.go). Nil for a rule loaded from the cache, which
+	// decodes them when a prompt needs them: AllBranches reads either.
 	Branches []Branch
 
 	kw *matcher // OnKeyword, compiled on first use; shared by copies of the rule
+	// lazy holds the branches of a rule loaded from the cache, decoded
+	// when a prompt passes its screen; Branches stays nil. Shared by
+	// copies of the rule.
+	lazy *lazyBranches
+}
+
+// AllBranches returns the rule's branches: Branches, or for a rule loaded
+// from the cache (whose Branches field stays nil) its branches, decoded
+// now if they were not.
+func (r *Rule) AllBranches() []Branch {
+	if r.Branches == nil && r.lazy != nil {
+		return r.lazy.get()
+	}
+	return r.Branches
 }
 
 // Branch is one top-level alternative of a trigger.
@@ -157,7 +172,7 @@ func (r *Rule) onKeywordMatches(prompt string) bool {
 // MatchTimeout, in this process: such a match does not fire the rule.
 func (r *Rule) TimedOut() int64 {
 	var n int64
-	for _, b := range r.Branches {
+	for _, b := range r.AllBranches() {
 		if b.re != nil {
 			n += b.re.timeouts.Load()
 		}
@@ -175,12 +190,21 @@ func (r *Rule) Match(prompt string) bool {
 // expression would: the leftmost match, and at one position the earliest
 // alternative.
 func (r *Rule) matchLength(prompt string, seen literalMemo) int {
-	if r.Branches == nil && r.Pattern != "" {
+	bs := r.Branches
+	switch {
+	case bs != nil:
+	case r.lazy != nil:
+		if !r.lazy.mayFire(prompt, seen) {
+			return -1
+		}
+		bs = r.lazy.get()
+	case r.Pattern != "":
 		r.Branches = branches(r.Pattern) // a Rule built by hand, outside Parse
+		bs = r.Branches
 	}
 	at, length := -1, -1
-	for i := range r.Branches {
-		if s, n := r.Branches[i].find(prompt, seen); s >= 0 && (at < 0 || s < at) {
+	for i := range bs {
+		if s, n := bs[i].find(prompt, seen); s >= 0 && (at < 0 || s < at) {
 			at, length = s, n
 		}
 	}
