@@ -3,7 +3,6 @@ package disambig
 import (
 	"encoding/binary"
 	"fmt"
-	"slices"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -23,8 +22,8 @@ const cacheKind = "rules"
 // payload carries the count of rules read, each branch's engine and the
 // problems as fields (rule, whether skipped) rather than messages, 9 since
 // each expression branch carries its guarded form (formOf) and the
-// literals their filter keys, 10 since each rule's branches are one
-// counted body behind the rule's screen (decoded on first use).
+// literals their filter keys, 10 since each rule's branches are two
+// counted parts, their literal groups and the rest, decoded on first use.
 const cacheVersion = 10
 
 // How a branch's guarded form is stored: none (a plain-text or
@@ -72,17 +71,25 @@ func (s *Set) Save(path string, problems []Problem) error {
 		}
 		w.list(r.Penalty)
 		bs := r.AllBranches()
-		screen := ruleScreen(bs)
-		if screen == nil {
-			w.num(0)
-		} else {
-			w.num(len(screen) + 1)
-			for _, id := range screen {
-				w.num(int(id))
-			}
-		}
+		// The screen: each branch's literal groups, each branch counted
+		// in bytes so that a branch whose group fails is skipped whole.
 		body.buf = body.buf[:0]
 		body.num(len(bs))
+		var groups cacheWriter
+		for _, b := range bs {
+			groups.buf = groups.buf[:0]
+			groups.num(len(b.ids))
+			for _, g := range b.ids {
+				groups.num(len(g))
+				for _, id := range g {
+					groups.num(int(id))
+				}
+			}
+			body.str(string(groups.buf))
+		}
+		w.str(string(body.buf))
+		// The body: what the branches match with.
+		body.buf = body.buf[:0]
 		for _, b := range bs {
 			body.str(b.Pattern)
 			body.num(int(b.Engine))
@@ -91,13 +98,6 @@ func (s *Set) Save(path string, problems []Problem) error {
 			body.num(kind)
 			if kind == formGuarded {
 				body.str(form)
-			}
-			body.num(len(b.ids))
-			for _, g := range b.ids {
-				body.num(len(g))
-				for _, id := range g {
-					body.num(int(id))
-				}
 			}
 		}
 		w.str(string(body.buf))
@@ -141,11 +141,10 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 		s.Rules = make([]Rule, n)
 	}
 	// A rule's branches, most of the file, are decoded when a prompt
-	// holds one literal of its screen (ruleScreen): decoding all of them
-	// was a tenth of a hook process (perf record of 200 prompt events at
-	// 50 skills), and most rules never pass the screen.
+	// passes the literal groups of one of them (lazyBranches): decoding
+	// all of them was a tenth of a hook process (perf record of 200
+	// prompt events at 50 skills), and a prompt passes few.
 	bodies := make([]lazyBranches, len(s.Rules))
-	var screens arena[int32]
 	for i := range s.Rules {
 		rule := &s.Rules[i]
 		rule.ID, rule.Pattern, rule.Boost = r.str(), r.str(), r.str()
@@ -154,14 +153,7 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 		rule.Line, _ = strconv.Atoi(r.str())
 		rule.Penalty = r.list()
 		lazy := &bodies[i]
-		if k := r.num(); k > 0 {
-			lazy.screen = screens.take(k-1, 1024)
-			for j := range lazy.screen {
-				if lazy.screen[j] = int32(r.val()); int(lazy.screen[j]) >= len(s.literals) {
-					r.err = fmt.Errorf("damaged rules cache")
-				}
-			}
-		}
+		lazy.screen = r.bytes(r.num())
 		lazy.body = r.bytes(r.num())
 		lazy.lits = len(s.literals)
 		rule.lazy = lazy
@@ -178,52 +170,72 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 	return s, problems, nil
 }
 
-// lazyBranches is a cached rule's branches, decoded on first use: its
-// encoded body, and its screen, the literals of which a prompt must hold
-// one for any branch to pass (nil: no screen, always decode). A body
-// that does not decode (a damaged cache the frame's checksum missed)
-// gives no branches: the rule never fires.
+// lazyBranches is a cached rule's branches, decoded on first use. Its
+// screen holds each branch's literal groups (Branch.ids) as Save wrote
+// them, read in place to tell whether a prompt passes one branch; its
+// body, the rest of the branches. A rule whose bytes do not decode (a
+// damaged cache the frame's checksum missed) has no branches: it never
+// fires.
 type lazyBranches struct {
 	once     sync.Once
+	screen   []byte
 	body     []byte
-	screen   []int32
 	lits     int // literals in the set: ids must be below
 	branches []Branch
 }
 
-// mayFire reports whether the prompt holds one literal of the screen;
-// true without a screen or without the set's memo.
+// mayFire reports whether the prompt holds a literal of each group of
+// one branch (literalMemo.mayMatch), reading the screen in place; true
+// without the set's memo (Rule.Match), or for a damaged screen, which
+// get then refuses.
 func (l *lazyBranches) mayFire(prompt string, seen literalMemo) bool {
-	if l.screen == nil || seen.state == nil {
+	if seen.state == nil {
 		return true
 	}
-	return slices.ContainsFunc(l.screen, func(id int32) bool { return seen.has(prompt, id) })
+	r := cacheReader{data: l.screen}
+	for n := r.num(); n > 0 && r.err == nil; n-- {
+		b := cacheReader{data: r.bytes(r.num())}
+		pass := true
+		for groups := b.num(); groups > 0 && pass && b.err == nil; groups-- {
+			found := false
+			for k := b.num(); k > 0 && b.err == nil; k-- {
+				if id := b.val(); !found && id < l.lits {
+					found = seen.has(prompt, int32(id))
+				}
+			}
+			pass = found
+		}
+		if pass || b.err != nil {
+			return true
+		}
+	}
+	return r.err != nil
 }
 
 // get returns the branches, decoding them once.
 func (l *lazyBranches) get() []Branch {
 	l.once.Do(func() {
-		r := cacheReader{data: l.body}
-		bs := decodeBranches(&r, l.lits)
-		if r.err == nil && len(r.data) == 0 {
+		screen, body := cacheReader{data: l.screen}, cacheReader{data: l.body}
+		bs := decodeBranches(&screen, &body, l.lits)
+		if screen.err == nil && body.err == nil && len(screen.data) == 0 && len(body.data) == 0 {
 			l.branches = bs
 		}
-		l.body = nil
 	})
 	return l.branches
 }
 
-// decodeBranches reads the branches of one rule, as Save writes them;
-// literal ids must be below lits. The lists of text, the literal numbers
-// and the matchers of the rule's branches share a few backing arrays: the
-// hook runs with its collector off, so every fresh page is a fault.
-func decodeBranches(r *cacheReader, lits int) []Branch {
+// decodeBranches reads the branches of one rule, as Save writes them: the
+// literal groups from the screen, the rest from the body; literal ids
+// must be below lits. The rule's lists of text, literal numbers and
+// matchers share a few backing arrays: the hook runs with its collector
+// off, so every fresh page is a fault.
+func decodeBranches(screen, body *cacheReader, lits int) []Branch {
 	var idArena arena[int32]
 	var groupArena arena[[]int32]
 	var strArena arena[string]
 	var matchers arena[matcher]
-	n := r.num()
-	if r.err != nil {
+	n := screen.num()
+	if screen.err != nil {
 		return nil
 	}
 	out := make([]Branch, n)
@@ -231,17 +243,17 @@ func decodeBranches(r *cacheReader, lits int) []Branch {
 		b := &out[bi]
 		// Literals stay nil: the set's memo works on the numbers, and
 		// Rule.Match without a set falls back to the expression.
-		b.Pattern, b.Engine, b.Exact = r.str(), Engine(r.val()), r.listIn(&strArena)
+		b.Pattern, b.Engine, b.Exact = body.str(), Engine(body.val()), body.listIn(&strArena)
 		if b.Engine > Backtrack {
-			r.err = fmt.Errorf("damaged rules cache")
+			body.err = fmt.Errorf("damaged rules cache")
 		}
-		kind, form := r.val(), ""
+		kind, form := body.val(), ""
 		switch kind {
 		case formNone, formUnguarded:
 		case formGuarded:
-			form = r.str()
+			form = body.str()
 		default:
-			r.err = fmt.Errorf("damaged rules cache")
+			body.err = fmt.Errorf("damaged rules cache")
 		}
 		if b.Exact == nil {
 			// A plain-text branch is decided by its text (find): only
@@ -250,48 +262,25 @@ func decodeBranches(r *cacheReader, lits int) []Branch {
 			b.re = &matchers.take(1, n)[0]
 			b.re.form, b.re.formSet = form, kind != formNone
 		}
-		groups := r.num()
-		if r.err != nil {
-			return nil
-		}
-		b.ids = groupArena.take(groups, 64)
-		for g := range b.ids {
-			m := r.num()
-			if r.err != nil {
-				return nil
-			}
-			ids := idArena.take(m, 256)
+		g := cacheReader{data: screen.bytes(screen.num())}
+		b.ids = groupArena.take(g.num(), 16)
+		for gi := range b.ids {
+			ids := idArena.take(g.num(), 256)
 			for k := range ids {
-				if ids[k] = int32(r.val()); int(ids[k]) >= lits {
-					r.err = fmt.Errorf("damaged rules cache")
+				if ids[k] = int32(g.val()); int(ids[k]) >= lits {
+					g.err = fmt.Errorf("damaged rules cache")
 				}
 			}
-			b.ids[g] = ids
+			b.ids[gi] = ids
 		}
-	}
-	if r.err != nil {
-		return nil
-	}
-	return out
-}
-
-// ruleScreen returns the literal ids of which a prompt must hold one for
-// any of the branches to pass its filter (the union of each branch's
-// first group: groups are sorted smallest first), or nil when a branch
-// requires no literal.
-func ruleScreen(bs []Branch) []int32 {
-	screen := []int32{}
-	for _, b := range bs {
-		if len(b.ids) == 0 {
+		if g.err != nil || len(g.data) != 0 {
+			body.err = fmt.Errorf("damaged rules cache")
+		}
+		if body.err != nil || screen.err != nil {
 			return nil
 		}
-		for _, id := range b.ids[0] {
-			if !slices.Contains(screen, id) {
-				screen = append(screen, id)
-			}
-		}
 	}
-	return screen
+	return out
 }
 
 // formOf returns what the cache keeps of a branch's guarded form: an
