@@ -22,8 +22,9 @@ const cacheKind = "rules"
 // payload carries the count of rules read, each branch's engine and the
 // problems as fields (rule, whether skipped) rather than messages, 9 since
 // each expression branch carries its guarded form (formOf) and the
-// literals their filter keys, 10 since each rule's branches are two
-// counted parts, their literal groups and the rest, decoded on first use.
+// literals their filter keys, 10 since the literals are a table read in
+// place (literalTable) and each rule's branches two counted parts, their
+// literal groups in words and the rest, decoded on first use.
 const cacheVersion = 10
 
 // How a branch's guarded form is stored: none (a plain-text or
@@ -57,10 +58,9 @@ func (s *Set) Save(path string, problems []Problem) error {
 		w.bool(p.Skipped)
 	}
 	s.memo("") // numbers the literals
-	w.list(s.literals)
-	for _, k := range s.keys {
-		w.buf = binary.LittleEndian.AppendUint16(w.buf, k)
-	}
+	w.str(string(s.lits.text))
+	w.str(string(s.lits.ends))
+	w.str(string(s.lits.keys))
 	w.num(len(s.Rules))
 	var body cacheWriter
 	for i := range s.Rules {
@@ -71,23 +71,27 @@ func (s *Set) Save(path string, problems []Problem) error {
 		}
 		w.list(r.Penalty)
 		bs := r.AllBranches()
-		// The screen: each branch's literal groups, each branch counted
-		// in bytes so that a branch whose group fails is skipped whole.
-		body.buf = body.buf[:0]
-		body.num(len(bs))
-		var groups cacheWriter
+		// The screen: each branch's literal groups in words (uint32), each
+		// branch and group counted, so that a branch whose group fails,
+		// or the rest of a group one of whose literals occurs, is skipped
+		// in one step.
+		var screen words
+		screen.put(len(bs))
 		for _, b := range bs {
-			groups.buf = groups.buf[:0]
-			groups.num(len(b.ids))
+			size := 1
 			for _, g := range b.ids {
-				groups.num(len(g))
+				size += 1 + len(g)
+			}
+			screen.put(size)
+			screen.put(len(b.ids))
+			for _, g := range b.ids {
+				screen.put(len(g))
 				for _, id := range g {
-					groups.num(int(id))
+					screen.put(int(id))
 				}
 			}
-			body.str(string(groups.buf))
 		}
-		w.str(string(body.buf))
+		w.str(string(screen.b))
 		// The body: what the branches match with.
 		body.buf = body.buf[:0]
 		for _, b := range bs {
@@ -127,13 +131,10 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 	for i := range problems {
 		problems[i] = Problem{File: r.str(), Line: r.val(), Rule: r.val(), RuleID: r.str(), Reason: r.str(), Skipped: r.bool()}
 	}
-	s.literals = r.list()
-	// The literals' filter keys are stored: working them out again was 6 %
-	// of loading the rules (perf record of BenchmarkLoadCached).
-	keys := r.bytes(2 * len(s.literals))
-	s.keys = make([]uint16, len(s.literals))
-	for i := range s.keys {
-		s.keys[i] = binary.LittleEndian.Uint16(keys[2*i:]) & (filterBits - 1)
+	// The literals and their filter keys, read in place (literalTable).
+	s.lits = literalTable{text: r.bytes(r.num()), ends: r.bytes(r.num()), keys: r.bytes(r.num())}
+	if r.err == nil && !s.lits.valid() {
+		r.err = fmt.Errorf("damaged rules cache")
 	}
 	s.prepare.Do(func() {}) // numbered already
 	n := r.num()
@@ -155,7 +156,7 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 		lazy := &bodies[i]
 		lazy.screen = r.bytes(r.num())
 		lazy.body = r.bytes(r.num())
-		lazy.lits = len(s.literals)
+		lazy.lits = s.lits.len()
 		rule.lazy = lazy
 		if rule.OnKeyword != "" {
 			rule.kw = &matcher{} // read only when the keyword is set (onKeywordMatches)
@@ -192,32 +193,33 @@ func (l *lazyBranches) mayFire(prompt string, seen literalMemo) bool {
 	if seen.state == nil {
 		return true
 	}
-	r := cacheReader{data: l.screen}
-	for n := r.num(); n > 0 && r.err == nil; n-- {
-		b := cacheReader{data: r.bytes(r.num())}
+	r := words{b: l.screen}
+	for n := r.next(); n > 0 && !r.bad; n-- {
+		b := r.sub(r.next())
 		pass := true
-		for groups := b.num(); groups > 0 && pass && b.err == nil; groups-- {
+		for groups := b.next(); groups > 0 && pass && !b.bad; groups-- {
+			g := b.sub(b.next())
 			found := false
-			for k := b.num(); k > 0 && b.err == nil; k-- {
-				if id := b.val(); !found && id < l.lits {
+			for !found && len(g.b) > 0 {
+				if id := g.next(); id < l.lits {
 					found = seen.has(prompt, int32(id))
 				}
 			}
 			pass = found
 		}
-		if pass || b.err != nil {
+		if pass || b.bad {
 			return true
 		}
 	}
-	return r.err != nil
+	return r.bad
 }
 
 // get returns the branches, decoding them once.
 func (l *lazyBranches) get() []Branch {
 	l.once.Do(func() {
-		screen, body := cacheReader{data: l.screen}, cacheReader{data: l.body}
+		screen, body := words{b: l.screen}, cacheReader{data: l.body}
 		bs := decodeBranches(&screen, &body, l.lits)
-		if screen.err == nil && body.err == nil && len(screen.data) == 0 && len(body.data) == 0 {
+		if !screen.bad && body.err == nil && len(screen.b) == 0 && len(body.data) == 0 {
 			l.branches = bs
 		}
 	})
@@ -229,13 +231,13 @@ func (l *lazyBranches) get() []Branch {
 // must be below lits. The rule's lists of text, literal numbers and
 // matchers share a few backing arrays: the hook runs with its collector
 // off, so every fresh page is a fault.
-func decodeBranches(screen, body *cacheReader, lits int) []Branch {
+func decodeBranches(screen *words, body *cacheReader, lits int) []Branch {
 	var idArena arena[int32]
 	var groupArena arena[[]int32]
 	var strArena arena[string]
 	var matchers arena[matcher]
-	n := screen.num()
-	if screen.err != nil {
+	n := screen.next()
+	if screen.bad || n > len(screen.b)/4 {
 		return nil
 	}
 	out := make([]Branch, n)
@@ -262,24 +264,56 @@ func decodeBranches(screen, body *cacheReader, lits int) []Branch {
 			b.re = &matchers.take(1, n)[0]
 			b.re.form, b.re.formSet = form, kind != formNone
 		}
-		g := cacheReader{data: screen.bytes(screen.num())}
-		b.ids = groupArena.take(g.num(), 16)
+		g := screen.sub(screen.next())
+		groups := g.next()
+		if groups > len(g.b)/4 {
+			return nil
+		}
+		b.ids = groupArena.take(groups, 16)
 		for gi := range b.ids {
-			ids := idArena.take(g.num(), 256)
+			group := g.sub(g.next())
+			ids := idArena.take(len(group.b)/4, 256)
 			for k := range ids {
-				if ids[k] = int32(g.val()); int(ids[k]) >= lits {
-					g.err = fmt.Errorf("damaged rules cache")
+				if ids[k] = int32(group.next()); int(ids[k]) >= lits || ids[k] < 0 {
+					return nil
 				}
 			}
 			b.ids[gi] = ids
 		}
-		if g.err != nil || len(g.data) != 0 {
-			body.err = fmt.Errorf("damaged rules cache")
-		}
-		if body.err != nil || screen.err != nil {
+		if g.bad || len(g.b) != 0 || body.err != nil || screen.bad {
 			return nil
 		}
 	}
+	return out
+}
+
+// words reads and writes a sequence of little-endian uint32s; reading past
+// the end, or a count past it, marks the reader bad and reads zeros.
+type words struct {
+	b   []byte
+	bad bool
+}
+
+func (w *words) put(v int) { w.b = binary.LittleEndian.AppendUint32(w.b, uint32(v)) }
+
+func (w *words) next() int {
+	if len(w.b) < 4 {
+		w.bad, w.b = true, nil
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(w.b)
+	w.b = w.b[4:]
+	return int(v)
+}
+
+// sub reads the next n words as a reader of their own.
+func (w *words) sub(n int) words {
+	if n < 0 || n > len(w.b)/4 {
+		w.bad, w.b = true, nil
+		return words{bad: true}
+	}
+	out := words{b: w.b[:4*n]}
+	w.b = w.b[4*n:]
 	return out
 }
 

@@ -221,9 +221,8 @@ type Set struct {
 	// (cmd/skillroute's TestFitClearLead) and for tests.
 	Lead float64
 
-	prepare  sync.Once
-	literals []string // every filter literal of every branch, numbered
-	keys     []uint16 // their filter keys
+	prepare sync.Once
+	lits    literalTable // every filter literal of every branch, numbered
 }
 
 // memo returns a fresh literal memo for a prompt over the set's literals,
@@ -239,10 +238,9 @@ func (s *Set) memo(prompt string) literalMemo {
 					for _, lit := range group {
 						id, ok := ids[lit]
 						if !ok {
-							id = int32(len(s.literals))
+							id = int32(s.lits.len())
 							ids[lit] = id
-							s.literals = append(s.literals, lit)
-							s.keys = append(s.keys, openingKey(lit))
+							s.lits.add(lit)
 						}
 						b.ids[g] = append(b.ids[g], id)
 					}
@@ -250,7 +248,7 @@ func (s *Set) memo(prompt string) literalMemo {
 			}
 		}
 	})
-	return literalMemo{state: make([]uint8, len(s.literals)), lits: s.literals, keys: s.keys, filter: promptFilter(prompt)}
+	return literalMemo{state: make([]uint8, s.lits.len()), lits: &s.lits, filter: promptFilter(prompt)}
 }
 
 // Problem is something wrong with one rule of a file: the rule is either
