@@ -24,7 +24,8 @@ const cacheKind = "rules"
 // each expression branch carries its guarded form (formOf) and the
 // literals their filter keys, 10 since the literals are a table read in
 // place (literalTable) and each rule's branches two counted parts, their
-// literal groups in words and the rest, decoded on first use.
+// literal groups in words and the rest, decoded on first use, and a
+// guarded form is followed by its split (splitForm).
 const cacheVersion = 10
 
 // How a branch's guarded form is stored: none (a plain-text or
@@ -102,6 +103,7 @@ func (s *Set) Save(path string, problems []Problem) error {
 			body.num(kind)
 			if kind == formGuarded {
 				body.str(form)
+				body.parts(partsOf(b, form))
 			}
 		}
 		w.str(string(body.buf))
@@ -249,11 +251,12 @@ func decodeBranches(screen *words, body *cacheReader, lits int) []Branch {
 		if b.Engine > Backtrack {
 			body.err = fmt.Errorf("damaged rules cache")
 		}
-		kind, form := body.val(), ""
+		kind, form, parts := body.val(), "", []formPart(nil)
 		switch kind {
 		case formNone, formUnguarded:
 		case formGuarded:
 			form = body.str()
+			parts = body.parts()
 		default:
 			body.err = fmt.Errorf("damaged rules cache")
 		}
@@ -262,7 +265,7 @@ func decodeBranches(screen *words, body *cacheReader, lits int) []Branch {
 			// the others need a matcher, about a third of the built-in
 			// rules' branches.
 			b.re = &matchers.take(1, n)[0]
-			b.re.form, b.re.formSet = form, kind != formNone
+			b.re.form, b.re.formSet, b.re.parts = form, kind != formNone, parts
 		}
 		g := screen.sub(screen.next())
 		groups := g.next()
@@ -335,6 +338,69 @@ func formOf(b Branch) (kind int, form string) {
 		return formUnguarded, ""
 	}
 	return formGuarded, form
+}
+
+// partsOf returns what the cache keeps of a guarded form split at its top
+// level (splitForm): the matcher's, or worked out here.
+func partsOf(b Branch, form string) []formPart {
+	if b.re != nil && b.re.parts != nil {
+		return b.re.parts
+	}
+	return splitForm(form)
+}
+
+// parts writes a split form: its count of parts (0 for none), and each
+// part's count of alternatives (0 for an expression kept whole) and its
+// expression, or each alternative's expression and literal groups.
+func (w *cacheWriter) parts(parts []formPart) {
+	if parts == nil {
+		w.num(0)
+		return
+	}
+	w.num(len(parts) + 1)
+	for _, p := range parts {
+		w.num(len(p.alts))
+		if p.alts == nil {
+			w.str(p.re)
+			continue
+		}
+		for _, a := range p.alts {
+			w.str(a.re)
+			w.num(len(a.need))
+			for _, g := range a.need {
+				w.list(g)
+			}
+		}
+	}
+}
+
+// parts reads a split form written by cacheWriter.parts.
+func (r *cacheReader) parts() []formPart {
+	n := r.num()
+	if n == 0 || r.err != nil {
+		return nil
+	}
+	parts := make([]formPart, n-1)
+	for i := range parts {
+		alts := r.num()
+		if alts == 0 {
+			parts[i].re = r.str()
+			continue
+		}
+		parts[i].alts = make([]formAlt, alts)
+		for j := range parts[i].alts {
+			a := &parts[i].alts[j]
+			a.re = r.str()
+			a.need = make([][]string, r.num())
+			for g := range a.need {
+				a.need[g] = r.list()
+			}
+		}
+		if r.err != nil {
+			return nil
+		}
+	}
+	return parts
 }
 
 // arena hands out slices of a few large allocations (of chunk elements,

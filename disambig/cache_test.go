@@ -15,7 +15,10 @@ import (
 // A rule set loaded from the cache fires exactly as the parsed one, with
 // the same matched lengths (the cache carries each branch's guarded
 // expression, which the parsed set works out itself), so the hook's fast
-// path never routes differently from `skillroute route`.
+// path never routes differently from `skillroute route`. That holds for a
+// set that matches one prompt, as in a hook process (each branch compiles
+// only the alternatives the prompt can match), and for one that matches
+// them all (the whole expressions, after the first few).
 func TestCacheRoundTrip(t *testing.T) {
 	parsed, path := builtinCache(t)
 	cached, _, err := disambig.LoadCached(path)
@@ -27,12 +30,20 @@ func TestCacheRoundTrip(t *testing.T) {
 		prompts = append(prompts, r.Examples...)
 	}
 	prompts = append(prompts, "你好", "thanks", "react 页面加载慢", "")
+	// The examples again with the words of other rules' examples
+	// around them: literals of many alternatives at once.
+	for i := range len(prompts) - 1 {
+		prompts = append(prompts, prompts[i]+" "+prompts[i+1], prompts[i+1]+"，"+prompts[i])
+	}
 	fired := 0
 	for _, p := range prompts {
+		lower := tokenize.NewText(p).Lower
 		a, b := ids(parsed.Fired(tokenize.NewText(p))), ids(cached.Fired(tokenize.NewText(p)))
 		assert.Equal(t, a, b, "prompt %q", p)
-		lower := tokenize.NewText(p).Lower
 		assert.Equal(t, disambig.Specificity(parsed, lower), disambig.Specificity(cached, lower), "prompt %q", p)
+		once, _, err := disambig.LoadCached(path)
+		require.NoError(t, err)
+		assert.Equal(t, disambig.Specificity(parsed, lower), disambig.Specificity(once, lower), "prompt %q, a set of its own", p)
 		fired += len(a)
 	}
 	assert.Greater(t, fired, len(parsed.Rules), "the examples fire their rules")
