@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -120,8 +121,26 @@ func (s *Store) Session(id string) (*sctx.Session, error) {
 // session; a corrupt one (or one of a newer version) gives a new session
 // and the error, which names the file.
 func (s *Store) SessionFile(id string) (*SessionFile, error) {
+	f, _, err := s.sessionBytes(id)
+	return f, err
+}
+
+// sessionBytes is SessionFile, with the file's bytes (nil when missing or
+// unreadable).
+func (s *Store) sessionBytes(id string) (*SessionFile, []byte, error) {
+	path := s.sessionPath(id)
+	data, err := sessionCodec.Bytes(path)
+	f, err := decodeSession(id, path, data, err)
+	return f, data, err
+}
+
+// decodeSession decodes a session's file as read (data, err): a missing
+// file is a new session; a corrupt one a new session and the error.
+func decodeSession(id, path string, data []byte, err error) (*SessionFile, error) {
 	f := &SessionFile{Session: sctx.Session{ID: id}}
-	err := sessionCodec.Read(s.sessionPath(id), f)
+	if err == nil {
+		err = sessionCodec.Unmarshal(path, data, f)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, nil
 	}
@@ -144,6 +163,24 @@ func (s *Store) UpdateSession(ctx context.Context, id string, change func(*Sessi
 		if err := change(f); err != nil {
 			return err
 		}
+		return sessionCodec.Write(path, f)
+	})
+}
+
+// updateRead is UpdateSession for a caller that read the session's file
+// before (sessionBytes: read, its bytes data): while the file still holds
+// those bytes, read is changed and written back, not the file decoded
+// again. A file that changed since, or was missing or damaged then, is
+// read again under the lock, as UpdateSession does.
+func (s *Store) updateRead(ctx context.Context, id string, read *SessionFile, data []byte, change func(*SessionFile)) error {
+	path := s.sessionPath(id)
+	return store.Lock(ctx, path, func() error {
+		now, err := sessionCodec.Bytes(path)
+		f := read
+		if err != nil || data == nil || !bytes.Equal(now, data) {
+			f, _ = decodeSession(id, path, now, err) // a corrupt file is replaced
+		}
+		change(f)
 		return sessionCodec.Write(path, f)
 	})
 }
