@@ -223,6 +223,7 @@ type Set struct {
 
 	prepare sync.Once
 	lits    literalTable // every filter literal of every branch, numbered
+	screens ruleIndex    // a cached set's rules by the literals of their screens
 }
 
 // memo returns a fresh literal memo for a prompt over the set's literals,
@@ -540,7 +541,11 @@ func (s *Set) fired(prompt string) ([]*Rule, map[*Rule]int) {
 	length := map[*Rule]int{}
 	byID := map[string]int{}
 	seen := s.memo(prompt) // rules share literals: look each up once
+	maybe := s.screens.mayFire(prompt, seen, len(s.Rules))
 	for i := range s.Rules {
+		if maybe != nil && !maybe[i] {
+			continue
+		}
 		if n := s.Rules[i].matchLength(prompt, seen); n >= 0 {
 			byID[s.Rules[i].ID] = len(fired)
 			fired = append(fired, &s.Rules[i])
@@ -757,6 +762,7 @@ func (s *Set) clearLead() float64 {
 // absent is dropped, absent penalties are left out, so the built-in rules
 // work over whatever skills are installed.
 func (s *Set) Restrict(resolve func(string) (string, bool)) {
+	s.screens = ruleIndex{} // numbers rules as they were
 	kept := s.Rules[:0]
 	for _, r := range s.Rules {
 		if r.Boost != "" {
