@@ -27,6 +27,24 @@ func required(re *syntax.Regexp) [][]string {
 	switch re.Op {
 	case syntax.OpLiteral:
 		return [][]string{{strings.ToLower(string(re.Rune))}}
+	case syntax.OpCharClass:
+		// A class of a few characters ('[抓爬]', a case-folded 's'): one
+		// of them must occur.
+		var lits []string
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			if re.Rune[i+1]-re.Rune[i] >= rune(maxClassLiterals-len(lits)) {
+				return nil
+			}
+			for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+				if lit := strings.ToLower(string(r)); !slices.Contains(lits, lit) {
+					lits = append(lits, lit)
+				}
+			}
+		}
+		if len(lits) == 0 {
+			return nil
+		}
+		return [][]string{lits}
 	case syntax.OpCapture, syntax.OpPlus:
 		return required(re.Sub[0])
 	case syntax.OpRepeat:
@@ -55,6 +73,11 @@ func required(re *syntax.Regexp) [][]string {
 	}
 	return nil
 }
+
+// maxClassLiterals bounds the characters of a class that required reads
+// as literals: a digit class ([0-9]) and the case variants of a letter fit,
+// '.' and a range of scripts do not.
+const maxClassLiterals = 16
 
 // best picks the group whose shortest literal is longest: the rarest.
 func best(groups [][]string) []string {
