@@ -424,11 +424,13 @@ func describe(d router.Decision) string {
 	return cut(b.String(), MaxContext)
 }
 
+// contextOutput is the hook's answer: the text as additionalContext of a
+// UserPromptSubmit, the keys in the order json.Marshal gave them from a
+// map, and the text quoted as it quotes a string.
 func contextOutput(text string) []byte {
-	out := map[string]any{"hookSpecificOutput": map[string]any{
-		"hookEventName": "UserPromptSubmit", "additionalContext": text}}
-	data, _ := json.Marshal(out)
-	return data
+	quoted, _ := json.Marshal(text)
+	out := append([]byte(`{"hookSpecificOutput":{"additionalContext":`), quoted...)
+	return append(out, `,"hookEventName":"UserPromptSubmit"}}`...)
 }
 
 // used records that the session used a skill; about, when set, says
