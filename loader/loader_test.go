@@ -111,7 +111,7 @@ func TestDamagedCacheNeverPanics(t *testing.T) {
 	_, err := loader.Open(opt)
 	require.NoError(t, err)
 	files, _ := filepath.Glob(filepath.Join(cache, "*.bin"))
-	require.Len(t, files, 3, "an index, a rules cache and the skills' words (cuts)")
+	require.Len(t, files, 4, "an index, a rules cache, the skills' words (cuts) and the project table")
 	originals := map[string][]byte{}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
