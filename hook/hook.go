@@ -283,7 +283,8 @@ func (h *Handler) now() time.Time {
 // the route changes (the last decision, a project detected again) is then
 // written in one read-modify-write under the session's lock, onto the file
 // as it is by then, so that a hook of the same session that wrote in the
-// meantime (a skill use) loses nothing (TestConcurrentHooksOnOneSession).
+// meantime (a skill use) loses nothing (TestConcurrentPromptsKeepSkillUses,
+// TestConcurrentHooksOnOneSession).
 // The lock is not held while routing: a hook of the same session waits
 // for a write, not for a route. The two logs are appended meanwhile.
 func (h *Handler) prompt(ctx context.Context, ev Event) Result {
