@@ -5,11 +5,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -197,33 +196,29 @@ const failureTail = 256 << 10
 
 // RecentFailures returns the failed tool events of a session within
 // FailureWindow before now, read from the end of the log.
-func RecentFailures(dir, session string, now time.Time) []ToolEvent {
-	f, err := os.Open(filepath.Join(dir, TrajectoryFile))
+func RecentFailures(dir, session string, now time.Time) (out []ToolEvent) {
+	// The log is mapped, not read: reading its tail into fresh memory
+	// was a tenth of a hook process's page faults (perf record -e
+	// page-faults at 50 skills). Logs are rotated by renaming, never
+	// truncated; should one be, the fault past its end is recovered.
+	data, release, err := store.MapFile(filepath.Join(dir, TrajectoryFile))
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil
-	}
-	// One read into a buffer of the tail's size: io.ReadAll grew its
-	// buffer step by step, a third of this function's time in a hook
-	// process (perf record), whose collector is off.
-	from := max(info.Size()-failureTail, 0)
-	tail := make([]byte, info.Size()-from)
-	n, err := f.ReadAt(tail, from)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return nil
-	}
-	tail = tail[:n]
+	defer release()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if recover() != nil {
+			out = nil
+		}
+	}()
+	tail := data[max(len(data)-failureTail, 0):]
 	// Decision lines, most of the log at a kilobyte and more each, are
 	// passed over by their opening: json.Marshal writes a Trajectory's
 	// kind first, and nothing inside one has a kind of its own, so only a
 	// quoted (escaped) one could read "kind":"tool" there. Searching every
 	// line for the tool kind was 3.8 % of a hook process (perf record of
 	// 200 prompt events, the log past 256 KB).
-	var out []ToolEvent
 	for len(tail) > 0 {
 		line := tail
 		if j := bytes.IndexByte(tail, '\n'); j >= 0 {

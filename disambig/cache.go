@@ -3,7 +3,9 @@ package disambig
 import (
 	"encoding/binary"
 	"fmt"
+	mathbits "math/bits"
 	"strconv"
+	"sync"
 	"unsafe"
 
 	"github.com/skillroute/skillroute/store"
@@ -21,8 +23,11 @@ const cacheKind = "rules"
 // payload carries the count of rules read, each branch's engine and the
 // problems as fields (rule, whether skipped) rather than messages, 9 since
 // each expression branch carries its guarded form (formOf) and the
-// literals their filter keys.
-const cacheVersion = 9
+// literals their filter keys, 10 since the literals are a table read in
+// place (literalTable) and each rule's branches two counted parts, their
+// literal groups in words and the rest, decoded on first use, and a
+// guarded form is followed by its split (splitForm).
+const cacheVersion = 10
 
 // How a branch's guarded form is stored: none (a plain-text or
 // backtracking branch, which has none), "guard does not model it", or
@@ -55,35 +60,55 @@ func (s *Set) Save(path string, problems []Problem) error {
 		w.bool(p.Skipped)
 	}
 	s.memo("") // numbers the literals
-	w.list(s.literals)
-	for _, k := range s.keys {
-		w.buf = binary.LittleEndian.AppendUint16(w.buf, k)
-	}
+	w.str(string(s.lits.text))
+	w.str(string(s.lits.ends))
+	w.str(string(s.lits.keys))
+	s.writeScreens(&w)
 	w.num(len(s.Rules))
-	for _, r := range s.Rules {
+	var body cacheWriter
+	for i := range s.Rules {
+		r := &s.Rules[i]
 		for _, f := range []string{r.ID, r.Pattern, r.Boost, r.ExclusiveWith, r.OnKeyword,
 			strconv.FormatFloat(r.Weight, 'g', -1, 64), strconv.Itoa(r.Line)} {
 			w.str(f)
 		}
 		w.list(r.Penalty)
-		w.num(len(r.Branches))
-		for _, b := range r.Branches {
-			w.str(b.Pattern)
-			w.num(int(b.Engine))
-			w.list(b.Exact)
-			kind, form := formOf(b)
-			w.num(kind)
-			if kind == formGuarded {
-				w.str(form)
-			}
-			w.num(len(b.ids))
+		bs := r.AllBranches()
+		// The screen: each branch's literal groups in words (uint32), each
+		// branch and group counted, so that a branch whose group fails,
+		// or the rest of a group one of whose literals occurs, is skipped
+		// in one step.
+		var screen words
+		screen.put(len(bs))
+		for _, b := range bs {
+			size := 1
 			for _, g := range b.ids {
-				w.num(len(g))
+				size += 1 + len(g)
+			}
+			screen.put(size)
+			screen.put(len(b.ids))
+			for _, g := range b.ids {
+				screen.put(len(g))
 				for _, id := range g {
-					w.num(int(id))
+					screen.put(int(id))
 				}
 			}
 		}
+		w.str(string(screen.b))
+		// The body: what the branches match with.
+		body.buf = body.buf[:0]
+		for _, b := range bs {
+			body.str(b.Pattern)
+			body.num(int(b.Engine))
+			body.list(b.Exact)
+			kind, form := formOf(b)
+			body.num(kind)
+			if kind == formGuarded {
+				body.str(form)
+				body.parts(partsOf(b, form))
+			}
+		}
+		w.str(string(body.buf))
 	}
 	return store.WriteCache(path, cacheKind, cacheVersion, w.buf)
 }
@@ -110,90 +135,308 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 	for i := range problems {
 		problems[i] = Problem{File: r.str(), Line: r.val(), Rule: r.val(), RuleID: r.str(), Reason: r.str(), Skipped: r.bool()}
 	}
-	s.literals = r.list()
-	// The literals' filter keys are stored: working them out again was 6 %
-	// of loading the rules (perf record of BenchmarkLoadCached).
-	keys := r.bytes(2 * len(s.literals))
-	s.keys = make([]uint16, len(s.literals))
-	for i := range s.keys {
-		s.keys[i] = binary.LittleEndian.Uint16(keys[2*i:]) & (filterBits - 1)
+	// The literals and their filter keys, read in place (literalTable).
+	s.lits = literalTable{text: r.bytes(r.num()), ends: r.bytes(r.num()), keys: r.bytes(r.num())}
+	if r.err == nil && !s.lits.valid() {
+		r.err = fmt.Errorf("damaged rules cache")
 	}
 	s.prepare.Do(func() {}) // numbered already
-	// The literal numbers, the lists of text and the matchers of all
-	// branches share a few backing arrays: one allocation each per rule or
-	// branch was 1,377 allocations and 453 KB a load, and the hook runs
-	// with its collector off, so every fresh page is a fault
-	// (BenchmarkLoadCached).
-	var idArena arena[int32]
-	var groupArena arena[[]int32]
-	var strArena arena[string]
-	var matchers arena[matcher]
+	s.screens = ruleIndex{always: r.bytes(r.num()), keys: r.bytes(r.num()), entries: r.bytes(r.num()), rules: r.bytes(r.num())}
 	n := r.num()
 	if r.err == nil {
 		s.Rules = make([]Rule, n)
 	}
+	// A rule's branches, most of the file, are decoded when a prompt
+	// passes the literal groups of one of them (lazyBranches): decoding
+	// all of them was a tenth of a hook process (perf record of 200
+	// prompt events at 50 skills), and a prompt passes few.
+	bodies := make([]lazyBranches, len(s.Rules))
 	for i := range s.Rules {
 		rule := &s.Rules[i]
 		rule.ID, rule.Pattern, rule.Boost = r.str(), r.str(), r.str()
 		rule.ExclusiveWith, rule.OnKeyword = r.str(), r.str()
 		rule.Weight, _ = strconv.ParseFloat(r.str(), 64)
 		rule.Line, _ = strconv.Atoi(r.str())
-		rule.Penalty = r.listIn(&strArena)
-		n := r.num()
-		if r.err != nil {
-			break
-		}
-		rule.Branches = make([]Branch, n)
-		for bi := range rule.Branches {
-			b := &rule.Branches[bi]
-			// Literals stay nil: the set's memo works on the numbers, and
-			// Rule.Match without a set falls back to the expression.
-			b.Pattern, b.Engine, b.Exact = r.str(), Engine(r.val()), r.listIn(&strArena)
-			if b.Engine > Backtrack {
-				r.err = fmt.Errorf("damaged rules cache")
-			}
-			kind, form := r.val(), ""
-			switch kind {
-			case formNone, formUnguarded:
-			case formGuarded:
-				form = r.str()
-			default:
-				r.err = fmt.Errorf("damaged rules cache")
-			}
-			if b.Exact == nil {
-				// A plain-text branch is decided by its text (find): only
-				// the others need a matcher, about a third of the built-in
-				// rules' branches.
-				b.re = &matchers.take(1, 128)[0]
-				b.re.form, b.re.formSet = form, kind != formNone
-			}
-			groups := r.num()
-			if r.err != nil {
-				break
-			}
-			b.ids = groupArena.take(groups, 1024)
-			for g := range b.ids {
-				m := r.num()
-				if r.err != nil {
-					break
-				}
-				ids := idArena.take(m, 1024)
-				for k := range ids {
-					if ids[k] = int32(r.val()); int(ids[k]) >= len(s.literals) {
-						r.err = fmt.Errorf("damaged rules cache")
-					}
-				}
-				b.ids[g] = ids
-			}
-		}
+		rule.Penalty = r.list()
+		lazy := &bodies[i]
+		lazy.screen = r.bytes(r.num())
+		lazy.body = r.bytes(r.num())
+		lazy.lits = s.lits.len()
+		rule.lazy = lazy
 		if rule.OnKeyword != "" {
 			rule.kw = &matcher{} // read only when the keyword is set (onKeywordMatches)
+		}
+		if r.err != nil {
+			break
 		}
 	}
 	if r.err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", path, r.err)
 	}
 	return s, problems, nil
+}
+
+// lazyBranches is a cached rule's branches, decoded on first use. Its
+// screen holds each branch's literal groups (Branch.ids) as Save wrote
+// them, read in place to tell whether a prompt passes one branch; its
+// body, the rest of the branches. A rule whose bytes do not decode (a
+// damaged cache the frame's checksum missed) has no branches: it never
+// fires.
+type lazyBranches struct {
+	once     sync.Once
+	screen   []byte
+	body     []byte
+	lits     int // literals in the set: ids must be below
+	branches []Branch
+}
+
+// mayFire reports whether the prompt holds a literal of each group of
+// one branch (literalMemo.mayMatch), reading the screen in place; true
+// without the set's memo (Rule.Match), or for a damaged screen, which
+// get then refuses.
+func (l *lazyBranches) mayFire(prompt string, seen literalMemo) bool {
+	if seen.state == nil {
+		return true
+	}
+	r := words{b: l.screen}
+	for n := r.next(); n > 0 && !r.bad; n-- {
+		b := r.sub(r.next())
+		pass := true
+		for groups := b.next(); groups > 0 && pass && !b.bad; groups-- {
+			g := b.sub(b.next())
+			found := false
+			for !found && len(g.b) > 0 {
+				if id := g.next(); id < l.lits {
+					found = seen.has(prompt, int32(id))
+				}
+			}
+			pass = found
+		}
+		if pass || b.bad {
+			return true
+		}
+	}
+	return r.bad
+}
+
+// get returns the branches, decoding them once.
+func (l *lazyBranches) get() []Branch {
+	l.once.Do(func() {
+		screen, body := words{b: l.screen}, cacheReader{data: l.body}
+		bs := decodeBranches(&screen, &body, l.lits)
+		if !screen.bad && body.err == nil && len(screen.b) == 0 && len(body.data) == 0 {
+			l.branches = bs
+		}
+	})
+	return l.branches
+}
+
+// decodeBranches reads the branches of one rule, as Save writes them: the
+// literal groups from the screen, the rest from the body; literal ids
+// must be below lits. The rule's lists of text, literal numbers and
+// matchers share a few backing arrays: the hook runs with its collector
+// off, so every fresh page is a fault.
+func decodeBranches(screen *words, body *cacheReader, lits int) []Branch {
+	var idArena arena[int32]
+	var groupArena arena[[]int32]
+	var strArena arena[string]
+	var matchers arena[matcher]
+	n := screen.next()
+	if screen.bad || n > len(screen.b)/4 {
+		return nil
+	}
+	out := make([]Branch, n)
+	for bi := range out {
+		b := &out[bi]
+		// Literals stay nil: the set's memo works on the numbers, and
+		// Rule.Match without a set falls back to the expression.
+		b.Pattern, b.Engine, b.Exact = body.str(), Engine(body.val()), body.listIn(&strArena)
+		if b.Engine > Backtrack {
+			body.err = fmt.Errorf("damaged rules cache")
+		}
+		kind, form, parts := body.val(), "", []formPart(nil)
+		switch kind {
+		case formNone, formUnguarded:
+		case formGuarded:
+			form = body.str()
+			parts = body.parts()
+		default:
+			body.err = fmt.Errorf("damaged rules cache")
+		}
+		if b.Exact == nil {
+			// A plain-text branch is decided by its text (find): only
+			// the others need a matcher, about a third of the built-in
+			// rules' branches.
+			b.re = &matchers.take(1, n)[0]
+			b.re.form, b.re.formSet, b.re.parts = form, kind != formNone, parts
+		}
+		g := screen.sub(screen.next())
+		groups := g.next()
+		if groups > len(g.b)/4 {
+			return nil
+		}
+		b.ids = groupArena.take(groups, 16)
+		for gi := range b.ids {
+			group := g.sub(g.next())
+			ids := idArena.take(len(group.b)/4, 256)
+			for k := range ids {
+				if ids[k] = int32(group.next()); int(ids[k]) >= lits || ids[k] < 0 {
+					return nil
+				}
+			}
+			b.ids[gi] = ids
+		}
+		if g.bad || len(g.b) != 0 || body.err != nil || screen.bad {
+			return nil
+		}
+	}
+	return out
+}
+
+// ruleIndex lists a cached set's rules by the literals of their screens
+// (each branch's first literal group, the smallest): a rule can fire only
+// on a prompt that holds one of them, or when a branch of it requires no
+// literal (always). The literals are listed by their filter keys
+// (literalMemo), so that a prompt looks up only those whose key its
+// filter holds, about one per bit it sets: reading every rule's screen,
+// then looking up every screen literal, were 8 % and 4 % of a hook
+// process's instructions (callgrind). Rules are numbered in the set's
+// order.
+//
+// All in words: always, the rules with a branch that requires nothing;
+// keys, for each filter key, the end of its entries; entries, pairs of a
+// literal and the end of its rules; rules, the rules of each entry.
+type ruleIndex struct {
+	always, keys, entries, rules []byte
+}
+
+// writeScreens writes the rule index of a set whose literals are
+// numbered.
+func (s *Set) writeScreens(w *cacheWriter) {
+	var always words
+	byLiteral := make([][]int, s.lits.len())
+	for i := range s.Rules {
+		seen := map[int32]bool{}
+		for _, b := range s.Rules[i].AllBranches() {
+			if len(b.ids) == 0 {
+				if len(always.b) == 0 || int(binary.LittleEndian.Uint32(always.b[len(always.b)-4:])) != i {
+					always.put(i)
+				}
+				continue
+			}
+			for _, id := range b.ids[0] {
+				if !seen[id] {
+					seen[id] = true
+					byLiteral[id] = append(byLiteral[id], i)
+				}
+			}
+		}
+	}
+	byKey := make([][]int32, filterBits)
+	for id, rs := range byLiteral {
+		if len(rs) > 0 {
+			k := s.lits.key(int32(id))
+			byKey[k] = append(byKey[k], int32(id))
+		}
+	}
+	var keys, entries, rules words
+	n, r := 0, 0
+	for _, ids := range byKey {
+		for _, id := range ids {
+			for _, rule := range byLiteral[id] {
+				rules.put(rule)
+			}
+			r += len(byLiteral[id])
+			entries.put(int(id))
+			entries.put(r)
+		}
+		n += len(ids)
+		keys.put(n)
+	}
+	for _, part := range [][]byte{always.b, keys.b, entries.b, rules.b} {
+		w.str(string(part))
+	}
+}
+
+// mayFire returns which of the set's n rules may fire on the prompt,
+// marking in seen the screen literals it looked up; nil for all of them
+// (a set not loaded from the cache, or an index that does not fit it).
+func (x *ruleIndex) mayFire(prompt string, seen literalMemo, n int) []bool {
+	if x.keys == nil || seen.state == nil || len(x.keys) != 4*filterBits || len(x.entries)%8 != 0 {
+		return nil
+	}
+	maybe := make([]bool, n)
+	mark := func(rs []byte) bool {
+		for i := 0; i+4 <= len(rs); i += 4 {
+			r := binary.LittleEndian.Uint32(rs[i:])
+			if r >= uint32(n) {
+				return false
+			}
+			maybe[r] = true
+		}
+		return true
+	}
+	if !mark(x.always) {
+		return nil
+	}
+	lits := uint32(seen.lits.len())
+	for w, bits := range seen.filter {
+		for bits != 0 {
+			k := w*64 + mathbits.TrailingZeros64(bits)
+			bits &= bits - 1
+			from, to := uint32(0), binary.LittleEndian.Uint32(x.keys[4*k:])
+			if k > 0 {
+				from = binary.LittleEndian.Uint32(x.keys[4*k-4:])
+			}
+			if from > to || uint64(to)*8 > uint64(len(x.entries)) {
+				return nil
+			}
+			for e := from; e < to; e++ {
+				id, end := binary.LittleEndian.Uint32(x.entries[8*e:]), binary.LittleEndian.Uint32(x.entries[8*e+4:])
+				start := uint32(0)
+				if e > 0 {
+					start = binary.LittleEndian.Uint32(x.entries[8*e-4:])
+				}
+				if id >= lits || start > end || uint64(end)*4 > uint64(len(x.rules)) {
+					return nil
+				}
+				if seen.has(prompt, int32(id)) && !mark(x.rules[4*int(start):4*int(end)]) {
+					return nil
+				}
+			}
+		}
+	}
+	return maybe
+}
+
+// words reads and writes a sequence of little-endian uint32s; reading past
+// the end, or a count past it, marks the reader bad and reads zeros.
+type words struct {
+	b   []byte
+	bad bool
+}
+
+func (w *words) put(v int) { w.b = binary.LittleEndian.AppendUint32(w.b, uint32(v)) }
+
+func (w *words) next() int {
+	if len(w.b) < 4 {
+		w.bad, w.b = true, nil
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(w.b)
+	w.b = w.b[4:]
+	return int(v)
+}
+
+// sub reads the next n words as a reader of their own.
+func (w *words) sub(n int) words {
+	if n < 0 || n > len(w.b)/4 {
+		w.bad, w.b = true, nil
+		return words{bad: true}
+	}
+	out := words{b: w.b[:4*n]}
+	w.b = w.b[4*n:]
+	return out
 }
 
 // formOf returns what the cache keeps of a branch's guarded form: an
@@ -214,6 +457,69 @@ func formOf(b Branch) (kind int, form string) {
 		return formUnguarded, ""
 	}
 	return formGuarded, form
+}
+
+// partsOf returns what the cache keeps of a guarded form split at its top
+// level (splitForm): the matcher's, or worked out here.
+func partsOf(b Branch, form string) []formPart {
+	if b.re != nil && b.re.parts != nil {
+		return b.re.parts
+	}
+	return splitForm(form)
+}
+
+// parts writes a split form: its count of parts (0 for none), and each
+// part's count of alternatives (0 for an expression kept whole) and its
+// expression, or each alternative's expression and literal groups.
+func (w *cacheWriter) parts(parts []formPart) {
+	if parts == nil {
+		w.num(0)
+		return
+	}
+	w.num(len(parts) + 1)
+	for _, p := range parts {
+		w.num(len(p.alts))
+		if p.alts == nil {
+			w.str(p.re)
+			continue
+		}
+		for _, a := range p.alts {
+			w.str(a.re)
+			w.num(len(a.need))
+			for _, g := range a.need {
+				w.list(g)
+			}
+		}
+	}
+}
+
+// parts reads a split form written by cacheWriter.parts.
+func (r *cacheReader) parts() []formPart {
+	n := r.num()
+	if n == 0 || r.err != nil {
+		return nil
+	}
+	parts := make([]formPart, n-1)
+	for i := range parts {
+		alts := r.num()
+		if alts == 0 {
+			parts[i].re = r.str()
+			continue
+		}
+		parts[i].alts = make([]formAlt, alts)
+		for j := range parts[i].alts {
+			a := &parts[i].alts[j]
+			a.re = r.str()
+			a.need = make([][]string, r.num())
+			for g := range a.need {
+				a.need[g] = r.list()
+			}
+		}
+		if r.err != nil {
+			return nil
+		}
+	}
+	return parts
 }
 
 // arena hands out slices of a few large allocations (of chunk elements,

@@ -3,6 +3,7 @@ package disambig_test
 import (
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/skillroute/skillroute/disambig"
@@ -14,7 +15,10 @@ import (
 // A rule set loaded from the cache fires exactly as the parsed one, with
 // the same matched lengths (the cache carries each branch's guarded
 // expression, which the parsed set works out itself), so the hook's fast
-// path never routes differently from `skillroute route`.
+// path never routes differently from `skillroute route`. That holds for a
+// set that matches one prompt, as in a hook process (each branch compiles
+// only the alternatives the prompt can match), and for one that matches
+// them all (the whole expressions, after the first few).
 func TestCacheRoundTrip(t *testing.T) {
 	parsed, path := builtinCache(t)
 	cached, _, err := disambig.LoadCached(path)
@@ -26,12 +30,20 @@ func TestCacheRoundTrip(t *testing.T) {
 		prompts = append(prompts, r.Examples...)
 	}
 	prompts = append(prompts, "你好", "thanks", "react 页面加载慢", "")
+	// The examples again with the words of other rules' examples
+	// around them: literals of many alternatives at once.
+	for i := range len(prompts) - 1 {
+		prompts = append(prompts, prompts[i]+" "+prompts[i+1], prompts[i+1]+"，"+prompts[i])
+	}
 	fired := 0
 	for _, p := range prompts {
+		lower := tokenize.NewText(p).Lower
 		a, b := ids(parsed.Fired(tokenize.NewText(p))), ids(cached.Fired(tokenize.NewText(p)))
 		assert.Equal(t, a, b, "prompt %q", p)
-		lower := tokenize.NewText(p).Lower
 		assert.Equal(t, disambig.Specificity(parsed, lower), disambig.Specificity(cached, lower), "prompt %q", p)
+		once, _, err := disambig.LoadCached(path)
+		require.NoError(t, err)
+		assert.Equal(t, disambig.Specificity(parsed, lower), disambig.Specificity(once, lower), "prompt %q, a set of its own", p)
 		fired += len(a)
 	}
 	assert.Greater(t, fired, len(parsed.Rules), "the examples fire their rules")
@@ -78,14 +90,46 @@ func TestCacheCarriesBacktrackingRules(t *testing.T) {
 	require.Len(t, cached.Rules, 3)
 	for i := range set.Rules {
 		for j, b := range set.Rules[i].Branches {
-			assert.Equal(t, b.Engine, cached.Rules[i].Branches[j].Engine, "%s branch %d", set.Rules[i].ID, j)
+			assert.Equal(t, b.Engine, cached.Rules[i].AllBranches()[j].Engine, "%s branch %d", set.Rules[i].ID, j)
 		}
 	}
-	assert.Equal(t, disambig.Backtrack, cached.Rules[1].Branches[0].Engine)
-	assert.Equal(t, disambig.RE2, cached.Rules[0].Branches[0].Engine)
+	assert.Equal(t, disambig.Backtrack, cached.Rules[1].AllBranches()[0].Engine)
+	assert.Equal(t, disambig.RE2, cached.Rules[0].AllBranches()[0].Engine)
 	for _, p := range []string{"做路由分析", "vue路由分析", "slack bot 怎么接", "slack bot 搭建", "自动整理", "自动化", "有个 bug", ""} {
 		assert.Equal(t, ids(set.Fired(tokenize.NewText(p))), ids(cached.Fired(tokenize.NewText(p))), p)
 	}
 	assert.Equal(t, []string{"R02"}, ids(cached.Fired(tokenize.NewText("做路由分析"))))
 	assert.Equal(t, []string{"R03"}, ids(cached.Fired(tokenize.NewText("自动整理"))))
+}
+
+// A cached set decodes a rule's branches when a prompt first passes the
+// rule's screen: routes running at once on one loaded set (eval's
+// workers) fire as the parsed set does, whichever decodes first.
+func TestCachedRulesDecodeOnceConcurrently(t *testing.T) {
+	parsed, path := builtinCache(t)
+	cached, _, err := disambig.LoadCached(path)
+	require.NoError(t, err)
+	var prompts []string
+	for _, r := range parsed.Rules {
+		prompts = append(prompts, r.Examples...)
+	}
+	want := make([][]string, len(prompts))
+	for i, p := range prompts {
+		want[i] = ids(parsed.Fired(tokenize.NewText(p)))
+	}
+	var wg sync.WaitGroup
+	got := make([][][]string, 4)
+	for w := range got {
+		got[w] = make([][]string, len(prompts))
+		wg.Go(func() {
+			for k := range prompts {
+				i := (k + w*len(prompts)/len(got)) % len(prompts) // each worker starts elsewhere
+				got[w][i] = ids(cached.Fired(tokenize.NewText(prompts[i])))
+			}
+		})
+	}
+	wg.Wait()
+	for w := range got {
+		assert.Equal(t, want, got[w], "worker %d", w)
+	}
 }

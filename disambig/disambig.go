@@ -100,10 +100,25 @@ type Rule struct {
 	OnKeyword     string
 
 	// The trigger's top-level alternatives, each filtered and matched on
-	// its own (prefilter.go).
+	// its own (prefilter.go). Nil for a rule loaded from the cache, which
+	// decodes them when a prompt needs them: AllBranches reads either.
 	Branches []Branch
 
 	kw *matcher // OnKeyword, compiled on first use; shared by copies of the rule
+	// lazy holds the branches of a rule loaded from the cache, decoded
+	// when a prompt passes its screen; Branches stays nil. Shared by
+	// copies of the rule.
+	lazy *lazyBranches
+}
+
+// AllBranches returns the rule's branches: Branches, or for a rule loaded
+// from the cache (whose Branches field stays nil) its branches, decoded
+// now if they were not.
+func (r *Rule) AllBranches() []Branch {
+	if r.Branches == nil && r.lazy != nil {
+		return r.lazy.get()
+	}
+	return r.Branches
 }
 
 // Branch is one top-level alternative of a trigger.
@@ -157,7 +172,7 @@ func (r *Rule) onKeywordMatches(prompt string) bool {
 // MatchTimeout, in this process: such a match does not fire the rule.
 func (r *Rule) TimedOut() int64 {
 	var n int64
-	for _, b := range r.Branches {
+	for _, b := range r.AllBranches() {
 		if b.re != nil {
 			n += b.re.timeouts.Load()
 		}
@@ -175,12 +190,21 @@ func (r *Rule) Match(prompt string) bool {
 // expression would: the leftmost match, and at one position the earliest
 // alternative.
 func (r *Rule) matchLength(prompt string, seen literalMemo) int {
-	if r.Branches == nil && r.Pattern != "" {
+	bs := r.Branches
+	switch {
+	case bs != nil:
+	case r.lazy != nil:
+		if !r.lazy.mayFire(prompt, seen) {
+			return -1
+		}
+		bs = r.lazy.get()
+	case r.Pattern != "":
 		r.Branches = branches(r.Pattern) // a Rule built by hand, outside Parse
+		bs = r.Branches
 	}
 	at, length := -1, -1
-	for i := range r.Branches {
-		if s, n := r.Branches[i].find(prompt, seen); s >= 0 && (at < 0 || s < at) {
+	for i := range bs {
+		if s, n := bs[i].find(prompt, seen); s >= 0 && (at < 0 || s < at) {
 			at, length = s, n
 		}
 	}
@@ -197,9 +221,9 @@ type Set struct {
 	// (cmd/skillroute's TestFitClearLead) and for tests.
 	Lead float64
 
-	prepare  sync.Once
-	literals []string // every filter literal of every branch, numbered
-	keys     []uint16 // their filter keys
+	prepare sync.Once
+	lits    literalTable // every filter literal of every branch, numbered
+	screens ruleIndex    // a cached set's rules by the literals of their screens
 }
 
 // memo returns a fresh literal memo for a prompt over the set's literals,
@@ -215,10 +239,9 @@ func (s *Set) memo(prompt string) literalMemo {
 					for _, lit := range group {
 						id, ok := ids[lit]
 						if !ok {
-							id = int32(len(s.literals))
+							id = int32(s.lits.len())
 							ids[lit] = id
-							s.literals = append(s.literals, lit)
-							s.keys = append(s.keys, openingKey(lit))
+							s.lits.add(lit)
 						}
 						b.ids[g] = append(b.ids[g], id)
 					}
@@ -226,7 +249,7 @@ func (s *Set) memo(prompt string) literalMemo {
 			}
 		}
 	})
-	return literalMemo{state: make([]uint8, len(s.literals)), lits: s.literals, keys: s.keys, filter: promptFilter(prompt)}
+	return literalMemo{state: make([]uint8, s.lits.len()), lits: &s.lits, filter: promptFilter(prompt)}
 }
 
 // Problem is something wrong with one rule of a file: the rule is either
@@ -518,7 +541,11 @@ func (s *Set) fired(prompt string) ([]*Rule, map[*Rule]int) {
 	length := map[*Rule]int{}
 	byID := map[string]int{}
 	seen := s.memo(prompt) // rules share literals: look each up once
+	maybe := s.screens.mayFire(prompt, seen, len(s.Rules))
 	for i := range s.Rules {
+		if maybe != nil && !maybe[i] {
+			continue
+		}
 		if n := s.Rules[i].matchLength(prompt, seen); n >= 0 {
 			byID[s.Rules[i].ID] = len(fired)
 			fired = append(fired, &s.Rules[i])
@@ -735,6 +762,7 @@ func (s *Set) clearLead() float64 {
 // absent is dropped, absent penalties are left out, so the built-in rules
 // work over whatever skills are installed.
 func (s *Set) Restrict(resolve func(string) (string, bool)) {
+	s.screens = ruleIndex{} // numbers rules as they were
 	kept := s.Rules[:0]
 	for _, r := range s.Rules {
 		if r.Boost != "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -688,7 +689,9 @@ func TestEmptyMatchingTriggerRefused(t *testing.T) {
 
 // TestPrefilterKeepsFiring protects rule firing from the literal
 // prefilter: a rule fires exactly when its trigger matches the
-// lower-cased prompt, whatever shape the trigger has.
+// lower-cased prompt, whatever shape the trigger has; so does the same
+// set loaded from its cache, one prompt to a set as in a hook process
+// (each branch compiled with only the alternatives the prompt allows).
 func TestPrefilterKeepsFiring(t *testing.T) {
 	triggers := []string{
 		`[a-z]+script`,
@@ -710,6 +713,9 @@ func TestPrefilterKeepsFiring(t *testing.T) {
 		`sli|slo|sla.*告警`,
 		`\Qc++|x\E`,
 		`(?s)zzz|foo.bar`,
+		`[抓爬]取.{0,10}(?:页面|网站)|scrap(?:e|ing)`,
+		`(?:[ſs]tart|启动).{0,5}(?:慢|[0-9]+ ?s)`,
+		`[a-c]{2}d|[xyz]`,
 	}
 	var b strings.Builder
 	b.WriteString("rules:\n")
@@ -725,21 +731,32 @@ func TestPrefilterKeepsFiring(t *testing.T) {
 		"vue组件怎么写", "vue 组件", "部署到服务器", "先部署", "yes", "数据库查询很慢", "k8s 集群", "kubernetes",
 		"aab", "ababc", "p99 300ms", "300 ms", "fix the login bug", "äpfel kaufen", "ÄPFEL", "ΛΌΓΟΣ", "λόγοσ",
 		"slo 告警", "sla 监控告警", "", "nothing here",
+		"帮我爬取这个页面", "抓取网站数据", "取页面", "scraping it", "start 很慢", "启动要 12 s", "Start 3s", "abd", "x",
 	}
+	path := filepath.Join(t.TempDir(), "rules.bin")
+	require.NoError(t, set.Save(path, nil))
 	for _, prompt := range prompts {
 		fired := map[string]bool{}
 		for _, r := range set.Fired(tokenize.NewText(prompt)) {
 			fired[r.ID] = true
 		}
+		cached, _, err := disambig.LoadCached(path)
+		require.NoError(t, err)
+		firedCached := map[string]bool{}
+		for _, r := range cached.Fired(tokenize.NewText(prompt)) {
+			firedCached[r.ID] = true
+		}
 		for _, r := range set.Rules {
 			start, _ := disambig.FindWhole(r.Pattern, strings.ToLower(prompt))
 			assert.Equal(t, start >= 0, fired[r.ID], "trigger %q on %q", triggers[r.ID[1]-'a'], prompt)
+			assert.Equal(t, start >= 0, firedCached[r.ID], "cached trigger %q on %q", triggers[r.ID[1]-'a'], prompt)
 		}
 	}
 
 	// Spot checks of what must fire.
 	for prompt, id := range map[string]string{
 		"typescript 泛型": "ra", "Docker compose": "rb", "react router": "rc", "Color": "rd", "p99 300ms": "rm",
+		"帮我爬取这个页面": "rt", "启动要 12 s": "ru", "abd": "rv",
 	} {
 		_, fired := set.Apply(tokenize.NewText(prompt), nil)
 		assert.Contains(t, ids(fired), id, prompt)

@@ -98,7 +98,20 @@ type matcher struct {
 	// working it out again is most of a compile (see guardedForm).
 	form    string
 	formSet bool
+	// parts is the guarded form split at its top level (splitForm), when
+	// the rules cache brought it: the first prunedUses matches compile
+	// only the alternatives the prompt can match (pruned).
+	parts []formPart
+	uses  atomic.Int32
 }
+
+// prunedUses is how many matches of a branch compile a pruned expression
+// of their own before the whole form is compiled once for the rest. A
+// hook process matches a branch once: the long branch of the built-in
+// perf-ui-slow rule, compiled whole, was a sixth of its instructions
+// (callgrind of one prompt event); in a process that routes many prompts
+// (eval) the whole form soon pays for itself.
+const prunedUses = 2
 
 // compile builds the matcher's expression once. A pattern that no longer
 // compiles (a damaged cache) leaves both nil: it never matches, rather
@@ -122,14 +135,19 @@ func (m *matcher) compile(pattern string, engine Engine) {
 // find returns where the pattern matches a lower-cased prompt as whole
 // words: the start byte and the length in runes, or -1, -1.
 func (m *matcher) find(pattern string, engine Engine, prompt string) (start, length int) {
+	if m.parts != nil && m.uses.Add(1) <= prunedUses {
+		expr, ok := pruned(m.parts, prompt)
+		if !ok {
+			return -1, -1 // an alternation of which no alternative can match
+		}
+		if re, err := regexp.Compile(expr); err == nil {
+			return findIn(re, false, prompt)
+		}
+	}
 	m.compile(pattern, engine)
 	switch {
 	case m.re != nil:
-		loc := m.re.FindStringIndex(prompt)
-		if loc == nil || m.check && !wholeWords(prompt, loc[0], loc[1]) {
-			return -1, -1
-		}
-		return loc[0], utf8.RuneCountInString(prompt[loc[0]:loc[1]])
+		return findIn(m.re, m.check, prompt)
 	case m.bt != nil:
 		match, err := m.bt.FindStringMatch(prompt)
 		if err != nil {
@@ -142,6 +160,96 @@ func (m *matcher) find(pattern string, engine Engine, prompt string) (start, len
 		return runeOffset(prompt, match.Index), match.Length
 	}
 	return -1, -1
+}
+
+// findIn runs an RE2 expression on a lower-cased prompt, with the
+// whole-word check when the expression lacks its guard: the start byte
+// and the length in runes, or -1, -1.
+func findIn(re *regexp.Regexp, check bool, prompt string) (start, length int) {
+	loc := re.FindStringIndex(prompt)
+	if loc == nil || check && !wholeWords(prompt, loc[0], loc[1]) {
+		return -1, -1
+	}
+	return loc[0], utf8.RuneCountInString(prompt[loc[0]:loc[1]])
+}
+
+// formPart is one part of a guarded form split at its top level: an
+// expression kept whole (re), or an alternation (alts).
+type formPart struct {
+	re   string
+	alts []formAlt
+}
+
+// formAlt is one alternative of an alternation: its expression and the
+// literals it requires (required: one of each group).
+type formAlt struct {
+	re   string
+	need [][]string
+}
+
+// splitForm splits a guarded form (guardedForm) into the parts of its top
+// level concatenation, each alternation into its alternatives with what
+// they require; nil when no part is an alternation. An alternative that
+// requires a literal the prompt lacks cannot match anywhere in it, so
+// leaving it out changes no match: the leftmost match, and at its start
+// the earliest alternative, are those of the whole form (TestCacheRoundTrip
+// compares the two over every rule's examples).
+func splitForm(form string) []formPart {
+	tree, err := syntax.Parse(form, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	subs := []*syntax.Regexp{tree}
+	if tree.Op == syntax.OpConcat {
+		subs = tree.Sub
+	}
+	var parts []formPart
+	split := false
+	for _, sub := range subs {
+		if sub.Op != syntax.OpAlternate {
+			parts = append(parts, formPart{re: printRE(sub)})
+			continue
+		}
+		split = true
+		alts := make([]formAlt, len(sub.Sub))
+		for i, alt := range sub.Sub {
+			alts[i] = formAlt{re: printRE(alt), need: required(alt.Simplify())}
+		}
+		parts = append(parts, formPart{alts: alts})
+	}
+	if !split {
+		return nil
+	}
+	return parts
+}
+
+// pruned writes the split form with only the alternatives whose literals
+// occur in the lower-cased prompt; false when an alternation keeps none,
+// and the form cannot match.
+func pruned(parts []formPart, prompt string) (string, bool) {
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString("(?:")
+		if p.alts == nil {
+			b.WriteString(p.re)
+		}
+		kept := 0
+		for _, a := range p.alts {
+			if !allGroups(a.need, func(lit string) bool { return strings.Contains(prompt, lit) }) {
+				continue
+			}
+			if kept > 0 {
+				b.WriteByte('|')
+			}
+			b.WriteString(a.re)
+			kept++
+		}
+		if p.alts != nil && kept == 0 {
+			return "", false
+		}
+		b.WriteString(")")
+	}
+	return b.String(), true
 }
 
 // compileBacktrack compiles a pattern for regexp2 with the whole-word

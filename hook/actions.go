@@ -89,6 +89,7 @@ type prepared struct {
 func (h *Handler) prepare(ev Event, now time.Time) <-chan prepared {
 	early := make(chan prepared, 1)
 	go func() {
+		growStack(0)
 		var pre prepared
 		defer func() {
 			if p := recover(); p != nil {

@@ -32,6 +32,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/action"
+	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/prefs"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
@@ -276,9 +277,16 @@ func (h *Handler) now() time.Time {
 	return time.Now()
 }
 
-// prompt routes a prompt in its session. The session file is read and
-// written once, under its lock, around the route: what the router sees and
-// what the next prompt finds are the same state.
+// prompt routes a prompt in its session.
+//
+// The session's file is read while the router loads, and routed on; what
+// the route changes (the last decision, a project detected again) is then
+// written in one read-modify-write under the session's lock, onto the file
+// as it is by then, so that a hook of the same session that wrote in the
+// meantime (a skill use) loses nothing (TestConcurrentPromptsKeepSkillUses,
+// TestConcurrentHooksOnOneSession).
+// The lock is not held while routing: a hook of the same session waits
+// for a write, not for a route. The two logs are appended meanwhile.
 func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	text := strings.TrimSpace(ev.Prompt)
 	if text == "" {
@@ -292,43 +300,70 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	if h.Actions != nil {
 		early = h.prepare(ev, now)
 	}
+	type snapshot struct {
+		f    *SessionFile
+		data []byte
+	}
+	read := make(chan snapshot, 1)
+	go func() {
+		growStack(0)
+		snap := snapshot{f: &SessionFile{Session: sctx.Session{ID: ev.SessionID}}}
+		defer func() {
+			recover() // a new session: the hook never exits on a panic, nor fails
+			read <- snap
+		}()
+		snap.f, snap.data, _ = h.Store.sessionBytes(ev.SessionID) // a corrupt file is a new session, replaced below
+	}()
 	r, err := h.Open()
 	if err != nil {
 		return Result{Reason: "router: " + err.Error()}
 	}
 	rec := Decision{ID: decisionID(ev, now), Session: ev.SessionID, PromptHash: hash(text), Time: now.UTC(), Query: text}
 	res := Result{}
+	snap := <-read
+	f, detected := snap.f, snap.f.ProjectAt
+	d := r.Route(text, h.session(f, ev.Cwd, now))
+	res.Decision = &d
+	rec.Skill, rec.Confidence = d.Skill, d.Confidence
+	var injected string
 	var traj *action.Trajectory
-	routeIn := func(f *SessionFile) {
-		d := r.Route(text, h.session(f, ev.Cwd, now))
-		res.Decision = &d
-		rec.Skill, rec.Confidence = d.Skill, d.Confidence
-		var injected string
-		if d.Skill != "" && !d.Closing && h.gone(r, d.Skill) {
-			res.Reason = fmt.Sprintf("%s was removed since the index was compiled; recompiling", d.Skill)
-		} else {
-			injected, res.Reason, traj = h.inject(ev, text, d, rec.ID, now, early)
-		}
-		if injected != "" {
-			res.Output = contextOutput(injected)
-			rec.Cost = action.TextTokens(injected)
-		}
-		f.Updated = rec.Time
-		f.Last = &LastDecision{ID: rec.ID, Query: h.Store.keep(d.Query), QueryHash: rec.PromptHash, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost, Terms: d.Terms}
+	if d.Skill != "" && !d.Closing && h.gone(r, d.Skill) {
+		res.Reason = fmt.Sprintf("%s was removed since the index was compiled; recompiling", d.Skill)
+	} else {
+		injected, res.Reason, traj = h.inject(ev, text, d, rec.ID, now, early)
 	}
-	if err := h.Store.update(ctx, ev.SessionID, routeIn); err != nil && res.Decision == nil {
-		// The session is locked past the deadline or cannot be written:
-		// route on what it holds now, and keep nothing.
-		f, _ := h.Store.SessionFile(ev.SessionID)
-		routeIn(f)
+	if injected != "" {
+		res.Output = contextOutput(injected)
+		rec.Cost = action.TextTokens(injected)
 	}
-	if err := h.Store.RecordDecision(ctx, rec); err != nil {
+	logged := make(chan error, 1)
+	go func() {
+		growStack(0)
+		var err error
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("panic: %v", p)
+			}
+			logged <- err
+		}()
+		err = h.Store.RecordDecision(ctx, rec)
+		if traj != nil {
+			_ = action.LogDecision(ctx, h.Store.Dir, *traj)
+		}
+	}()
+	last := &LastDecision{ID: rec.ID, Query: h.Store.keep(d.Query), QueryHash: rec.PromptHash, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost, Terms: d.Terms}
+	// A session locked past the deadline, or one that cannot be written,
+	// keeps nothing of this prompt; the route stands.
+	_ = h.Store.updateRead(ctx, ev.SessionID, f, snap.data, func(cur *SessionFile) {
+		if !f.ProjectAt.Equal(detected) {
+			cur.Project, cur.ProjectDir, cur.ProjectAt = f.Project, f.ProjectDir, f.ProjectAt
+		}
+		cur.Updated, cur.Last = rec.Time, last
+	})
+	if err := <-logged; err != nil {
 		// Never silent: a decision the log did not take (its lock held
 		// past the deadline, a full disk) is said in hook.log.
 		res.Reason = strings.TrimPrefix(res.Reason+"; decision not logged: "+err.Error(), "; ")
-	}
-	if traj != nil {
-		_ = action.LogDecision(ctx, h.Store.Dir, *traj)
 	}
 	return res
 }
@@ -390,11 +425,13 @@ func describe(d router.Decision) string {
 	return cut(b.String(), MaxContext)
 }
 
+// contextOutput is the hook's answer: the text as additionalContext of a
+// UserPromptSubmit, the keys in the order json.Marshal gave them from a
+// map, and the text quoted as it quotes a string.
 func contextOutput(text string) []byte {
-	out := map[string]any{"hookSpecificOutput": map[string]any{
-		"hookEventName": "UserPromptSubmit", "additionalContext": text}}
-	data, _ := json.Marshal(out)
-	return data
+	quoted, _ := json.Marshal(text)
+	out := append([]byte(`{"hookSpecificOutput":{"additionalContext":`), quoted...)
+	return append(out, `,"hookEventName":"UserPromptSubmit"}}`...)
 }
 
 // used records that the session used a skill; about, when set, says

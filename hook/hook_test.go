@@ -190,6 +190,40 @@ func TestConcurrentHooksOnOneSession(t *testing.T) {
 	assert.Equal(t, n/2-1, total, "every use after the first adds one transition")
 }
 
+// A prompt's hook routes without the session's lock and then writes what
+// it changed onto the file as it is by then: skill uses that land while
+// prompts of the same session route are all kept, and the session's last
+// decision is one of the prompts'.
+func TestConcurrentPromptsKeepSkillUses(t *testing.T) {
+	h := newHandler(t)
+	skills := []string{"tester-expert", "debugger-expert", "devops-expert", "reviewer-expert"}
+	const uses = 8 // fewer than the window: every one must be there
+	var wg sync.WaitGroup
+	for i := range 2 * uses {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if i%2 == 0 {
+				h.Handle(ctx, []byte(fmt.Sprintf(`{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"Skill","tool_input":{"skill":%q}}`, skills[i/2%4])))
+				return
+			}
+			res := h.Handle(ctx, []byte(fmt.Sprintf(`{"hook_event_name":"UserPromptSubmit","session_id":"s","prompt_id":"p%d","prompt":"Dockerfile 改成多阶段构建，镜像太大了"}`, i)))
+			assert.NotNil(t, res.Output, res.Reason)
+		})
+	}
+	wg.Wait()
+	f, err := h.Store.SessionFile("s")
+	require.NoError(t, err)
+	var want []string
+	for i := range uses {
+		want = append(want, skills[i%4])
+	}
+	assert.ElementsMatch(t, want, f.Recent, "no skill use lost")
+	require.NotNil(t, f.Last)
+	assert.Regexp(t, `^p\d+$`, f.Last.ID)
+	assert.Equal(t, "devops-expert", f.Last.Skill)
+}
+
 func TestInstallUninstallRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	original := `{

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -232,7 +233,7 @@ func Uninstall(path string, dryRun bool) ([]Change, error) {
 func uninstall(d *settingsDoc) ([]Change, error) {
 	var events []string
 	d.hooks().ForEach(func(event, groups gjson.Result) bool {
-		if len(ours(groups)) > 0 && plainKey.MatchString(event.Str) && event.Raw == `"`+event.Str+`"` {
+		if len(ours(groups)) > 0 && plainKey().MatchString(event.Str) && event.Raw == `"`+event.Str+`"` {
 			events = append(events, event.Str)
 		}
 		return true
@@ -259,8 +260,9 @@ func uninstall(d *settingsDoc) ([]Change, error) {
 
 // plainKey is an event name the editor addresses by path: Claude Code's
 // events are all such names, so a key of any other form holds nothing of
-// ours and needs no escaping rules.
-var plainKey = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+// ours and needs no escaping rules. Compiled on first use: every hook
+// process starts the package, few install.
+var plainKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`) })
 
 // located is one of our handlers in an event's list: group index, handler
 // index in the group, the handler and its group's matcher.

@@ -118,7 +118,7 @@ func oursByEvent(data []byte) map[string]int {
 	out := map[string]int{}
 	hooks, _ := member(gjson.ParseBytes(data), "hooks")
 	hooks.ForEach(func(k, v gjson.Result) bool {
-		if n := len(ours(v)); n > 0 && plainKey.MatchString(k.Str) && k.Raw == `"`+k.Str+`"` {
+		if n := len(ours(v)); n > 0 && plainKey().MatchString(k.Str) && k.Raw == `"`+k.Str+`"` {
 			out[k.Str] = n
 		}
 		return true

@@ -1,13 +1,13 @@
 package hook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -84,15 +84,25 @@ type LastDecision struct {
 // for the model to pick a skill, short enough not to blame a later task.
 const FeedbackWindow = 5 * time.Minute
 
-var unsafeID = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
+// safeID reports whether an id is made of [A-Za-z0-9_.-] alone, and may
+// name a file as it is.
+func safeID(id string) bool {
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // sessionPath maps a session id to its file; ids are not trusted as paths.
 func (s *Store) sessionPath(id string) string {
 	if id == "" {
 		id = "default"
 	}
-	safe := unsafeID.ReplaceAllString(id, "_")
-	if safe != id || len(safe) > 100 || strings.HasPrefix(safe, ".") {
+	safe := id
+	if !safeID(id) || len(safe) > 100 || strings.HasPrefix(safe, ".") {
 		safe = "h-" + hash(id)
 	}
 	return filepath.Join(s.Dir, "sessions", safe+".json")
@@ -111,8 +121,26 @@ func (s *Store) Session(id string) (*sctx.Session, error) {
 // session; a corrupt one (or one of a newer version) gives a new session
 // and the error, which names the file.
 func (s *Store) SessionFile(id string) (*SessionFile, error) {
+	f, _, err := s.sessionBytes(id)
+	return f, err
+}
+
+// sessionBytes is SessionFile, with the file's bytes (nil when missing or
+// unreadable).
+func (s *Store) sessionBytes(id string) (*SessionFile, []byte, error) {
+	path := s.sessionPath(id)
+	data, err := sessionCodec.Bytes(path)
+	f, err := decodeSession(id, path, data, err)
+	return f, data, err
+}
+
+// decodeSession decodes a session's file as read (data, err): a missing
+// file is a new session; a corrupt one a new session and the error.
+func decodeSession(id, path string, data []byte, err error) (*SessionFile, error) {
 	f := &SessionFile{Session: sctx.Session{ID: id}}
-	err := sessionCodec.Read(s.sessionPath(id), f)
+	if err == nil {
+		err = sessionCodec.Unmarshal(path, data, f)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, nil
 	}
@@ -135,6 +163,24 @@ func (s *Store) UpdateSession(ctx context.Context, id string, change func(*Sessi
 		if err := change(f); err != nil {
 			return err
 		}
+		return sessionCodec.Write(path, f)
+	})
+}
+
+// updateRead is UpdateSession for a caller that read the session's file
+// before (sessionBytes: read, its bytes data): while the file still holds
+// those bytes, read is changed and written back, not the file decoded
+// again. A file that changed since, or was missing or damaged then, is
+// read again under the lock, as UpdateSession does.
+func (s *Store) updateRead(ctx context.Context, id string, read *SessionFile, data []byte, change func(*SessionFile)) error {
+	path := s.sessionPath(id)
+	return store.Lock(ctx, path, func() error {
+		now, err := sessionCodec.Bytes(path)
+		f := read
+		if err != nil || data == nil || !bytes.Equal(now, data) {
+			f, _ = decodeSession(id, path, now, err) // a corrupt file is replaced
+		}
+		change(f)
 		return sessionCodec.Write(path, f)
 	})
 }

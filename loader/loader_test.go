@@ -116,7 +116,7 @@ func TestDamagedCacheNeverPanics(t *testing.T) {
 	_, err := loader.Open(opt)
 	require.NoError(t, err)
 	files, _ := filepath.Glob(filepath.Join(cache, "*.bin"))
-	require.Len(t, files, 3, "an index, a rules cache and the skills' words (cuts)")
+	require.Len(t, files, 4, "an index, a rules cache, the skills' words (cuts) and the project table")
 	originals := map[string][]byte{}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -251,18 +251,22 @@ func TestProjectFavoursCached(t *testing.T) {
 	cfg := loader.Config{Catalog: loader.Builtin, CacheDir: cache}
 	first, err := loader.Open(cfg)
 	require.NoError(t, err)
-	files, _ := filepath.Glob(filepath.Join(cache, "projects-*.json"))
+	files, _ := filepath.Glob(filepath.Join(cache, "projects-*.bin"))
 	require.Len(t, files, 1)
 	again, err := loader.Open(cfg)
 	require.NoError(t, err)
 	assert.Equal(t, first.Projects, again.Projects)
 	assert.Equal(t, 1.0, again.Projects["go"]["golang-pro"])
 
-	// A damaged cache file is parsed afresh.
-	require.NoError(t, os.WriteFile(files[0], []byte("{"), 0o644))
-	damaged, err := loader.Open(cfg)
+	// A damaged cache file is parsed afresh, whatever the damage.
+	raw, err := os.ReadFile(files[0])
 	require.NoError(t, err)
-	assert.Equal(t, first.Projects, damaged.Projects)
+	for _, bad := range [][]byte{[]byte("{"), raw[:len(raw)/2], append(raw[:len(raw)-1:len(raw)-1], raw[len(raw)-1]^0x40)} {
+		require.NoError(t, os.WriteFile(files[0], bad, 0o644))
+		damaged, err := loader.Open(cfg)
+		require.NoError(t, err)
+		assert.Equal(t, first.Projects, damaged.Projects)
+	}
 }
 
 // BenchmarkOpenCached opens the built-in catalog from a warm cache:

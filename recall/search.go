@@ -167,7 +167,7 @@ func (x *Index) Search(text tokenize.Text, k int) []Hit {
 	q.Terms = slices.DeleteFunc(q.Terms, func(t tokenize.Term) bool { return shortNumber(t.Text) })
 	// A link in the prompt is a URL, whether or not the word is there:
 	// "pull https://…" asks for what a tool that fetches URLs does.
-	if urlRE.MatchString(text.Lower) && !slices.ContainsFunc(q.Terms, func(t tokenize.Term) bool { return t.Text == "url" }) {
+	if urlRE().MatchString(text.Lower) && !slices.ContainsFunc(q.Terms, func(t tokenize.Term) bool { return t.Text == "url" }) {
 		q.Terms = append(q.Terms, tokenize.Term{Text: "url", Surface: "url", Weight: 1})
 	}
 	results := bm25.Score(x.ix, q)
@@ -250,7 +250,9 @@ func shortNumber(term string) bool {
 	return term != ""
 }
 
-var urlRE = regexp.MustCompile(`https?://\S`)
+// urlRE finds a link in a prompt; compiled on first use, not at every
+// process start.
+var urlRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://\S`) })
 
 // MinNumber is the fewest digits a number needs to count as a match.
 const MinNumber = 4

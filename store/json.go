@@ -102,14 +102,21 @@ func (c Codec) Unmarshal(name string, data []byte, v any) error {
 // Read decodes the file at path into v (see Unmarshal). A missing file is
 // an error wrapping fs.ErrNotExist. The file's folder must pass CheckDir.
 func (c Codec) Read(path string, v any) error {
-	if err := checkParent(path); err != nil {
-		return err
-	}
-	data, err := os.ReadFile(path)
+	data, err := c.Bytes(path)
 	if err != nil {
 		return err
 	}
 	return c.Unmarshal(path, data, v)
+}
+
+// Bytes reads the file at path as Read does, without decoding it: a
+// caller that read it before can tell whether it changed since, and
+// decode it again (Unmarshal) only then.
+func (c Codec) Bytes(path string) ([]byte, error) {
+	if err := checkParent(path); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(path)
 }
 
 // Write encodes v with the header and replaces the file at path with it

@@ -61,3 +61,30 @@ func ReadRegular(path string, max int64) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// MapFile maps a file read-only, or where it cannot be mapped reads it,
+// and returns its bytes and the function that releases them (which the
+// bytes must not outlive). For a reader of part of a large file that
+// pages it needs without copying it into fresh memory: the hook reads the
+// end of a log of hundreds of kilobytes. A file truncated while mapped
+// faults on the pages past its end: a reader that cannot rule that out
+// runs with debug.SetPanicOnFault and recovers.
+func MapFile(path string) (data []byte, release func(), err error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a FIFO must not stall the open
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s: %w (%v)", path, ErrNotRegular, info.Mode().Type())
+	}
+	data, mapped, err := mapFile(f, info.Size())
+	if err != nil {
+		return nil, nil, err
+	}
+	return data, func() { unmapFile(data, mapped) }, nil
+}

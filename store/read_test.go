@@ -35,3 +35,25 @@ func TestReadRegular(t *testing.T) {
 	_, err = store.ReadRegular(filepath.Join(dir, "missing"), 1)
 	assert.ErrorIs(t, err, os.ErrNotExist)
 }
+
+// MapFile gives a file's bytes (an empty one too), and refuses what is
+// not a regular file before mapping it.
+func TestMapFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, content := range []string{"line one\nline two\n", ""} {
+		path := filepath.Join(dir, "log")
+		require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
+		data, release, err := store.MapFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, content, string(data))
+		release()
+	}
+	fifo := filepath.Join(dir, "fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	for _, path := range []string{fifo, dir} {
+		_, _, err := store.MapFile(path)
+		assert.ErrorIs(t, err, store.ErrNotRegular, path)
+	}
+	_, _, err := store.MapFile(filepath.Join(dir, "missing"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+}

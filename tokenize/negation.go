@@ -3,6 +3,7 @@ package tokenize
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -10,7 +11,12 @@ import (
 // negationRE finds the words with which a user rules something out. Plain
 // "not" and 没有 are left out on purpose: in "does not load" or "缓存没有
 // 生效" they describe the symptom, not what the user refuses.
-var negationRE = regexp.MustCompile(`不要|不用|不需要|无需|不必|不想|别|\b(?:without|don'?t|do not|no need|never|instead of|rather than|not (?:a|an|the|about|for|using|use|need))\b`)
+// Compiled on first use: most prompts hold no negation cue (mayNegate),
+// and compiling it at start was a tenth of the package's init in every
+// hook process (GODEBUG=inittrace=1).
+var negationRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`不要|不用|不需要|无需|不必|不想|别|\b(?:without|don'?t|do not|no need|never|instead of|rather than|not (?:a|an|the|about|for|using|use|need))\b`)
+})
 
 // notNegation lists characters that, before 别, make a word that is not a
 // negation: 区别, 特别, 分别, 类别, 级别, 识别 ...
@@ -34,7 +40,7 @@ func negationScopes(text string) []scope {
 		return nil
 	}
 	var out []scope
-	for _, m := range negationRE.FindAllStringIndex(text, -1) {
+	for _, m := range negationRE().FindAllStringIndex(text, -1) {
 		if strings.HasPrefix(text[m[0]:], "别") && m[0] > 0 {
 			prev, _ := utf8.DecodeLastRuneInString(text[:m[0]])
 			if strings.ContainsRune(notNegation, prev) {

@@ -732,7 +732,7 @@ func isParticle(r rune) bool { return strings.ContainsRune(particles, r) }
 // into terms ("有没有", "还是"): they occur in any Chinese request and in
 // any Chinese body text, so they only add noise. Dictionary words are never
 // filtered: a skill that lists one as a keyword still matches it.
-var fillerWords = map[string]bool{}
+var fillerWords = make(map[string]bool, 64) // sized: growing it was most of the package's init
 
 func init() {
 	for _, w := range strings.Fields(`有没有 有没 没有 还是 还有 怎么样 怎样 为什么 是不是 能不能 可不可以 可以 现在 已经
