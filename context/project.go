@@ -166,7 +166,9 @@ type detection struct {
 // project dir belongs to. It looks at dir and its parents, up to and
 // including the repository root (the first folder holding .git), at most
 // MaxLevels folders; it stops before home, the user's home folder (whose
-// stray files are no project's), unless dir is home itself. An empty home
+// stray files are no project's), unless dir is home itself, and never
+// looks above home (a prompt typed in home went on to /tmp's and /'s
+// files). An empty home
 // sets no such limit. Evidence from all inspected folders is combined, so
 // a monorepo package also shows the root's types. Unreadable folders and
 // malformed files are no evidence; the result is nil when nothing is
@@ -186,8 +188,8 @@ func DetectProject(dir, home string) []string {
 		if level > 0 && abs == home {
 			break
 		}
-		if d.scan(abs) {
-			break // the repository root
+		if d.scan(abs) || abs == home {
+			break // the repository root, or home itself: nothing above it is the project's
 		}
 		parent := filepath.Dir(abs)
 		if parent == abs {

@@ -227,7 +227,7 @@ func TestDetectProjectWalk(t *testing.T) {
 // holds stray marker files: they are no project's, unless the prompt is
 // typed in the home folder itself.
 func TestDetectProjectStopsBeforeHome(t *testing.T) {
-	root := tree(t, map[string]string{"home/go.mod": "", "home/proj/src/": ""})
+	root := tree(t, map[string]string{"Cargo.toml": "", "home/go.mod": "", "home/proj/src/": ""})
 	home := filepath.Join(root, "home")
 	proj := filepath.Join(home, "proj", "src")
 	tests := []struct {
@@ -236,9 +236,9 @@ func TestDetectProjectStopsBeforeHome(t *testing.T) {
 	}{
 		{"below home", proj, home, nil},
 		{"home given with a trailing separator", proj, home + string(filepath.Separator), nil},
-		{"home itself is looked at", home, home, []string{"go"}},
-		{"no home, no limit", proj, "", []string{"go"}},
-		{"another home does not stop the walk", proj, filepath.Join(root, "elsewhere"), []string{"go"}},
+		{"home itself is looked at, not its parents", home, home, []string{"go"}},
+		{"no home, no limit", proj, "", []string{"go", "rust"}},
+		{"another home does not stop the walk", proj, filepath.Join(root, "elsewhere"), []string{"go", "rust"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
