@@ -142,6 +142,7 @@ type pruner struct {
 	pack     packing
 	fields   []Field
 	small    []merged
+	keys     []uint64
 }
 
 // reach lists, for every query term, the index terms it meets, exactly
@@ -205,14 +206,20 @@ func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 			ix.Containing(qt.Text, func(id int) { add(id, true) })
 		}
 		if len(p.small) > 0 {
-			// By skill, then term, then posting: a skill's postings of one
-			// term stay together and in field order.
-			slices.SortFunc(p.small, func(a, b merged) int {
-				return cmp.Or(cmp.Compare(a.skill, b.skill), cmp.Compare(a.term, b.term), cmp.Compare(a.post, b.post))
-			})
+			// By skill, then as listed: a skill's postings of one term
+			// stay together and in field order. Sorted as one word each
+			// (skill and place): by the three fields, the sort was 7 % of
+			// TopK on 100,000 generated skills.
+			keys := p.keys[:0]
+			for j, m := range p.small {
+				keys = append(keys, uint64(m.skill)<<32|uint64(j))
+			}
+			slices.Sort(keys)
+			p.keys = keys
 			c := cursor{qt: qt, origin: origin, word: w, term: -1, partial: true, rarity: rarity, bound: smallBound * scale,
 				skills: make([]uint32, len(p.small)), posts: make([]uint32, len(p.small)), terms: make([]int32, len(p.small))}
-			for j, m := range p.small {
+			for j, key := range keys {
+				m := &p.small[uint32(key)]
 				c.skills[j], c.posts[j], c.terms[j] = m.skill, m.post, m.term
 			}
 			p.cursors = append(p.cursors, c)
