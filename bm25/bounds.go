@@ -33,14 +33,16 @@ func (p *pruner) sift(k int, skillScale float64) {
 	a := p.accumulate()
 	defer sums.Put(a)
 	theta := math.Inf(-1) // the k-th best score over skillScale
-	seeded := p.seed(a, k)
+	for _, s := range p.seed(a, k, skillScale) {
+		a.sum[s] = math.NaN() // scored: no comparison takes it again
+	}
 	if len(p.heap) == k {
 		theta = p.heap[0].score / skillScale
 	}
 	// The rest that can reach theta, in skill order.
 	cands := a.cands[:0]
 	for _, s := range a.touched {
-		if a.sum[s] >= theta && !slices.Contains(seeded, s) {
+		if a.sum[s] >= theta {
 			cands = append(cands, s)
 		}
 	}
@@ -65,7 +67,7 @@ func seedCount(k int) int { return 2 * k }
 
 // seed scores the skills of the highest sums first (seedCount of them),
 // fresh, and returns them.
-func (p *pruner) seed(a *skillSums, k int) []uint32 {
+func (p *pruner) seed(a *skillSums, k int, skillScale float64) []uint32 {
 	n := min(seedCount(k), len(a.touched))
 	if n == 0 {
 		return nil
@@ -114,11 +116,15 @@ func (p *pruner) seed(a *skillSums, k int) []uint32 {
 	}
 	a.top = top
 	slices.Sort(top) // skill order: the cursors move forward only
+	theta := math.Inf(-1)
 	for _, s := range top {
-		score, hit := p.score(s, p.reaching(a, s), false, math.Inf(-1))
+		if a.sum[s] < theta {
+			continue
+		}
+		score, hit := p.score(s, p.reaching(a, s), false, theta)
 		p.scored++
-		if hit {
-			p.offer(entry{score, s}, k)
+		if hit && p.offer(entry{score, s}, k) && len(p.heap) == k {
+			theta = p.heap[0].score / skillScale
 		}
 	}
 	// The walk after the seeds starts again from the first posting.
@@ -189,14 +195,13 @@ func (p *pruner) accumulate() *skillSums {
 			}
 		}
 	}
-	p.all = make([]int, len(p.cursors))
-	for i := range p.all {
-		p.all[i] = i
+	// The cursors by word, for reaching: order, cut where words change.
+	p.byWord, p.wordFrom = order, make([]int, len(p.words)+1)
+	for i, c := range order {
+		p.wordFrom[p.cursors[c].word+1] = i + 1
 	}
-	p.byWord = make([][]int, len(p.words))
-	for c := range p.cursors {
-		w := p.cursors[c].word
-		p.byWord[w] = append(p.byWord[w], c)
+	for w := 1; w < len(p.wordFrom); w++ { // a word without cursors
+		p.wordFrom[w] = max(p.wordFrom[w], p.wordFrom[w-1])
 	}
 	return a
 }
@@ -206,11 +211,12 @@ func (p *pruner) accumulate() *skillSums {
 // fewer, and scoring sought it in every cursor.
 func (p *pruner) reaching(a *skillSums, s uint32) []int {
 	if len(p.words) > 64 {
-		return p.all
+		return p.byWord // every cursor
 	}
 	list := p.list[:0]
 	for m := a.words[s]; m != 0; m &= m - 1 {
-		list = append(list, p.byWord[bits.TrailingZeros64(m)]...)
+		w := bits.TrailingZeros64(m)
+		list = append(list, p.byWord[p.wordFrom[w]:p.wordFrom[w+1]]...)
 	}
 	p.list = list
 	return list

@@ -130,9 +130,10 @@ type pruner struct {
 	heap   []entry // the k best so far, the worst at the root
 	scored int     // skills scored in full while pruning (TestTopKPrunes)
 
-	all    []int   // every cursor, for results
-	byWord [][]int // the cursors of each word (sift)
-	list   []int   // scratch: the cursors reaching a skill (sift)
+	all      []int // every cursor, for results
+	byWord   []int // every cursor, by word (sift)
+	wordFrom []int // word w's are byWord[wordFrom[w]:wordFrom[w+1]]
+	list     []int // scratch: the cursors reaching a skill (sift)
 
 	// Scratch for scoring one skill.
 	matches  []Match
