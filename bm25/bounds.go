@@ -20,12 +20,11 @@ import (
 // It replaced WAND over the same cursors, which learned a skill's sum
 // only by moving every cursor before it to it, and kept the cursors in
 // order of their next skill: on 10,000 generated skills 835 pivots a
-// prompt, each moving six cursors and shifting others past them. The
-// sums cost 1.63 million instructions a prompt there against WAND's 2.03
-// (valgrind --tool=cachegrind over the catalog's 300 prompts), and
-// about the same at 100,000 skills (12.5 and 12.6 million), where a
-// prompt reaches 74,000 skills; by the fastest of seven runs per prompt,
-// under load, p50 15-20 % and 10 % lower.
+// prompt, each moving six cursors and shifting others past them. TopK
+// runs 1.59 million instructions a prompt there against WAND's 2.03,
+// and 11.8 against 12.6 million at 100,000 skills, where a prompt
+// reaches 74,000 skills (valgrind --tool=cachegrind over the catalogs'
+// 300 prompts; BENCHMARKS.md).
 func (p *pruner) sift(k int, skillScale float64) {
 	if k <= 0 {
 		return
