@@ -60,8 +60,10 @@ func (p *pruner) sift(k int, skillScale float64) {
 }
 
 // seedCount is how many skills, of the highest sums, are scored before
-// the rest, to learn a k-th best score that leaves few to score: k more
-// than k.
+// the rest, to learn a k-th best score that leaves few to score. Twice k
+// ran fewer instructions than k on the generated catalogs' prompts (1.59
+// against 1.68 million a prompt at 10,000 skills, 11.5 against 12.2 at
+// 100,000): the k highest sums are often not the k best scores.
 func seedCount(k int) int { return 2 * k }
 
 // seed scores the skills of the highest sums first (seedCount of them),
@@ -134,8 +136,9 @@ func (p *pruner) seed(a *skillSums, k int, skillScale float64) []uint32 {
 }
 
 // skillSums is, per skill, the sum of its words' best segment bounds, and
-// the skills touched, reused between calls (sums): a fresh array per call
-// cost as much as the sums themselves at 100,000 skills.
+// the skills touched, reused between calls (sums), so that a call clears
+// nothing the size of the catalog: a mark says which call wrote a skill's
+// entries.
 type skillSums struct {
 	sum     []float64
 	mark    []uint64 // call << 32 | word + 1: the skill's last word this call
@@ -206,8 +209,8 @@ func (p *pruner) accumulate() *skillSums {
 }
 
 // reaching lists the cursors of the words that reach skill s: the only
-// ones with postings of it. A skill meets a third of a prompt's words or
-// fewer, and scoring sought it in every cursor.
+// ones with postings of it, so that scoring seeks it in no other (2 % and
+// 1 % fewer instructions at 10,000 and 100,000 skills).
 func (p *pruner) reaching(a *skillSums, s uint32) []int {
 	if len(p.words) > 64 {
 		return p.byWord // every cursor
