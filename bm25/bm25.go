@@ -7,9 +7,11 @@
 // shares no term with the query, so the cost grows with the postings the
 // query touches, not with the catalog. Score and ScoreWith score every
 // skill the query reaches; TopK, which the router uses, finds the same
-// results for the k best and a few named skills while skipping most of
-// the rest (WAND over the index's impact segments, topk.go), so that a
-// common word reaching half of a large catalog costs little.
+// results for the k best and a few named skills while scoring few of the
+// rest (a pass summing the bounds of the index's impact segments, then
+// scoring only the skills whose sum can reach the k best: topk.go,
+// bounds.go), so that a common word reaching half of a large catalog
+// costs a few instructions a posting.
 //
 // A skill's score is the sum over matched index terms of
 //

@@ -19,18 +19,15 @@ import (
 // penalties); routing is then the same as over every skill
 // (TestTopKExact, TestRouteGolden).
 //
-// It is WAND dynamic pruning over impact segments (index.Segment). Each
-// word of the prompt, with its synonyms and the keywords containing it,
-// adds at most one match to a skill's score (ScoreWith's one-to-one
-// assignment), worth at most the bound of the segment that holds the
-// skill, × the query term's weight. Cursors walk the segments in skill
-// order; a skill is scored only if the bounds of the cursors at or before
-// it, per word the largest, reach the k-th best score so far, and the
-// cursors jump past the skills that cannot (see run). A word thousands of
-// skills use has most of them in a segment with a low bound: it costs
-// little once k skills beat it. On 10,000 generated skills (`skillroute
-// bench gen`) it scores 144 skills a prompt, on average, where ScoreWith
-// scores the 6,445 the prompt reaches, for the same results
+// It prunes with the bounds of the index's impact segments
+// (index.Segment). Each word of the prompt, with its synonyms and the
+// keywords containing it, adds at most one match to a skill's score
+// (ScoreWith's one-to-one assignment), worth at most the bound of the
+// segment that holds the skill, × the query term's weight. A first pass
+// sums, per skill, those bounds over the words that reach it; only the
+// skills whose sum reaches the k-th best score are scored, the highest
+// sums first (sift). On 10,000 generated skills (`skillroute bench gen`)
+// a prompt reaches 7,400 skills and 119 are scored, for the same results
 // (TestTopKExact; BenchmarkTopK times both).
 //
 // With an adjuster it prunes only if the adjuster is Bounded; otherwise it
@@ -50,7 +47,7 @@ func TopK(ix *index.Index, q tokenize.Query, adj Adjuster, k int, also []int) []
 	if len(p.cursors) == 0 {
 		return nil
 	}
-	p.run(k, skillScale)
+	p.sift(k, skillScale)
 	return p.results(also)
 }
 
@@ -133,7 +130,10 @@ type pruner struct {
 	heap   []entry // the k best so far, the worst at the root
 	scored int     // skills scored in full while pruning (TestTopKPrunes)
 
-	all []int // every cursor, for results
+	all      []int // every cursor, for results
+	byWord   []int // every cursor, by word (sift)
+	wordFrom []int // word w's are byWord[wordFrom[w]:wordFrom[w+1]]
+	list     []int // scratch: the cursors reaching a skill (sift)
 
 	// Scratch for scoring one skill.
 	matches  []Match
@@ -143,6 +143,7 @@ type pruner struct {
 	pack     packing
 	fields   []Field
 	small    []merged
+	keys     []uint64
 }
 
 // reach lists, for every query term, the index terms it meets, exactly
@@ -206,128 +207,26 @@ func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 			ix.Containing(qt.Text, func(id int) { add(id, true) })
 		}
 		if len(p.small) > 0 {
-			// By skill, then term, then posting: a skill's postings of one
-			// term stay together and in field order.
-			slices.SortFunc(p.small, func(a, b merged) int {
-				return cmp.Or(cmp.Compare(a.skill, b.skill), cmp.Compare(a.term, b.term), cmp.Compare(a.post, b.post))
-			})
+			// By skill, then as listed: a skill's postings of one term
+			// stay together and in field order. Sorted as one word each
+			// (skill and place): by the three fields, the sort was 7 % of
+			// TopK on 100,000 generated skills.
+			keys := p.keys[:0]
+			for j, m := range p.small {
+				keys = append(keys, uint64(m.skill)<<32|uint64(j))
+			}
+			slices.Sort(keys)
+			p.keys = keys
 			c := cursor{qt: qt, origin: origin, word: w, term: -1, partial: true, rarity: rarity, bound: smallBound * scale,
 				skills: make([]uint32, len(p.small)), posts: make([]uint32, len(p.small)), terms: make([]int32, len(p.small))}
-			for j, m := range p.small {
+			for j, key := range keys {
+				m := &p.small[uint32(key)]
 				c.skills[j], c.posts[j], c.terms[j] = m.skill, m.post, m.term
 			}
 			p.cursors = append(p.cursors, c)
 		}
 	}
 }
-
-// run fills the heap with the k best skills: WAND over the cursors, kept
-// in order of their next skill. The first cursors, in order, are taken
-// until their bounds (per word the largest: a word adds one match) reach
-// the k-th best score: the last one taken, the pivot, is the first skill
-// that may enter. When every cursor taken is at the pivot's skill, it is
-// scored; else the cursors before it jump to it, skipping the skills in
-// between, which no word combination can lift into the top k. The
-// cursors are few (a query term's small partial matches share one), so
-// they are kept in a sorted slice, moved by insertion: a heap cost twice
-// as much.
-func (p *pruner) run(k int, skillScale float64) {
-	if k <= 0 {
-		return
-	}
-	best := make([]float64, len(p.words))
-	var w wand // cursors with postings left, by next skill
-	for c := range p.cursors {
-		if len(p.cursors[c].skills) > 0 {
-			w = append(w, key(p.next(c), c))
-		}
-	}
-	slices.Sort(w)
-	theta := math.Inf(-1) // the k-th best score over skillScale
-	var taken []int
-	for len(w) > 0 {
-		pivot, acc := -1, 0.0
-		clear(best)
-		for i, e := range w {
-			cu := &p.cursors[uint32(e)]
-			if b := cu.bound; b > best[cu.word] {
-				acc += b - best[cu.word]
-				best[cu.word] = b
-			}
-			if acc >= theta {
-				pivot = i
-				break
-			}
-		}
-		if pivot < 0 {
-			return // no skill left can enter
-		}
-		s := uint32(w[pivot] >> 32)
-		for pivot+1 < len(w) && uint32(w[pivot+1]>>32) == s {
-			pivot++
-		}
-		if uint32(w[0]>>32) == s {
-			taken = taken[:0]
-			for _, e := range w[:pivot+1] {
-				taken = append(taken, int(uint32(e)))
-			}
-			score, hit := p.score(s, taken, false, theta) // the cursors not taken are past s
-			p.scored++
-			if hit && p.offer(entry{score, s}, k) && len(p.heap) == k {
-				theta = p.heap[0].score / skillScale
-			}
-		} else {
-			for _, e := range w[:pivot] {
-				if c := int(uint32(e)); uint32(e>>32) < s {
-					p.cursors[c].at = p.seek(c, s, false)
-				}
-			}
-		}
-		w = w.reorder(p, pivot+1)
-	}
-}
-
-// wand is the cursors in order of their next skill: per cursor its next
-// skill and its number in one word (key), so that keeping them in order
-// moves and compares one word per place: against two arrays, TopK on
-// 10,000 generated skills ran 21 % fewer instructions (2.30 against 2.91
-// million a prompt, valgrind --tool=cachegrind). Cursors with the same
-// next skill may come in any order: the pivot takes them all.
-type wand []uint64
-
-// key is the wand entry of cursor c whose next skill is s.
-func key(s uint32, c int) uint64 { return uint64(s)<<32 | uint64(uint32(c)) }
-
-// reorder puts the first moved cursors, which moved forward, back in
-// order, and drops those that are done: last first, each shifted into
-// its place in the ordered rest. A moved cursor mostly lands a few places
-// on, past the other moved ones: a binary search and two copies per
-// cursor were half of the time spent pruning on 100,000 generated skills
-// (a CPU profile of BenchmarkRouteGenerated).
-func (w wand) reorder(p *pruner, moved int) wand {
-	n := len(w)
-	for i := moved - 1; i >= 0; i-- {
-		c := int(uint32(w[i]))
-		cu := &p.cursors[c]
-		next := uint32(math.MaxUint32) // done: goes last, then off
-		if int(cu.at) < len(cu.skills) {
-			next = cu.skills[cu.at]
-		}
-		e := key(next, c)
-		j := i
-		for ; j+1 < n && w[j+1] < e; j++ {
-			w[j] = w[j+1]
-		}
-		w[j] = e
-	}
-	for n > 0 && uint32(w[n-1]>>32) == math.MaxUint32 {
-		n--
-	}
-	return w[:n]
-}
-
-// next is the skill of cursor c's next posting.
-func (p *pruner) next(c int) uint32 { return p.cursors[c].skills[p.cursors[c].at] }
 
 // seek returns the first posting of cursor c at or after skill s, from
 // its position (galloping) or, when fresh, from its first posting.

@@ -28,7 +28,7 @@ func TestTopKPrunes(t *testing.T) {
 		reached += len(Score(ix, tq))
 		p := pruner{ix: ix}
 		p.reach(tq, 1)
-		p.run(5, 1)
+		p.sift(5, 1)
 		scored += p.scored
 	}
 	require.Positive(t, reached)

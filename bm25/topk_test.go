@@ -223,3 +223,45 @@ func BenchmarkTopK(b *testing.B) {
 		}
 	})
 }
+
+// TestTopKConcurrent protects the sums TopK reuses between calls
+// (calibration routes on every core at once): routes running together,
+// on catalogs of different sizes, return what each returns alone.
+func TestTopKConcurrent(t *testing.T) {
+	dir, err := generated()
+	require.NoError(t, err)
+	big, err := loader.OpenIndex(loader.Config{Catalog: dir})
+	require.NoError(t, err)
+	small, err := loader.OpenIndex(loader.Config{Catalog: loader.Builtin})
+	require.NoError(t, err)
+	list := prompts(t, filepath.Join(dir, "queries.jsonl"))[:60]
+	type run struct {
+		ix *index.Index
+		q  tokenize.Query
+	}
+	var runs []run
+	for _, p := range list {
+		for _, ix := range []*index.Index{big, small} {
+			runs = append(runs, run{ix, ix.Tokenizer().Tokenize(p)})
+		}
+	}
+	want := make([][]bm25.Result, len(runs))
+	for i, r := range runs {
+		want[i] = bm25.TopK(r.ix, r.q, nil, 5, nil)
+	}
+	got := make([][]bm25.Result, len(runs))
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(runs); i += 4 {
+				got[i] = bm25.TopK(runs[i].ix, runs[i].q, nil, 5, nil)
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range runs {
+		require.Equal(t, want[i], got[i], "prompt %d", i/2)
+	}
+}

@@ -192,9 +192,9 @@ func TestCutCacheRecompile(t *testing.T) {
 }
 
 // TestSelectNth protects segmenting, which takes the scores at a term's
-// cut ranks by selection: the same values a sort puts there, with ties,
-// sorted, reversed and constant input, for nested ranks as segmentTerm
-// asks them.
+// candidate cut ranks by selection: the same values a sort puts there,
+// with ties, sorted, reversed and constant input, for the nested ranks
+// selectRanks asks.
 func TestSelectNth(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	for _, in := range [][]float64{{1}, {2, 1}, {3, 3, 3, 3}, {5, 1, 4, 1, 5, 9, 2, 6}} {
@@ -214,16 +214,96 @@ func TestSelectNth(t *testing.T) {
 		inputs = append(inputs, random, ties, sorted, reversed)
 	}
 	for _, in := range inputs {
-		want := slices.Sorted(slices.Values(in))
+		best := slices.Sorted(slices.Values(in))
+		slices.Reverse(best) // by rank: 0 is the highest
 		a := slices.Clone(in)
-		below := a
-		for _, share := range segmentCuts {
-			k := len(a) - 1 - int(share*float64(len(a)))
-			require.Equal(t, want[k], selectNth(below, k), "rank %d of %d", k, len(a))
-			below = below[:k]
+		var sc segmentScratch
+		sc.cutScores(a)
+		require.NotEmpty(t, sc.ranks)
+		for i, r := range sc.ranks[:len(sc.ranks)-1] { // the last is the end
+			require.Equal(t, best[r], sc.at[i], "rank %d of %d", r, len(a))
 		}
 		assert.ElementsMatch(t, in, a, "a permutation")
 	}
+}
+
+// TestCutScores protects TopK's pruning: a term's segments are cut where
+// its scores fall, so that the many skills that use a word in their texts
+// are not bounded by the score of the few that list it as a keyword, and
+// a term whose skills all score about alike stays one segment (one cursor).
+func TestCutScores(t *testing.T) {
+	levels := func(counts ...int) []float64 { // counts of 2.0, 1.0, 0.3
+		var out []float64
+		for i, n := range counts {
+			for range n {
+				out = append(out, []float64{2.0, 1.0, 0.3}[i])
+			}
+		}
+		rand.New(rand.NewPCG(1, 1)).Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+		return out
+	}
+	tests := []struct {
+		name   string
+		scores []float64
+		cuts   []float64
+	}{
+		{"keywords over body words", levels(100, 0, 900), []float64{0.3}},
+		{"three levels", levels(100, 2000, 2000), []float64{1.0, 0.3}},
+		{"all alike", levels(0, 500, 0), nil},
+		{"nearly alike", func() []float64 {
+			out := make([]float64, 400)
+			for i := range out {
+				out[i] = 1.0 + float64(i%7)/100
+			}
+			return out
+		}(), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var sc segmentScratch
+			assert.Equal(t, tt.cuts, slices.Clone(sc.cutScores(tt.scores)))
+		})
+	}
+}
+
+// TestSegmentsBound protects TopK's exactness at its root: every segment
+// lies in skill order, and no skill of it scores more than its bounds, as
+// an exact match or a partial one; a term's segments cover its postings.
+func TestSegmentsBound(t *testing.T) {
+	set, err := synth.Generate(synth.Options{Skills: 1500, Seed: 9, Queries: 1})
+	require.NoError(t, err)
+	ix := Compile(parsed(t, set), nil, Options{})
+	multi := 0
+	for id := range ix.Terms.Len() {
+		from, to := ix.Segments(id)
+		require.Less(t, from, to, "term %q has a segment", ix.Term(id))
+		require.Equal(t, ix.Starts[id], ix.Segment(from).From)
+		require.Equal(t, ix.Starts[id+1], ix.Segment(to-1).To)
+		if to-from > 1 {
+			multi++
+		}
+		for j := from; j < to; j++ {
+			seg := ix.Segment(j)
+			for at := seg.From; at < seg.To; {
+				s := ix.PostSkill[at]
+				tf, kw := 0.0, 0.0
+				for ; at < seg.To && ix.PostSkill[at] == s; at++ {
+					w := float64(ix.PostWeight[at])
+					tf += w
+					if Field(ix.PostField[at]).IsKeyword() {
+						kw += w * PartialFactor
+					}
+				}
+				require.True(t, at == seg.To || ix.PostSkill[at] > s, "term %q segment %d in skill order", ix.Term(id), j)
+				dl := ix.Skills[s].Length
+				require.LessOrEqual(t, saturate(tf, dl, ix.AvgLength), seg.Exact, "term %q", ix.Term(id))
+				if kw > 0 {
+					require.LessOrEqual(t, saturate(kw, dl, ix.AvgLength), seg.Partial, "term %q", ix.Term(id))
+				}
+			}
+		}
+	}
+	assert.Positive(t, multi, "common terms are cut")
 }
 
 // TestCutCacheSpill protects the cut cache written through a spill file

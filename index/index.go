@@ -113,8 +113,10 @@ const MinPartial = 3
 // without gob, in the store's checksummed frame; 7, the glossary section;
 // 8, the calibration section; 9, impact segments with score bounds
 // (bounds.go), the skills by column (skillfile.go) and each term's text
-// document frequency (TextDF).
-const FormatVersion = 9
+// document frequency (TextDF); 10, the same layout, with each term's
+// segments cut where they waste least bound (bounds.go, cutScores), not
+// at fixed shares: an index of 9 prunes less, and is compiled again.
+const FormatVersion = 10
 
 // SkillInfo is what the router needs to know about a skill at route time.
 type SkillInfo struct {
