@@ -237,16 +237,8 @@ func CacheHead(path, kind string, version uint32, n int) ([]byte, error) {
 	if _, err := io.ReadFull(f, buf); err != nil {
 		return nil, err
 	}
-	h := buf[:HeaderSize]
-	switch {
-	case string(h[:8]) != cacheMagic:
-		return nil, fmt.Errorf("%s: not a skillroute cache file: %w", path, ErrDamaged)
-	case len(kind) > kindLen || string(bytes.TrimRight(h[8:16], "\x00")) != kind:
-		return nil, fmt.Errorf("%s: a %q cache, not %q: %w", path, bytes.TrimRight(h[8:16], "\x00"), kind, ErrDamaged)
-	case binary.LittleEndian.Uint32(h[16:]) != version:
-		return nil, fmt.Errorf("%s: %s cache of format version %d, not %d: %w", path, kind, binary.LittleEndian.Uint32(h[16:]), version, ErrVersion)
-	case binary.LittleEndian.Uint64(h[24:]) != uint64(info.Size()-HeaderSize):
-		return nil, fmt.Errorf("%s: truncated or damaged %s cache: %w", path, kind, ErrDamaged)
+	if err := checkHeader(path, kind, version, buf[:HeaderSize], info.Size()-HeaderSize); err != nil {
+		return nil, err
 	}
 	return buf[HeaderSize:], nil
 }
@@ -287,16 +279,8 @@ func loadCache(path, kind string, version uint32) (payload, data []byte, mapped 
 // for it, its checksum, and returns the payload.
 func checkFrame(path, kind string, version uint32, data []byte, info os.FileInfo) ([]byte, error) {
 	h := data[:HeaderSize]
-	switch {
-	case string(h[:8]) != cacheMagic:
-		return nil, fmt.Errorf("%s: not a skillroute cache file: %w", path, ErrDamaged)
-	case len(kind) > kindLen || string(bytes.TrimRight(h[8:16], "\x00")) != kind:
-		return nil, fmt.Errorf("%s: a %q cache, not %q: %w", path, bytes.TrimRight(h[8:16], "\x00"), kind, ErrDamaged)
-	case binary.LittleEndian.Uint32(h[16:]) != version:
-		return nil, fmt.Errorf("%s: %s cache of format version %d, not %d: %w", path, kind, binary.LittleEndian.Uint32(h[16:]), version, ErrVersion)
-	case binary.LittleEndian.Uint64(h[24:]) != uint64(len(data)-HeaderSize):
-		return nil, fmt.Errorf("%s: truncated or damaged %s cache (%d bytes of payload, header says %d): %w",
-			path, kind, len(data)-HeaderSize, binary.LittleEndian.Uint64(h[24:]), ErrDamaged)
+	if err := checkHeader(path, kind, version, h, int64(len(data)-HeaderSize)); err != nil {
+		return nil, err
 	}
 	payload := data[HeaderSize:]
 	sum := binary.LittleEndian.Uint32(h[20:])
@@ -318,6 +302,24 @@ func checkFrame(path, kind string, version uint32, data []byte, info os.FileInfo
 		})
 	}
 	return payload, nil
+}
+
+// checkHeader checks a cache frame's header h: its magic, kind, version
+// (else ErrVersion) and the payload length against size, the bytes the
+// file holds after the header.
+func checkHeader(path, kind string, version uint32, h []byte, size int64) error {
+	switch {
+	case string(h[:8]) != cacheMagic:
+		return fmt.Errorf("%s: not a skillroute cache file: %w", path, ErrDamaged)
+	case len(kind) > kindLen || string(bytes.TrimRight(h[8:16], "\x00")) != kind:
+		return fmt.Errorf("%s: a %q cache, not %q: %w", path, bytes.TrimRight(h[8:16], "\x00"), kind, ErrDamaged)
+	case binary.LittleEndian.Uint32(h[16:]) != version:
+		return fmt.Errorf("%s: %s cache of format version %d, not %d: %w", path, kind, binary.LittleEndian.Uint32(h[16:]), version, ErrVersion)
+	case binary.LittleEndian.Uint64(h[24:]) != uint64(size):
+		return fmt.Errorf("%s: truncated or damaged %s cache (%d bytes of payload, header says %d): %w",
+			path, kind, size, binary.LittleEndian.Uint64(h[24:]), ErrDamaged)
+	}
+	return nil
 }
 
 // Frame returns payload in its cache frame: the bytes WriteCache writes,
