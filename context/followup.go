@@ -92,7 +92,7 @@ func Classify(text tokenize.Text) Turn {
 		return NewRequest
 	}
 	continues := containsAny(p, continuationZh) || containsWord(p, continuationEn)
-	closes := p == "好" || p == "行" || startsWithAny(p, closingZh) || startsWithWord(p, closingEn)
+	closes := p == "好" || p == "行" || openingCue(p) > 0
 	if !continues && closes {
 		return Closing
 	}
@@ -202,27 +202,26 @@ func StripCues(text tokenize.Text) tokenize.Text {
 // stripOpening removes the closing cues a prompt opens with ("ok, ",
 // "好的，", "sounds good "), each with the punctuation after it.
 func stripOpening(p string) string {
-	for {
-		cut := ""
-		for _, c := range closingZh {
-			if strings.HasPrefix(p, c) {
-				cut = c
-				break
-			}
-		}
-		if cut == "" {
-			for _, c := range closingEn {
-				if tokenize.HasWordPrefix(p, c) {
-					cut = c
-					break
-				}
-			}
-		}
-		if cut == "" {
-			return p
-		}
-		p = strings.TrimLeft(p[len(cut):], " ,.!，。！、~")
+	for n := openingCue(p); n > 0; n = openingCue(p) {
+		p = strings.TrimLeft(p[n:], " ,.!，。！、~")
 	}
+	return p
+}
+
+// openingCue returns the length of the closing cue p opens with, 0 for
+// none: a Chinese one anywhere it starts, an English one as a whole word.
+func openingCue(p string) int {
+	for _, c := range closingZh {
+		if strings.HasPrefix(p, c) {
+			return len(c)
+		}
+	}
+	for _, c := range closingEn {
+		if tokenize.HasWordPrefix(p, c) {
+			return len(c)
+		}
+	}
+	return 0
 }
 
 // ContinuationScores is the context of a continuation: the skill in use,

@@ -388,8 +388,8 @@ func (n *numbering) weight(num uint32, w float64) uint32 {
 		return n.wtNum[num] - 1
 	}
 	if n.oldWt == nil {
-		n.oldWt = make(map[uint64]uint32, n.loaded)
-		for i, v := range n.wts[:len(n.wts)] {
+		n.oldWt = make(map[uint64]uint32, len(n.wts))
+		for i, v := range n.wts {
 			if _, ok := n.oldWt[math.Float64bits(v)]; !ok {
 				n.oldWt[math.Float64bits(v)] = uint32(i)
 			}

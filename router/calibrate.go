@@ -163,8 +163,8 @@ func pieceBudget(n int) int {
 // 10,000-skill catalog drew its HIGH line 10 % towards RefHigh (24.27
 // to 21.74 on `bench gen --seed 1`), where the line itself moved 0.1 %.
 func piecesCounted(n, measured int) int {
-	if budget := pieceBudget(n); n > PieceBudgetFrom && budget < MaxPieces {
-		return measured * MaxPieces / budget
+	if n > PieceBudgetFrom {
+		return measured * MaxPieces / pieceBudget(n)
 	}
 	return measured
 }

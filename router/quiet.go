@@ -84,14 +84,13 @@ const situationClauses = 3
 // "0.1") ends nothing.
 func clauses(lower string) int {
 	n, letters := 0, 0
-	rs := []rune(lower)
-	for i, r := range rs {
+	for i, r := range lower {
 		end := false
 		switch r {
 		case ',', ';', '?', '!', '\n', '，', '；', '？', '！', '。':
 			end = true
 		case '.':
-			end = i+1 == len(rs) || rs[i+1] == ' ' || rs[i+1] == '\n'
+			end = i+1 == len(lower) || lower[i+1] == ' ' || lower[i+1] == '\n'
 		}
 		if end {
 			if letters >= 2 {

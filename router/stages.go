@@ -85,7 +85,7 @@ func normalise(_ *Router, st *route) {
 // their catalog names.
 func classifyTurn(r *Router, st *route) {
 	st.turn = sctx.Classify(st.text)
-	if sctx.Aside(st.text) {
+	if len(st.session.Recent) == 0 || sctx.Aside(st.text) {
 		return // read on its own: no skill in use, none recent
 	}
 	st.recent = r.Canonical(st.session.Recent)
