@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -624,26 +623,12 @@ func (c *CutCache) Save(path string) error {
 		}
 		return nil
 	}
-	var count sink
-	if err := encode(writer{&count}, true); err != nil {
-		return err
-	}
 	defer func() {
 		if evict != nil {
 			evict()
 		}
 	}()
-	return store.WriteCacheStream(path, cutsKind, cutsVersion, count.n, false, func(out io.Writer) error {
-		bw := bufio.NewWriterSize(out, 1<<20)
-		s := sink{w: bw}
-		if err := encode(writer{&s}, false); err != nil {
-			return err
-		}
-		if s.err != nil {
-			return s.err
-		}
-		return bw.Flush()
-	})
+	return saveStream(path, cutsKind, cutsVersion, false, encode)
 }
 
 // keptEvictEvery is how many bytes of the loaded file's records Save

@@ -44,21 +44,29 @@ func (ix *Index) Save(path string) error { return ix.save(path, true) }
 func (ix *Index) SaveCache(path string) error { return ix.save(path, false) }
 
 func (ix *Index) save(path string, sync bool) error {
-	return saveStream(path, cacheKind, uint32(ix.Format), sync, ix.encode)
+	return saveStream(path, cacheKind, uint32(ix.Format), sync, func(w writer, _ bool) error {
+		ix.encode(w)
+		return nil
+	})
 }
 
 // saveStream writes what encode writes to path, in a store frame, with
 // no buffer of it all: a first pass only counts the bytes, which the
 // frame gives before them (store.WriteCacheStream); the second writes
 // them. At 100,000 skills the buffer and a copy of the largest array in
-// it were 450 MB of a compile's peak.
-func saveStream(path, kind string, version uint32, sync bool, encode func(writer)) error {
+// it were 450 MB of a compile's peak. encode is told which pass it is in
+// (counting) and may fail.
+func saveStream(path, kind string, version uint32, sync bool, encode func(w writer, counting bool) error) error {
 	var count sink
-	encode(writer{&count})
+	if err := encode(writer{&count}, true); err != nil {
+		return err
+	}
 	return store.WriteCacheStream(path, kind, version, count.n, sync, func(out io.Writer) error {
 		bw := bufio.NewWriterSize(out, 1<<20)
 		s := sink{w: bw}
-		encode(writer{&s})
+		if err := encode(writer{&s}, false); err != nil {
+			return err
+		}
 		if s.err != nil {
 			return s.err
 		}

@@ -118,11 +118,6 @@ func Current(cfg Config, st Stamps) bool {
 	return err == nil && stamp == st.full
 }
 
-// CompileStamped is Compile from stamps already taken (TakeStamps).
-func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
-	return compileStamped(cfg, st)
-}
-
 // compile is Compile with the configuration's quick stamp already taken.
 func compile(cfg Config, quick string) (*index.Index, error) {
 	st := Stamps{quick: quick, taken: time.Now()}
@@ -130,11 +125,11 @@ func compile(cfg Config, quick string) (*index.Index, error) {
 	if st.full, err = FullStamp(cfg); err != nil {
 		return nil, err
 	}
-	return compileStamped(cfg, st)
+	return CompileStamped(cfg, st)
 }
 
 // compileStamped compiles from the stamps st.
-func compileStamped(cfg Config, st Stamps) (*index.Index, error) {
+func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 	if cfg.OnCompile != nil {
 		cfg.OnCompile()
 	}

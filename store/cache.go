@@ -192,13 +192,13 @@ func LoadCache(path, kind string, version uint32) ([]byte, error) {
 	return payload, err
 }
 
-// MapCache is LoadCache with evict, which drops the file's pages from the
+// MapCache is LoadCache with evictPages, which drops the file's pages from the
 // process's resident memory when the caller is done reading them for a
 // while: strings that point into the payload stay valid, and a page
 // touched again is read from the file again. For a cache read once and
 // then kept (the skills' words a compile reuses, 215 MB at 100,000
 // skills), so that it does not stay resident on top of what is built
-// from it. Where the file could not be mapped, evict does nothing.
+// from it. Where the file could not be mapped, evictPages does nothing.
 func MapCache(path, kind string, version uint32) (payload []byte, evictPages func(), err error) {
 	payload, data, mapped, err := loadCache(path, kind, version)
 	if err != nil {
