@@ -87,23 +87,14 @@ type prepared struct {
 // the layer about 1 %). A panic in it becomes the layer's error, as the
 // hook's own goroutine recovers its panics (Runtime.Run).
 func (h *Handler) prepare(ev Event, now time.Time) <-chan prepared {
-	early := make(chan prepared, 1)
-	go func() {
-		growStack(0)
-		var pre prepared
-		defer func() {
-			if p := recover(); p != nil {
-				pre = prepared{err: fmt.Errorf("panic: %v", p)}
-			}
-			early <- pre
-		}()
+	return background(func() (pre prepared) {
 		if pre.layer, pre.err = h.Actions(ev.Cwd); pre.err != nil {
-			return
+			return pre
 		}
 		pre.layer.Prepare()
 		pre.failures = action.RecentFailures(h.Store.Dir, ev.SessionID, now)
-	}()
-	return early
+		return pre
+	}, func(p any) prepared { return prepared{err: fmt.Errorf("panic: %v", p)} })
 }
 
 // Injection is the text the hook injects for an action decision: the

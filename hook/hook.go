@@ -257,15 +257,13 @@ func (h *Handler) notUse(ctx context.Context, ev Event, why string, p *peek) Res
 // waits to be closed): a PostToolUse of a skill outside the catalog read
 // the file three times. What is changed is read again under the lock.
 type peek struct {
-	f    *SessionFile
-	err  error
-	read bool
+	f   *SessionFile // nil until read: SessionFile always returns a file
+	err error
 }
 
 func (p *peek) session(s *Store, id string) (*SessionFile, error) {
-	if !p.read {
+	if p.f == nil {
 		p.f, p.err = s.SessionFile(id)
-		p.read = true
 	}
 	return p.f, p.err
 }
@@ -304,16 +302,14 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 		f    *SessionFile
 		data []byte
 	}
-	read := make(chan snapshot, 1)
-	go func() {
-		growStack(0)
-		snap := snapshot{f: &SessionFile{Session: sctx.Session{ID: ev.SessionID}}}
-		defer func() {
-			recover() // a new session: the hook never exits on a panic, nor fails
-			read <- snap
-		}()
-		snap.f, snap.data, _ = h.Store.sessionBytes(ev.SessionID) // a corrupt file is a new session, replaced below
-	}()
+	fresh := func(any) snapshot { return snapshot{f: &SessionFile{Session: sctx.Session{ID: ev.SessionID}}} }
+	read := background(func() snapshot {
+		f, data, err := h.Store.sessionBytes(ev.SessionID)
+		if err != nil {
+			return fresh(nil) // a corrupt file is a new session, replaced below
+		}
+		return snapshot{f, data}
+	}, fresh) // a panic too: the hook never exits on one, nor fails
 	r, err := h.Open()
 	if err != nil {
 		return Result{Reason: "router: " + err.Error()}
@@ -336,21 +332,13 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 		res.Output = contextOutput(injected)
 		rec.Cost = action.TextTokens(injected)
 	}
-	logged := make(chan error, 1)
-	go func() {
-		growStack(0)
-		var err error
-		defer func() {
-			if p := recover(); p != nil {
-				err = fmt.Errorf("panic: %v", p)
-			}
-			logged <- err
-		}()
-		err = h.Store.RecordDecision(ctx, rec)
+	logged := background(func() error {
+		err := h.Store.RecordDecision(ctx, rec)
 		if traj != nil {
 			_ = action.LogDecision(ctx, h.Store.Dir, *traj)
 		}
-	}()
+		return err
+	}, func(p any) error { return fmt.Errorf("panic: %v", p) })
 	last := &LastDecision{ID: rec.ID, Query: h.Store.keep(d.Query), QueryHash: rec.PromptHash, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost, Terms: d.Terms}
 	// A session locked past the deadline, or one that cannot be written,
 	// keeps nothing of this prompt; the route stands.

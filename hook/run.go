@@ -110,6 +110,26 @@ func (rt *Runtime) Run(stdin io.Reader, stdout io.Writer) {
 // stackReserve is the stack the handler's goroutine takes at once.
 const stackReserve = 64 << 10
 
+// background runs f on a goroutine of its own, its stack grown first
+// (growStack), and delivers f's value on the channel it returns, or, if f
+// panics, onPanic's of the panic: a hook's helper never takes the process
+// down.
+func background[T any](f func() T, onPanic func(p any) T) <-chan T {
+	out := make(chan T, 1)
+	go func() {
+		growStack(0)
+		var v T
+		defer func() {
+			if p := recover(); p != nil {
+				v = onPanic(p)
+			}
+			out <- v
+		}()
+		v = f()
+	}()
+	return out
+}
+
 // growStack grows the calling goroutine's stack in one step, while it is
 // shallow: the handler's expression compiles and JSON reflection otherwise
 // grow it step by step from 8 KB, each step copying a deeper stack

@@ -102,7 +102,7 @@ func (s *Store) sessionPath(id string) string {
 		id = "default"
 	}
 	safe := id
-	if !safeID(id) || len(safe) > 100 || strings.HasPrefix(safe, ".") {
+	if !safeID(id) || len(id) > 100 || strings.HasPrefix(id, ".") {
 		safe = "h-" + hash(id)
 	}
 	return filepath.Join(s.Dir, "sessions", safe+".json")
