@@ -342,11 +342,12 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	last := &LastDecision{ID: rec.ID, Query: h.Store.keep(d.Query), QueryHash: rec.PromptHash, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost, Terms: d.Terms}
 	// A session locked past the deadline, or one that cannot be written,
 	// keeps nothing of this prompt; the route stands.
-	_ = h.Store.updateRead(ctx, ev.SessionID, f, snap.data, func(cur *SessionFile) {
+	_ = h.Store.updateRead(ctx, ev.SessionID, f, snap.data, func(cur *SessionFile) error {
 		if !f.ProjectAt.Equal(detected) {
 			cur.Project, cur.ProjectDir, cur.ProjectAt = f.Project, f.ProjectDir, f.ProjectAt
 		}
 		cur.Updated, cur.Last = rec.Time, last
+		return nil
 	})
 	if err := <-logged; err != nil {
 		// Never silent: a decision the log did not take (its lock held

@@ -157,22 +157,15 @@ func decodeSession(id, path string, data []byte, err error) (*SessionFile, error
 // corrupt one is replaced, not fatal). An error from change aborts the
 // update: nothing is written, and the error is returned.
 func (s *Store) UpdateSession(ctx context.Context, id string, change func(*SessionFile) error) error {
-	path := s.sessionPath(id)
-	return store.Lock(ctx, path, func() error {
-		f, _ := s.SessionFile(id)
-		if err := change(f); err != nil {
-			return err
-		}
-		return sessionCodec.Write(path, f)
-	})
+	return s.updateRead(ctx, id, nil, nil, change)
 }
 
 // updateRead is UpdateSession for a caller that read the session's file
 // before (sessionBytes: read, its bytes data): while the file still holds
 // those bytes, read is changed and written back, not the file decoded
-// again. A file that changed since, or was missing or damaged then, is
-// read again under the lock, as UpdateSession does.
-func (s *Store) updateRead(ctx context.Context, id string, read *SessionFile, data []byte, change func(*SessionFile)) error {
+// again. A file that changed since, or was missing or damaged then, or
+// no data at all, is read under the lock.
+func (s *Store) updateRead(ctx context.Context, id string, read *SessionFile, data []byte, change func(*SessionFile) error) error {
 	path := s.sessionPath(id)
 	return store.Lock(ctx, path, func() error {
 		now, err := sessionCodec.Bytes(path)
@@ -180,7 +173,9 @@ func (s *Store) updateRead(ctx context.Context, id string, read *SessionFile, da
 		if err != nil || data == nil || !bytes.Equal(now, data) {
 			f, _ = decodeSession(id, path, now, err) // a corrupt file is replaced
 		}
-		change(f)
+		if err := change(f); err != nil {
+			return err
+		}
 		return sessionCodec.Write(path, f)
 	})
 }
