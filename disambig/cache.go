@@ -472,11 +472,9 @@ func partsOf(b Branch, form string) []formPart {
 // part's count of alternatives (0 for an expression kept whole) and its
 // expression, or each alternative's expression and literal groups.
 func (w *cacheWriter) parts(parts []formPart) {
-	if parts == nil {
-		w.num(0)
+	if !w.optLen(len(parts), parts == nil) {
 		return
 	}
-	w.num(len(parts) + 1)
 	for _, p := range parts {
 		w.num(len(p.alts))
 		if p.alts == nil {
@@ -495,11 +493,11 @@ func (w *cacheWriter) parts(parts []formPart) {
 
 // parts reads a split form written by cacheWriter.parts.
 func (r *cacheReader) parts() []formPart {
-	n := r.num()
-	if n == 0 || r.err != nil {
+	n, ok := r.optLen()
+	if !ok {
 		return nil
 	}
-	parts := make([]formPart, n-1)
+	parts := make([]formPart, n)
 	for i := range parts {
 		alts := r.num()
 		if alts == 0 {
@@ -551,14 +549,23 @@ func (w *cacheWriter) bool(b bool) {
 // list writes a nil list apart from an empty one: a nil Exact means "not
 // a plain-text trigger".
 func (w *cacheWriter) list(l []string) {
-	if l == nil {
-		w.num(0)
+	if !w.optLen(len(l), l == nil) {
 		return
 	}
-	w.num(len(l) + 1)
 	for _, s := range l {
 		w.str(s)
 	}
+}
+
+// optLen writes the length of a list that may be nil, apart from an
+// empty one: 0 for nil, else n+1. It reports whether the items follow.
+func (w *cacheWriter) optLen(n int, isNil bool) bool {
+	if isNil {
+		w.num(0)
+		return false
+	}
+	w.num(n + 1)
+	return true
 }
 
 type cacheReader struct {
@@ -639,26 +646,36 @@ func (r *cacheReader) bytes(n int) []byte {
 
 // listIn reads a list as list does, into the arena's backing array.
 func (r *cacheReader) listIn(a *arena[string]) []string {
-	n := r.num()
-	if n == 0 || r.err != nil {
+	n, ok := r.optLen()
+	if !ok {
 		return nil
 	}
-	if n == 1 {
+	if n == 0 {
 		return []string{} // empty, not nil
 	}
-	out := a.take(n-1, 1024)
+	out := a.take(n, 1024)
 	for i := range out {
 		out[i] = r.str()
 	}
 	return out
 }
 
-func (r *cacheReader) list() []string {
+// optLen reads what cacheWriter.optLen wrote: the list's length, and
+// false for a nil list (or a damaged file).
+func (r *cacheReader) optLen() (int, bool) {
 	n := r.num()
 	if n == 0 || r.err != nil {
+		return 0, false
+	}
+	return n - 1, true
+}
+
+func (r *cacheReader) list() []string {
+	n, ok := r.optLen()
+	if !ok {
 		return nil
 	}
-	out := make([]string, n-1)
+	out := make([]string, n)
 	for i := range out {
 		out[i] = r.str()
 	}
