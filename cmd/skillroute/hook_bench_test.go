@@ -102,9 +102,15 @@ func benchProcess(b *testing.B, a *app, event, want string) {
 		b.Fatalf("unexpected hook output %q (see hook.log in the state folder)", out)
 	}
 	b.ResetTimer()
+	timeProcesses(b, bin, []string{"hook"}, event, env)
+}
+
+// timeProcesses runs the process once per benchmark iteration and
+// reports its user and system time as cpu-ms/op beside the wall time.
+func timeProcesses(b *testing.B, bin string, args []string, event string, env []string) {
 	var cpu time.Duration
 	for b.Loop() {
-		cpu += timeProcess(b, bin, []string{"hook"}, event, env)
+		cpu += timeProcess(b, bin, args, event, env)
 	}
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
@@ -152,11 +158,7 @@ func BenchmarkProcessFloor(b *testing.B) {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
-	var cpu time.Duration
-	for b.Loop() {
-		cpu += timeProcess(b, bin, nil, benchEvent, os.Environ())
-	}
-	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	timeProcesses(b, bin, nil, benchEvent, os.Environ())
 }
 
 // scaleHome prepares a home as hookHome does, with memories memories and
