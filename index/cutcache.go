@@ -93,15 +93,10 @@ type CutCache struct {
 // are more than a quarter of those used (compactSlack), a compile numbers
 // afresh, as a cold one does: the builder's numbers.
 type numbering struct {
-	extend  bool
-	terms   []string  // the file's terms (with extend: the loaded ones, then new ones)
-	wts     []float64 // the file's weights, likewise
-	termNum []uint32  // with extend, by builder term: the file's number + 1 (0: not known yet)
-	wtNum   []uint32  // with extend, by builder weight number, likewise
-	oldTerm map[string]uint32
-	oldWt   map[uint64]uint32 // by the weight's bits
-	loaded  int               // how many of terms were loaded
-	used    int               // how many terms this compile used
+	extend bool
+	terms  renumber[string, string]  // the file's terms
+	wts    renumber[float64, uint64] // the file's keyword weights, by their bits
+	used   int                       // how many terms this compile used
 }
 
 // compactSlack is how many unused terms, as a share of the used ones,
@@ -327,55 +322,63 @@ func (c *CutCache) begin(dict table.Strings) {
 	c.kept = map[cutKey][]byte{}
 	c.num = numbering{}
 	if c.recs != nil && float64(len(c.terms)) <= float64(c.used)*(1+compactSlack)+compactFloor {
-		c.num = numbering{extend: true, terms: slices.Clip(c.terms), wts: slices.Clip(c.wts), loaded: len(c.terms)}
+		c.num = numbering{extend: true, terms: renumber[string, string]{vals: slices.Clip(c.terms)}, wts: renumber[float64, uint64]{vals: slices.Clip(c.wts)}}
 	}
 	c.cut.Store(0)
 }
 
-// noteTerm records, with extend, that builder term id is the loaded
-// file's term number old.
-func (n *numbering) noteTerm(id, old uint32) {
-	if !n.extend {
-		return
-	}
-	if int(id) >= len(n.termNum) {
-		n.termNum = append(n.termNum, make([]uint32, int(id)+1-len(n.termNum))...)
-	}
-	n.termNum[id] = old + 1
+// renumber is one kind of value's numbers in the file (terms, keyword
+// weights): with extend, the loaded values, then the new ones a compile
+// adds, and which builder number is which file number.
+type renumber[V any, K comparable] struct {
+	vals      []V      // the file's values by number
+	byBuilder []uint32 // by builder number: the file's number + 1 (0: not known yet)
+	old       map[K]uint32
 }
 
-// noteWeight is noteTerm for a builder weight number.
-func (n *numbering) noteWeight(num, old uint32) {
-	if !n.extend {
-		return
+// note records that builder number id is the file's number num.
+func (r *renumber[V, K]) note(id, num uint32) {
+	if int(id) >= len(r.byBuilder) {
+		r.byBuilder = append(r.byBuilder, make([]uint32, int(id)+1-len(r.byBuilder))...)
 	}
-	if int(num) >= len(n.wtNum) {
-		n.wtNum = append(n.wtNum, make([]uint32, int(num)+1-len(n.wtNum))...)
-	}
-	n.wtNum[num] = old + 1
+	r.byBuilder[id] = num + 1
 }
+
+// number returns the file's number of builder number id, whose value is
+// v (key: its map key), adding v at the end when the file has none.
+func (r *renumber[V, K]) number(id uint32, v V, key func(V) K) uint32 {
+	if int(id) < len(r.byBuilder) && r.byBuilder[id] != 0 {
+		return r.byBuilder[id] - 1
+	}
+	if r.old == nil {
+		r.old = make(map[K]uint32, len(r.vals))
+		for i, x := range r.vals {
+			if _, ok := r.old[key(x)]; !ok {
+				r.old[key(x)] = uint32(i)
+			}
+		}
+	}
+	num, ok := r.old[key(v)]
+	if !ok {
+		num = uint32(len(r.vals))
+		r.vals = append(r.vals, v)
+		r.old[key(v)] = num
+	}
+	r.note(id, num)
+	return num
+}
+
+// reset forgets the builder's numbers, keeping the file's values.
+func (r *renumber[V, K]) reset() { r.byBuilder, r.old = nil, nil }
+
+func termKey(t string) string { return t }
 
 // term returns the file's number of builder term id, whose text is t.
 func (n *numbering) term(id uint32, t string) uint32 {
 	if !n.extend {
 		return id
 	}
-	if int(id) < len(n.termNum) && n.termNum[id] != 0 {
-		return n.termNum[id] - 1
-	}
-	if n.oldTerm == nil {
-		n.oldTerm = make(map[string]uint32, n.loaded)
-		for i, s := range n.terms[:n.loaded] {
-			n.oldTerm[s] = uint32(i)
-		}
-	}
-	num, ok := n.oldTerm[t]
-	if !ok {
-		num = uint32(len(n.terms))
-		n.terms = append(n.terms, t)
-	}
-	n.noteTerm(id, num)
-	return num
+	return n.terms.number(id, t, termKey)
 }
 
 // weight is term for a builder weight number, whose value is w.
@@ -383,25 +386,22 @@ func (n *numbering) weight(num uint32, w float64) uint32 {
 	if !n.extend {
 		return num
 	}
-	if int(num) < len(n.wtNum) && n.wtNum[num] != 0 {
-		return n.wtNum[num] - 1
+	return n.wts.number(num, w, math.Float64bits)
+}
+
+// noteTerm records, with extend, that builder term id is the loaded
+// file's term number old.
+func (n *numbering) noteTerm(id, old uint32) {
+	if n.extend {
+		n.terms.note(id, old)
 	}
-	if n.oldWt == nil {
-		n.oldWt = make(map[uint64]uint32, len(n.wts))
-		for i, v := range n.wts {
-			if _, ok := n.oldWt[math.Float64bits(v)]; !ok {
-				n.oldWt[math.Float64bits(v)] = uint32(i)
-			}
-		}
+}
+
+// noteWeight is noteTerm for a builder weight number.
+func (n *numbering) noteWeight(num, old uint32) {
+	if n.extend {
+		n.wts.note(num, old)
 	}
-	out, ok := n.oldWt[math.Float64bits(w)]
-	if !ok {
-		out = uint32(len(n.wts))
-		n.wts = append(n.wts, w)
-		n.oldWt[math.Float64bits(w)] = out
-	}
-	n.noteWeight(num, out)
-	return out
 }
 
 // words returns skill s's description and body words, from the cache or
@@ -594,9 +594,9 @@ func (c *CutCache) Save(path string) error {
 			w.bytes(b[a.len[0]:])
 		}
 		w.num(uint64(c.num.used))
-		w.strs(c.num.terms)
-		w.num(uint64(len(c.num.wts)))
-		for _, v := range c.num.wts {
+		w.strs(c.num.terms.vals)
+		w.num(uint64(len(c.num.wts.vals)))
+		for _, v := range c.num.wts.vals {
 			w.f64(v)
 		}
 		w.num(uint64(len(recKeys)))
@@ -669,10 +669,11 @@ func LoadCutCache(path, ident string) *CutCache {
 // 215 MB of a recompile's peak. A cache serves one compile.
 func (c *CutCache) done(terms []string, weights []float64) {
 	if !c.num.extend {
-		c.num.terms, c.num.wts = terms, weights
+		c.num.terms.vals, c.num.wts.vals = terms, weights
 	}
 	c.num.used = len(terms)
-	c.num.termNum, c.num.wtNum, c.num.oldTerm, c.num.oldWt = nil, nil, nil, nil
+	c.num.terms.reset()
+	c.num.wts.reset()
 	c.old, c.recs, c.terms, c.wts = nil, nil, nil, nil
 	if c.evict != nil {
 		c.evict()
