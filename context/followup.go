@@ -67,6 +67,19 @@ var (
 	thanksEn = []string{"thanks", "thank you", "thx", "ty", "cheers", "appreciate it"}
 )
 
+// pauseZh and pauseEn announce a break ("我先去吃个饭，回来继续", "sorry,
+// got pulled into a meeting", "brb"): nothing is asked now, so the turn is
+// a closing even when it says the work will go on ("回来继续" holds 继续);
+// the session stays, for the prompt that resumes it.
+var (
+	pauseZh = []string{"稍等", "等我一下", "等我一会", "我先去", "先去吃", "吃个饭", "吃饭去", "去开会", "开个会",
+		"回来继续", "回头继续", "待会继续", "待会再", "晚点继续", "晚点再", "明天继续", "明天再", "休息一下", "歇会"}
+	pauseEn = []string{"brb", "be right back", "back in a bit", "back in a few", "back soon", "back later",
+		"give me a minute", "give me a sec", "one sec", "afk", "pulled into a meeting", "got a meeting",
+		"gotta go", "gotta run", "stepping away", "stepping out", "taking a break", "lunch break",
+		"pick this up later", "pick it up later", "continue later", "continue tomorrow"}
+)
+
 // sameActionZh and sameActionEn are the cues that ask for the same work
 // again on another object ("详情页也照样补上", "do the same for the
 // settings page"): the object named after them is no new request.
@@ -82,7 +95,8 @@ func SameAction(p tokenize.Text) bool {
 	return Classify(p) == Continuation && (containsAny(p.Lower, sameActionZh) || containsWord(p.Lower, sameActionEn))
 }
 
-// Classify tells a continuation or a closing from a new request.
+// Classify tells a continuation or a closing (a break included) from a new
+// request.
 func Classify(text tokenize.Text) Turn {
 	p := strings.TrimSpace(text.Lower)
 	if p == "" || utf8.RuneCountInString(p) > maxFollowUpRunes*3 || len(strings.Fields(p)) > maxFollowUpWords {
@@ -90,6 +104,9 @@ func Classify(text tokenize.Text) Turn {
 	}
 	if tokenize.HanCount(p) > maxFollowUpRunes {
 		return NewRequest
+	}
+	if containsAny(p, pauseZh) || containsWord(p, pauseEn) {
+		return Closing
 	}
 	continues := containsAny(p, continuationZh) || containsWord(p, continuationEn)
 	closes := p == "好" || p == "行" || openingCue(p) > 0

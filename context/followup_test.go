@@ -35,6 +35,11 @@ func TestClassify(t *testing.T) {
 		{"谢谢，别的不用了", sctx.Closing},
 		{"好的，其他不用了，谢谢", sctx.Closing},
 		{"ok that's all, thanks again", sctx.Closing},
+		{"我先去吃个饭，回来继续", sctx.Closing},
+		{"sorry, got pulled into a meeting", sctx.Closing},
+		{"brb", sctx.Closing},
+		{"稍等，我先去开个会", sctx.Closing},
+		{"ok, let's pick this up later", sctx.Closing},
 		// ...but no closing word, no closing: a limit is a request.
 		{"no more than 2 retries", sctx.NewRequest},
 		{"还有别的问题吗，接着看", sctx.Continuation},
