@@ -265,6 +265,7 @@ type Problem struct {
 	Skipped bool // the rule is not loaded
 }
 
+// Error renders the problem as file:line: rule: reason.
 func (p Problem) Error() string {
 	loc := p.File
 	if p.Line > 0 {

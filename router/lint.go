@@ -14,6 +14,7 @@ type ExampleFailure struct {
 	Got     string // "" when the router abstained
 }
 
+// Error names the rule's file and line, the example, and where it routes.
 func (f ExampleFailure) Error() string {
 	got := f.Got
 	if got == "" {
