@@ -1,9 +1,10 @@
 // Package bm25 scores the skills of a compiled index against a query.
 //
 // For each query term the scorer looks the term up in the index's term
-// table and walks its postings; terms of at least three characters also
-// meet the keywords that contain them (partial match, "query" inside "slow
-// query"), through the index's trigram table. It never visits a skill that
+// table and walks its postings; terms of at least three characters that
+// are no skill's keyword also meet the keywords that contain them (partial
+// match, "query" inside "slow query"), through the index's trigram table.
+// It never visits a skill that
 // shares no term with the query, so the cost grows with the postings the
 // query touches, not with the catalog. Score and ScoreWith score every
 // skill the query reaches; TopK, which the router uses, finds the same
@@ -210,7 +211,7 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 		if id >= 0 {
 			visit(qt, id, false, 1)
 		}
-		if !qt.Noise && utf8.RuneCountInString(qt.Text) >= index.MinPartial {
+		if !qt.Noise && utf8.RuneCountInString(qt.Text) >= index.MinPartial && !isKeyword(ix, id) {
 			// A partial match is evidence of the prompt's word, not of the
 			// keyword holding it: "app" inside "app router" says as little
 			// as "app" does, which most skills' texts use.
@@ -308,6 +309,23 @@ func weigh(ix *index.Index, adj Adjuster, skill int, term string, weight float64
 func saturate(ix *index.Index, skill int, qw, tf float64) float64 {
 	norm := K1 * (1 - B + B*ix.Skills[skill].Length/ix.AvgLength)
 	return qw * tf * (K1 + 1) / (tf + norm)
+}
+
+// isKeyword reports whether term id is a keyword of some skill: then the
+// prompt's word names that skill's subject whole, and the longer keywords
+// that merely contain it ("python" inside "python爬虫") are not met
+// partially.
+func isKeyword(ix *index.Index, id int) bool {
+	if id < 0 {
+		return false
+	}
+	from, to := ix.Segments(id)
+	for j := from; j < to; j++ {
+		if ix.Segment(j).Partial > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // partialRarity is what a partial match of the prompt word id (-1: not an

@@ -158,6 +158,26 @@ func TestScorePartialMatch(t *testing.T) {
 	assert.Empty(t, bm25.Score(ix, tokenize.Query{Terms: []tokenize.Term{{Text: "sl", Weight: 1}}}))
 }
 
+// A prompt word that is itself a skill's keyword names that skill's
+// subject whole: the longer keywords of other skills that merely contain
+// it are not met partially ("python" inside "python爬虫").
+func TestKeywordIsNotMatchedPartially(t *testing.T) {
+	ix := compile(t, nil,
+		skills.Skill{Name: "python-pro", Keywords: core("python")},
+		skills.Skill{Name: "crawler", Keywords: core("python crawler", "scrapy")},
+	)
+	got := byName(bm25.Score(ix, query(ix, "python")))
+	assert.Contains(t, got, "python-pro")
+	assert.NotContains(t, got, "crawler")
+
+	// Without a skill whose keyword it is, the word meets the phrase.
+	ix = compile(t, nil, skills.Skill{Name: "crawler", Keywords: core("python crawler", "scrapy")},
+		skills.Skill{Name: "other", Keywords: core("rust")})
+	got = byName(bm25.Score(ix, query(ix, "python")))
+	require.Contains(t, got, "crawler")
+	assert.True(t, got["crawler"].Matches[0].Partial)
+}
+
 // TestScoreOncePerWord protects against double counting: a prompt word
 // and its synonyms count once per skill, at their best; a word inside
 // several keywords counts once.

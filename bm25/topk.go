@@ -200,7 +200,7 @@ func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 		if id >= 0 {
 			add(id, false)
 		}
-		if !qt.Noise && utf8.RuneCountInString(qt.Text) >= index.MinPartial {
+		if !qt.Noise && utf8.RuneCountInString(qt.Text) >= index.MinPartial && !isKeyword(ix, id) {
 			// As ScoreWith: a partial match counts the prompt word's
 			// rarity in the catalog's texts (at most 1: the bounds hold).
 			rarity = partialRarity(ix, id)
