@@ -116,7 +116,7 @@ func (c Codec) Bytes(path string) ([]byte, error) {
 	if err := checkParent(path); err != nil {
 		return nil, err
 	}
-	return os.ReadFile(path)
+	return readFile(path)
 }
 
 // Write encodes v with the header and replaces the file at path with it

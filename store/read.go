@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"syscall"
 )
@@ -37,9 +38,15 @@ func ReadRegular(path string, max int64) ([]byte, error) {
 	if info.Size() > max {
 		return nil, fmt.Errorf("%s: %w: %d bytes, more than %d", path, ErrTooLarge, info.Size(), max)
 	}
-	// Sized by the file (io.ReadAll starts at 512 bytes and grows,
-	// copying); one byte more shows the end.
-	data := make([]byte, 0, info.Size()+1)
+	return readSized(f, path, info.Size(), max)
+}
+
+// readSized reads an open file of the given size (as its stat said), to
+// its end or past max bytes (then ErrTooLarge). Sized by the file
+// (io.ReadAll starts at 512 bytes and grows, copying); one byte more
+// shows the end.
+func readSized(f *os.File, path string, size, max int64) ([]byte, error) {
+	data := make([]byte, 0, min(size, max)+1)
 	for {
 		n, err := f.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
@@ -62,9 +69,24 @@ func ReadRegular(path string, max int64) ([]byte, error) {
 	return data, nil
 }
 
-// MapFile maps a file read-only, or where it cannot be mapped reads it,
-// and returns its bytes and the function that releases them (which the
-// bytes must not outlive). For a reader of part of a large file that
+// readFile is os.ReadFile for the state folder's own files: opened
+// without the poller (openFile), and sized by one stat.
+func readFile(path string) ([]byte, error) {
+	f, err := openFile(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return readSized(f, path, info.Size(), math.MaxInt64-1)
+}
+
+// MapFile maps a file read-only, or where it cannot be mapped or is small
+// (maxReadNotMapped) reads it, and returns its bytes and the function that
+// releases them (which the bytes must not outlive). For a reader of part of a large file that
 // pages it needs without copying it into fresh memory: the hook reads the
 // end of a log of hundreds of kilobytes. A file truncated while mapped
 // faults on the pages past its end: a reader that cannot rule that out
@@ -82,9 +104,25 @@ func MapFile(path string) (data []byte, release func(), err error) {
 	if !info.Mode().IsRegular() {
 		return nil, nil, fmt.Errorf("%s: %w (%v)", path, ErrNotRegular, info.Mode().Type())
 	}
+	if info.Size() <= maxReadNotMapped {
+		data := make([]byte, info.Size())
+		n, err := io.ReadFull(f, data)
+		if err != nil && err != io.ErrUnexpectedEOF { // truncated since its stat: what is left
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return data[:n], func() {}, nil
+	}
 	data, mapped, err := mapFile(f, info.Size())
 	if err != nil {
 		return nil, nil, err
 	}
 	return data, func() { unmapFile(data, mapped) }, nil
 }
+
+// maxReadNotMapped is the size up to which MapFile reads a file rather
+// than map it. Reading costs a page fault per fresh 4 KiB page of the
+// buffer; a mapping costs its mmap and munmap calls, and the munmap
+// interrupts the process's other threads to flush their TLBs (the hook's
+// trajectory log of 6 KB: mmap, munmap and the IPIs of
+// flush_tlb_mm_range in perf record, against one read).
+const maxReadNotMapped = 16 << 10
