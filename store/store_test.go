@@ -720,3 +720,88 @@ func TestPruneCaches(t *testing.T) {
 	assert.Contains(t, names, ".index-4.bin.verified", "a kept cache keeps its sidecar")
 	assert.Contains(t, names, "rules-0.bin")
 }
+
+// refUnmarshal is Codec.Unmarshal as it was written with encoding/json's
+// reflection over the header, the reference the hand-read header is held
+// to (FuzzCodecHeader).
+func refUnmarshal(c store.Codec, data []byte, v any) error {
+	var h struct {
+		Kind    *string         `json:"skillroute"`
+		Version *int            `json:"version"`
+		Data    json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(data, &h); err != nil {
+		return store.ErrDamaged
+	}
+	version, payload := 1, []byte(data)
+	switch {
+	case h.Kind == nil:
+		if h.Version != nil {
+			version = *h.Version
+		}
+	case *h.Kind != c.Kind:
+		return store.ErrDamaged
+	case h.Version == nil || h.Data == nil:
+		return store.ErrDamaged
+	default:
+		version, payload = *h.Version, h.Data
+	}
+	if version != c.Version {
+		return store.ErrVersion
+	}
+	if err := json.Unmarshal(payload, v); err != nil {
+		return store.ErrDamaged
+	}
+	return nil
+}
+
+// The codec's header, written and read by hand, is what encoding/json
+// writes for it as a struct, and reads as it reads one.
+func FuzzCodecHeader(f *testing.F) {
+	for _, doc := range []string{
+		`{"skillroute":"weights","version":2,"data":{"a":1}}`, `{"SkillRoute":"weights","Version":2,"DATA":null}`,
+		`{"version":2,"a":1}`, `{"skillroute":null,"version":2}`, `{"skillroute":"weights","version":2}`,
+		`{"skillroute":"weights","version":2.5,"data":{}}`, `{"skillroute":"session","version":2,"data":{}}`,
+		`{"skillroute":"weights","version":null,"data":{}}`, `[1]`, `{"skillroute":"weights","version":2,"data":{}} x`,
+	} {
+		f.Add([]byte(doc))
+	}
+	c := store.Codec{Kind: "weights", Version: 2}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want, got any
+		wantErr := refUnmarshal(c, data, &want)
+		err := c.Unmarshal("f", data, &got)
+		switch {
+		case wantErr == nil:
+			require.NoError(t, err)
+			require.Equal(t, want, got)
+		case errors.Is(wantErr, store.ErrVersion):
+			require.ErrorIs(t, err, store.ErrVersion)
+		default:
+			require.ErrorIs(t, err, store.ErrDamaged)
+		}
+	})
+}
+
+func TestCodecMarshalAsStruct(t *testing.T) {
+	type header struct {
+		Kind    string `json:"skillroute"`
+		Version int    `json:"version"`
+		Data    any    `json:"data"`
+	}
+	for _, v := range []any{nil, map[string]any{"a<b": []int{1}}, "text"} {
+		for _, indent := range []bool{false, true} {
+			c := store.Codec{Kind: "we\"ights", Version: 3, Indent: indent}
+			h := header{c.Kind, c.Version, v}
+			want, err := json.Marshal(h)
+			if indent {
+				want, err = json.MarshalIndent(h, "", "  ")
+				want = append(want, '\n')
+			}
+			require.NoError(t, err)
+			got, err := c.Marshal(v)
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(got))
+		}
+	}
+}
