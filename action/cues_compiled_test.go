@@ -13,7 +13,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
 )
 
 var updateCues = flag.Bool("update-cues", false, "rewrite cues_compiled.go from the cue sets")
