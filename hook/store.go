@@ -53,7 +53,7 @@ func (s *Store) keep(text string) string {
 // (store.Codec.NoSync): a power cut costs at most the latest context,
 // where an fsync would cost every prompt.
 var (
-	sessionCodec  = store.Codec{Kind: "session", Version: 1, NoSync: true}
+	sessionCodec  = store.Codec{Kind: "session", Version: 1, NoSync: true, KeepTemps: true} // cleaned by Expire
 	workflowCodec = store.Codec{Kind: "workflow", Version: 1, NoSync: true}
 )
 
@@ -327,9 +327,12 @@ func (s *Store) Latest() string {
 	return best
 }
 
-// Expire removes session files idle for longer than SessionTTL.
+// Expire removes session files idle for longer than SessionTTL, and the
+// temp files killed writers left among them (sessionCodec keeps them
+// there for it).
 func (s *Store) Expire(now time.Time) {
 	dir := filepath.Join(s.Dir, "sessions")
+	store.CleanTemps(dir)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return

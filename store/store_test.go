@@ -247,6 +247,25 @@ func TestLockGivesUpAtDeadline(t *testing.T) {
 	assert.False(t, ran)
 }
 
+// A codec that keeps temps (the hook's sessions) does not list its folder
+// on every write; CleanTemps cleans it when the caller chooses.
+func TestCodecKeepTemps(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, ".other.json.99.tmp")
+	require.NoError(t, os.WriteFile(stale, []byte("partial"), 0o600))
+	old := time.Now().Add(-2 * time.Minute)
+	require.NoError(t, os.Chtimes(stale, old, old))
+	c := store.Codec{Kind: "session", Version: 1, NoSync: true, KeepTemps: true}
+	require.NoError(t, c.Write(filepath.Join(dir, "s.json"), map[string]int{"n": 1}))
+	_, err := os.Stat(stale)
+	require.NoError(t, err, "left for CleanTemps")
+	store.CleanTemps(dir)
+	_, err = os.Stat(stale)
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	_, err = os.Stat(filepath.Join(dir, "s.json"))
+	assert.NoError(t, err)
+}
+
 // A context done before the lock is tried gives up at once, as the
 // hook's logging past its deadline must; the lock file stays free.
 func TestLockContextDone(t *testing.T) {

@@ -26,6 +26,9 @@ type Perm struct {
 	// own (CheckDir), and leftover temp files of any name are cleaned from
 	// it.
 	Private bool
+	// KeepTemps leaves the folder's leftover temp files to CleanTemps
+	// (Codec.KeepTemps).
+	KeepTemps bool
 }
 
 var (
@@ -82,7 +85,9 @@ func replace(path string, p Perm, sync bool, fill func(*os.File) error) error {
 	if err := ensureDir(dir, p); err != nil {
 		return err
 	}
-	cleanTemps(dir, base, p)
+	if !p.KeepTemps {
+		cleanTemps(dir, base, p)
+	}
 	f, err := createTemp(dir, base)
 	if err != nil {
 		return err
@@ -168,6 +173,14 @@ func syncDir(dir string) {
 // cleaned remembers the folders whose temp files this process has
 // cleaned: once per process is enough, and the hook writes a folder twice.
 var cleaned sync.Map
+
+// CleanTemps removes the temp files older than tempAge that killed
+// writers left in a private folder (see cleanTemps), for a folder whose
+// files are written with Codec.KeepTemps.
+func CleanTemps(dir string) {
+	cleaned.Delete(dir)
+	cleanTemps(dir, "", Private)
+}
 
 // cleanTemps removes temp files older than tempAge, left by writers that
 // were killed between creating and renaming them. In a private folder
