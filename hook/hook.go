@@ -300,9 +300,9 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	if h.Actions != nil {
 		early = h.prepare(ev, now)
 	}
-	f, data, err := h.Store.sessionBytes(ev.SessionID)
+	f, snap, err := h.Store.sessionBytes(ev.SessionID)
 	if err != nil {
-		f, data = &SessionFile{Session: sctx.Session{ID: ev.SessionID}}, nil // a corrupt file is a new session, replaced below
+		f, snap = &SessionFile{Session: sctx.Session{ID: ev.SessionID}}, snapshot{} // a corrupt file is a new session, replaced below
 	}
 	detected := f.ProjectAt
 	r, err := h.Open()
@@ -335,7 +335,7 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	last := &LastDecision{ID: rec.ID, Query: h.Store.keep(d.Query), QueryHash: rec.PromptHash, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost, Terms: d.Terms}
 	// A session locked past the deadline, or one that cannot be written,
 	// keeps nothing of this prompt; the route stands.
-	_ = h.Store.updateRead(ctx, ev.SessionID, f, data, func(cur *SessionFile) error {
+	_ = h.Store.updateRead(ctx, ev.SessionID, f, snap, func(cur *SessionFile) error {
 		if !f.ProjectAt.Equal(detected) {
 			cur.Project, cur.ProjectDir, cur.ProjectAt = f.Project, f.ProjectDir, f.ProjectAt
 		}

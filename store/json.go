@@ -183,8 +183,14 @@ func (c Codec) Read(path string, v any) error {
 // caller that read it before can tell whether it changed since, and
 // decode it again (Unmarshal) only then.
 func (c Codec) Bytes(path string) ([]byte, error) {
+	data, _, err := c.BytesVersion(path)
+	return data, err
+}
+
+// BytesVersion is Bytes with the version of the file read (see Version).
+func (c Codec) BytesVersion(path string) ([]byte, string, error) {
 	if err := checkParent(path); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	return readFile(path)
 }

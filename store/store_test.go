@@ -247,6 +247,31 @@ func TestLockGivesUpAtDeadline(t *testing.T) {
 	assert.False(t, ran)
 }
 
+// A file's version is the one read until the file is replaced or
+// written to; a missing file has none.
+func TestVersion(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	assert.Empty(t, store.Version(path))
+	c := store.Codec{Kind: "session", Version: 1, NoSync: true}
+	require.NoError(t, c.Write(path, 1))
+	data, v, err := c.BytesVersion(path)
+	require.NoError(t, err)
+	assert.NotEmpty(t, v)
+	assert.Equal(t, v, store.Version(path), "untouched")
+	require.NoError(t, c.Write(path, 1))
+	now, err := c.Bytes(path)
+	require.NoError(t, err)
+	assert.Equal(t, data, now, "the same bytes")
+	assert.NotEqual(t, v, store.Version(path), "but replaced")
+	_, v, err = c.BytesVersion(path)
+	require.NoError(t, err)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	require.NoError(t, err)
+	_, err = f.Write([]byte(" "))
+	require.NoError(t, errors.Join(err, f.Close()))
+	assert.NotEqual(t, v, store.Version(path), "written to in place")
+}
+
 // A codec that keeps temps (the hook's sessions) does not list its folder
 // on every write; CleanTemps cleans it when the caller chooses.
 func TestCodecKeepTemps(t *testing.T) {
