@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"syscall"
 )
 
 // ErrNotRegular reports a FIFO, a device, a socket or a folder where a
@@ -23,7 +22,7 @@ var ErrTooLarge = errors.New("too large")
 // before a byte is read. Errors name the file and wrap ErrNotRegular or
 // ErrTooLarge.
 func ReadRegular(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := openNonblocking(path)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +116,7 @@ func version(info os.FileInfo) string {
 // faults on the pages past its end: a reader that cannot rule that out
 // runs with debug.SetPanicOnFault and recovers.
 func MapFile(path string) (data []byte, release func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a FIFO must not stall the open
+	f, err := openNonblocking(path) // a FIFO must not stall the open
 	if err != nil {
 		return nil, nil, err
 	}
