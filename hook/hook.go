@@ -33,6 +33,7 @@ import (
 
 	"github.com/skillroute/skillroute/action"
 	sctx "github.com/skillroute/skillroute/context"
+	"github.com/skillroute/skillroute/internal/jsonlite"
 	"github.com/skillroute/skillroute/prefs"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
@@ -409,10 +410,10 @@ func describe(d router.Decision) string {
 
 // contextOutput is the hook's answer: the text as additionalContext of a
 // UserPromptSubmit, the keys in the order json.Marshal gave them from a
-// map, and the text quoted as it quotes a string.
+// map, and the text quoted as it quotes a string (jsonlite: the prompt's
+// path uses none of encoding/json's encoder).
 func contextOutput(text string) []byte {
-	quoted, _ := json.Marshal(text)
-	out := append([]byte(`{"hookSpecificOutput":{"additionalContext":`), quoted...)
+	out := jsonlite.AppendString([]byte(`{"hookSpecificOutput":{"additionalContext":`), text)
 	return append(out, `,"hookEventName":"UserPromptSubmit"}}`...)
 }
 
