@@ -33,7 +33,6 @@ import (
 
 	"github.com/skillroute/skillroute/action"
 	sctx "github.com/skillroute/skillroute/context"
-	"github.com/skillroute/skillroute/internal/jsonlite"
 	"github.com/skillroute/skillroute/prefs"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
@@ -410,10 +409,10 @@ func describe(d router.Decision) string {
 
 // contextOutput is the hook's answer: the text as additionalContext of a
 // UserPromptSubmit, the keys in the order json.Marshal gave them from a
-// map, and the text quoted as it quotes a string (jsonlite: the prompt's
-// path uses none of encoding/json's encoder).
+// map, and the text quoted as it quotes a string.
 func contextOutput(text string) []byte {
-	out := jsonlite.AppendString([]byte(`{"hookSpecificOutput":{"additionalContext":`), text)
+	quoted, _ := json.Marshal(text)
+	out := append([]byte(`{"hookSpecificOutput":{"additionalContext":`), quoted...)
 	return append(out, `,"hookEventName":"UserPromptSubmit"}}`...)
 }
 
