@@ -91,11 +91,7 @@ type ToolEvent struct {
 func LogDecision(ctx context.Context, dir string, t Trajectory) error {
 	t.Kind = KindDecision
 	t.Time = t.Time.UTC()
-	line, err := t.MarshalJSON() // not through json.Marshal, which checks and compacts the line again
-	if err != nil {
-		return err
-	}
-	return trajectoryLog(dir).Append(ctx, line)
+	return appendLine(ctx, dir, t)
 }
 
 // LogToolEvent appends a tool event to the trajectory log in dir.

@@ -213,7 +213,7 @@ func (s *Store) log(name string) *store.Log {
 
 // RecordDecision appends a routed prompt to decisions.jsonl.
 func (s *Store) RecordDecision(ctx context.Context, d Decision) error {
-	line, err := d.MarshalJSON() // not through json.Marshal, which checks and compacts the line again
+	line, err := json.Marshal(d)
 	if err != nil {
 		return err
 	}

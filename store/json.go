@@ -60,19 +60,9 @@ type Codec struct {
 // KIND, "version": N, "data": ...}: a hook process would otherwise work
 // out the header's fields by reflection for every file it reads.
 
-// Marshal encodes v with the codec's header. A value that writes its own
-// JSON (json.Marshaler) is taken at its word, as the hook's codecs
-// written with jsonlite may be: json.Marshal would check and compact
-// what it wrote again (2.6 % of a hook process's instructions, with the
-// decision and trajectory lines; callgrind).
+// Marshal encodes v with the codec's header.
 func (c Codec) Marshal(v any) ([]byte, error) {
-	var data []byte
-	var err error
-	if m, ok := v.(json.Marshaler); ok {
-		data, err = m.MarshalJSON()
-	} else {
-		data, err = json.Marshal(v)
-	}
+	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
@@ -155,15 +145,7 @@ func (c Codec) Unmarshal(name string, data []byte, v any) error {
 	case ver < c.Version:
 		return fmt.Errorf("%s: %s file of format version %d, older than this skillroute's %d: %w", name, c.Kind, ver, c.Version, ErrVersion)
 	}
-	if u, ok := v.(json.Unmarshaler); ok {
-		// Its own reader, which checks the syntax as it reads (jsonlite):
-		// json.Unmarshal would scan the data twice more before handing it
-		// over.
-		err = u.UnmarshalJSON(payload)
-	} else {
-		err = json.Unmarshal(payload, v)
-	}
-	if err != nil {
+	if err := json.Unmarshal(payload, v); err != nil {
 		return fmt.Errorf("%s: damaged %s file (%v): %w", name, c.Kind, err, ErrDamaged)
 	}
 	return nil
