@@ -172,7 +172,7 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 	if len(strings.TrimSpace(string(input))) == 0 {
 		return Result{Reason: "empty input"}
 	}
-	if err := ev.UnmarshalJSON(input); err != nil {
+	if err := json.Unmarshal(input, &ev); err != nil {
 		return Result{Reason: "malformed event: " + err.Error()}
 	}
 	ev.bound()

@@ -1,13 +1,10 @@
 package store
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-
-	"github.com/skillroute/skillroute/internal/jsonlite"
 )
 
 // ErrDamaged reports a state file or cache that cannot be what it claims:
@@ -55,95 +52,54 @@ type Codec struct {
 	KeepTemps bool
 }
 
-// The header is written and read by hand (package jsonlite), as
-// encoding/json would write and read it as a struct, {"skillroute":
-// KIND, "version": N, "data": ...}: a hook process would otherwise work
-// out the header's fields by reflection for every file it reads.
+// header is a Codec file's frame.
+type header struct {
+	Kind    string `json:"skillroute"`
+	Version int    `json:"version"`
+	Data    any    `json:"data"`
+}
 
 // Marshal encodes v with the codec's header.
 func (c Codec) Marshal(v any) ([]byte, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
+	h := header{Kind: c.Kind, Version: c.Version, Data: v}
+	if c.Indent {
+		data, err := json.MarshalIndent(h, "", "  ")
+		return append(data, '\n'), err
 	}
-	o := jsonlite.Begin(make([]byte, 0, len(data)+48+len(c.Kind)))
-	o.String("skillroute", c.Kind)
-	o.Int("version", int64(c.Version))
-	o.Key("data")
-	o.Raw(data)
-	framed, err := o.End()
-	if err != nil || !c.Indent {
-		return framed, err
-	}
-	var indented bytes.Buffer
-	if err := json.Indent(&indented, framed, "", "  "); err != nil {
-		return nil, err
-	}
-	return append(indented.Bytes(), '\n'), nil
+	return json.Marshal(h)
 }
 
 // Unmarshal decodes data, the content of the file name, into v. A file of
 // another kind or not parseable is an error wrapping ErrDamaged; one of
 // another version, ErrVersion. Both name the file.
 func (c Codec) Unmarshal(name string, data []byte, v any) error {
-	var (
-		kind    *string
-		version *int
-		payload []byte // the data member as written (null too); nil without one
-	)
-	d := jsonlite.NewDecoder(data)
-	err := d.Object(func(key []byte) error {
-		switch {
-		case jsonlite.Match(key, "skillroute"):
-			if null, err := d.Null(); null || err != nil {
-				kind = nil
-				return err
-			}
-			kind = new(string)
-			return d.String(kind)
-		case jsonlite.Match(key, "version"):
-			if null, err := d.Null(); null || err != nil {
-				version = nil
-				return err
-			}
-			var n int64
-			err := d.Int(&n)
-			version = new(int)
-			*version = int(n)
-			return err
-		case jsonlite.Match(key, "data"):
-			raw, err := d.Raw()
-			payload = raw
-			return err
-		}
-		return d.Skip()
-	})
-	if err == nil {
-		err = d.End()
+	var h struct {
+		Kind    *string         `json:"skillroute"`
+		Version *int            `json:"version"`
+		Data    json.RawMessage `json:"data"`
 	}
-	if err != nil {
+	if err := json.Unmarshal(data, &h); err != nil {
 		return fmt.Errorf("%s: damaged %s file (%v): %w", name, c.Kind, err, ErrDamaged)
 	}
-	ver := 1
+	version, payload := 1, data
 	switch {
-	case kind == nil: // written before the header: the file is the data
-		if version != nil {
-			ver = *version
+	case h.Kind == nil: // written before the header: the file is the data
+		if h.Version != nil {
+			version = *h.Version
 		}
-		payload = data
-	case *kind != c.Kind:
-		return fmt.Errorf("%s: a %q file, not a %s file: %w", name, *kind, c.Kind, ErrDamaged)
-	case version == nil || payload == nil:
+	case *h.Kind != c.Kind:
+		return fmt.Errorf("%s: a %q file, not a %s file: %w", name, *h.Kind, c.Kind, ErrDamaged)
+	case h.Version == nil || h.Data == nil:
 		return fmt.Errorf("%s: damaged %s file (no version or data): %w", name, c.Kind, ErrDamaged)
 	default:
-		ver = *version
+		version, payload = *h.Version, h.Data
 	}
 	switch {
-	case ver > c.Version:
+	case version > c.Version:
 		return fmt.Errorf("%s: %s file of format version %d, written by a newer skillroute (this one reads %d); upgrade skillroute: %w",
-			name, c.Kind, ver, c.Version, ErrVersion)
-	case ver < c.Version:
-		return fmt.Errorf("%s: %s file of format version %d, older than this skillroute's %d: %w", name, c.Kind, ver, c.Version, ErrVersion)
+			name, c.Kind, version, c.Version, ErrVersion)
+	case version < c.Version:
+		return fmt.Errorf("%s: %s file of format version %d, older than this skillroute's %d: %w", name, c.Kind, version, c.Version, ErrVersion)
 	}
 	if err := json.Unmarshal(payload, v); err != nil {
 		return fmt.Errorf("%s: damaged %s file (%v): %w", name, c.Kind, err, ErrDamaged)
