@@ -10,6 +10,7 @@ require (
 	github.com/stretchr/testify v1.12.1
 	github.com/tidwall/gjson v1.20.4
 	github.com/tidwall/sjson v1.2.9
+	golang.org/x/sys v0.49.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 
@@ -18,5 +19,4 @@ require (
 	github.com/tidwall/pretty v1.3.0 // indirect
 	github.com/vcaesar/cedar v0.20.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 )

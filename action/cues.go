@@ -44,9 +44,15 @@ type CueSet struct {
 // router's follow-up turns count them, or sixteen Chinese characters.
 const shortUnits = 8
 
-// askWords may precede an imperative cue.
-var askWords = map[string]bool{"please": true, "just": true, "you": true, "to": true, "and": true, "then": true,
-	"let's": true, "also": true, "now": true, "first": true, "pls": true}
+// askWord reports whether a word may precede an imperative cue (a
+// switch, not a map a process builds at its start).
+func askWord(w string) bool {
+	switch w {
+	case "please", "just", "you", "to", "and", "then", "let's", "also", "now", "first", "pls":
+		return true
+	}
+	return false
+}
 
 // Names of the cue sets.
 const (
@@ -150,47 +156,14 @@ type compiledSet struct {
 	short, imperative bool
 }
 
-func compile(sets []CueSet) []compiledSet {
-	out := make([]compiledSet, 0, len(sets))
-	for _, s := range sets {
-		cs := compiledSet{name: s.Name, short: s.Short, imperative: s.Imperative}
-		for _, c := range s.EN {
-			cc := compiledCue{text: c}
-			body := c
-			if p := body[len(body)-1]; p == '?' || p == ':' {
-				cc.punct, body = string(p), body[:len(body)-1]
-			}
-			body, cc.prefix = strings.CutSuffix(body, "*")
-			for _, w := range words(body) {
-				if w.norm != w.raw {
-					cc.words = append(cc.words, w.raw)
-					cc.exact = append(cc.exact, true)
-				} else {
-					cc.words = append(cc.words, w.norm)
-					cc.exact = append(cc.exact, false)
-				}
-			}
-			cs.cues = append(cs.cues, cc)
-		}
-		for _, c := range s.ZH {
-			cs.cues = append(cs.cues, compiledCue{text: c, zh: true})
-		}
-		out = append(out, cs)
-	}
-	return out
-}
-
-// The cue sets are compiled on first use, not at package start: when they
-// were package variables, and their words were stemmed as they were
-// compiled (before the cueNorms table), they cost every hook process
-// about 0.1 ms (rule sets) and 0.8 ms (feature sets) (GODEBUG=inittrace=1:
-// the action package's init took 1.9 to 4 ms in all, with quotedRE); a
-// process that routes with one router, or handles another event, needs at
-// most one of them.
-var (
-	compiledRule    = sync.OnceValue(func() []compiledSet { return compile(ruleCues) })
-	compiledFeature = sync.OnceValue(func() []compiledSet { return compile(featureCues) })
-)
+// The cue sets are compiled ahead of time (compile, in the tests, writes
+// cues_compiled.go: TestCompiledCues): compiled in the process, on first
+// use, the feature sets cost every hook process 0.25 ms of the action
+// layer's goroutine and 80 KB of fresh memory (a timeline and an
+// allocation profile of prompt events at 50 skills), and at package start
+// before that 0.8 ms.
+func compiledRule() []compiledSet    { return compiledRuleSets }
+func compiledFeature() []compiledSet { return compiledFeatureSets }
 
 // word is one English word of a prompt.
 type word struct {
@@ -209,17 +182,8 @@ func words(lower string) []word {
 	return out
 }
 
-// normalize is tokenize.Normalize, looked up first among the cue words
-// it has been worked out for (cueNorms): stemming the cue words when the
-// sets are compiled was the larger part of that (perf record of 200
-// prompt events: the feature sets' compile 9.7 % of a hook process,
-// Porter2 stemming 4.9 %).
-func normalize(w string) string {
-	if n, ok := cueNorms[w]; ok {
-		return n
-	}
-	return tokenize.Normalize(w)
-}
+// normalize is how the router normalises a word (tokenize.Normalize).
+func normalize(w string) string { return tokenize.Normalize(w) }
 
 // wordSpans returns where the words of a text are, as the expression
 // [\p{Latin}\p{N}]+(?:'[\p{Latin}]+)? finds them (FindAllStringIndex;
@@ -504,7 +468,7 @@ func (p *prompt) asks(i int) bool {
 		return true
 	}
 	prev := p.words[i-1]
-	if askWords[prev.raw] {
+	if askWord(prev.raw) {
 		return true
 	}
 	// In a Chinese sentence ("先把 prod 的 replicas scale 到 0") an English

@@ -59,23 +59,36 @@ const (
 	fRisk        = "risk"
 )
 
-// featureWeights are the per-type linear scores.
-var featureWeights = map[string][]weight{
-	TypeMemory: {
-		{fConfidence, 1.0}, {fFreshness, 0.15}, {fSuccessRate, 0.2}, {fCost, -0.1}, {fRisk, -0.5},
-		{CueOwn, 0.15}, {CueLookup, 0.1}, {CueAnswerOnly, -0.15}, {CueStore, -0.3}, {CueAck, -0.3},
-	},
-	TypeSkill: {
-		{fConfidence, 1.0}, {fSuccessRate, 0.3}, {fCost, -0.2}, {fRisk, -0.5},
-		{CueTask, 0.1}, {CueLookup, -0.1}, {CueLive, -0.1}, {CueAnswerOnly, -0.35}, {CueAck, -0.4}, {CueStore, -0.4},
-	},
-	TypeTool: {
-		{fConfidence, 1.0}, {fSuccessRate, 0.2}, {fCost, -0.2}, {fRisk, -0.6},
-		{CueLive, 0.65}, {CueNoTools, -0.6}, {CueAnswerOnly, -0.2}, {CueAck, -0.4}, {CueStore, -0.3},
-	},
+// featureWeights are the per-type linear scores (a switch over static
+// lists: a map of them was built at every process's start).
+func featureWeights(typ string) []weight {
+	switch typ {
+	case TypeMemory:
+		return memoryWeights
+	case TypeSkill:
+		return skillWeights
+	case TypeTool:
+		return toolWeights
+	}
+	return nil
 }
 
-// bars are the per-type thresholds a score must reach. A tool answers
+var (
+	memoryWeights = []weight{
+		{fConfidence, 1.0}, {fFreshness, 0.15}, {fSuccessRate, 0.2}, {fCost, -0.1}, {fRisk, -0.5},
+		{CueOwn, 0.15}, {CueLookup, 0.1}, {CueAnswerOnly, -0.15}, {CueStore, -0.3}, {CueAck, -0.3},
+	}
+	skillWeights = []weight{
+		{fConfidence, 1.0}, {fSuccessRate, 0.3}, {fCost, -0.2}, {fRisk, -0.5},
+		{CueTask, 0.1}, {CueLookup, -0.1}, {CueLive, -0.1}, {CueAnswerOnly, -0.35}, {CueAck, -0.4}, {CueStore, -0.4},
+	}
+	toolWeights = []weight{
+		{fConfidence, 1.0}, {fSuccessRate, 0.2}, {fCost, -0.2}, {fRisk, -0.6},
+		{CueLive, 0.65}, {CueNoTools, -0.6}, {CueAnswerOnly, -0.2}, {CueAck, -0.4}, {CueStore, -0.3},
+	}
+)
+
+// bar is the per-type threshold a score must reach. A tool answers
 // live state: with a cue asking for it, a tool that matched at all
 // clears (confidence ≥ 0.07); without one, only a near-certain match does
 // (≥ 0.72), so "how do we deploy this service?" gets no log-tailing tool
@@ -87,10 +100,16 @@ var featureWeights = map[string][]weight{
 // router's confidence was calibrated per catalog (skill 0.86 → 0.66,
 // memory 0.6 → 0.55, tool 0.8 → 0.75): tuning half 64/68, tidepool 42/49;
 // between neighbouring values the accuracy moves by a prompt or two.
-var bars = map[string]float64{
-	TypeMemory: 0.55,
-	TypeSkill:  0.66,
-	TypeTool:   0.75,
+func bar(typ string) float64 {
+	switch typ {
+	case TypeMemory:
+		return 0.55
+	case TypeSkill:
+		return 0.66
+	case TypeTool:
+		return 0.75
+	}
+	return 0
 }
 
 // CompositeMargin is what a skill must clear above its bar to join a
@@ -119,8 +138,8 @@ func (f Feature) Decide(in Input) Decision {
 	best := map[string]int{}             // type -> index into bd.Scores of its best passing candidate
 	riskiest, risky := -1.0, Candidate{} // the best match above the risk gate
 	for _, c := range in.Candidates {
-		s := Scored{Type: c.Type, Ref: c.Ref, Bar: bars[c.Type]}
-		for _, w := range featureWeights[c.Type] {
+		s := Scored{Type: c.Type, Ref: c.Ref, Bar: bar(c.Type)}
+		for _, w := range featureWeights(c.Type) {
 			v := featureValue(c, w.feature, has)
 			if c.Type == TypeTool && w.feature == CueLive && v > 0 && !evidenceBeyond(c.Evidence, cueSet(cues, CueLive)) {
 				// The tool matched on the very words that ask for live

@@ -154,11 +154,11 @@ func TestFeatureBreakdownAddsUp(t *testing.T) {
 			assert.InDelta(t, f.Value*f.Weight, f.Contribution, 1e-4, "%s %s", s.Ref, f.Feature)
 		}
 		assert.InDelta(t, s.Score, sum, 1e-3, "a score is its features' contributions: %s", s.Ref)
-		assert.Equal(t, bars[s.Type], s.Bar)
+		assert.Equal(t, bar(s.Type), s.Bar)
 	}
 	// Each type weighs what the seed says it weighs most.
 	weightOf := func(typ, f string) float64 {
-		for _, w := range featureWeights[typ] {
+		for _, w := range featureWeights(typ) {
 			if w.feature == f {
 				return w.w
 			}

@@ -346,8 +346,14 @@ func TestStoreHousekeeping(t *testing.T) {
 	weekAgo := now.Add(-hook.SessionTTL - time.Hour)
 	require.NoError(t, os.Chtimes(filepath.Join(dir, "old.json"), weekAgo, weekAgo))
 	require.NoError(t, os.Chtimes(filepath.Join(dir, "live.json.lock"), weekAgo, weekAgo))
+	// A killed writer's temp file is left by the prompts' writes and
+	// cleaned with the expired sessions.
+	temp := filepath.Join(dir, ".live.json.123.tmp")
+	require.NoError(t, os.WriteFile(temp, []byte("partial"), 0o600))
+	require.NoError(t, os.Chtimes(temp, weekAgo, weekAgo))
+	h.Handle(ctx, []byte(`{"hook_event_name":"PostToolUse","session_id":"live","tool_name":"Skill","tool_input":{"skill":"tester-expert"}}`))
 	h.Store.Expire(now)
-	for name, want := range map[string]bool{"old.json": false, "old.json.lock": false, "live.json": true, "live.json.lock": true} {
+	for name, want := range map[string]bool{"old.json": false, "old.json.lock": false, "live.json": true, "live.json.lock": true, ".live.json.123.tmp": false} {
 		_, err := os.Stat(filepath.Join(dir, name))
 		assert.Equal(t, want, err == nil, name)
 	}

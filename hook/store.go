@@ -53,7 +53,7 @@ func (s *Store) keep(text string) string {
 // (store.Codec.NoSync): a power cut costs at most the latest context,
 // where an fsync would cost every prompt.
 var (
-	sessionCodec  = store.Codec{Kind: "session", Version: 1, NoSync: true}
+	sessionCodec  = store.Codec{Kind: "session", Version: 1, NoSync: true, KeepTemps: true} // cleaned by Expire
 	workflowCodec = store.Codec{Kind: "workflow", Version: 1, NoSync: true}
 )
 
@@ -126,12 +126,18 @@ func (s *Store) SessionFile(id string) (*SessionFile, error) {
 }
 
 // sessionBytes is SessionFile, with the file's bytes (nil when missing or
-// unreadable).
-func (s *Store) sessionBytes(id string) (*SessionFile, []byte, error) {
+// unreadable) and version (store.Version).
+func (s *Store) sessionBytes(id string) (*SessionFile, snapshot, error) {
 	path := s.sessionPath(id)
-	data, err := sessionCodec.Bytes(path)
+	data, version, err := sessionCodec.BytesVersion(path)
 	f, err := decodeSession(id, path, data, err)
-	return f, data, err
+	return f, snapshot{data, version}, err
+}
+
+// snapshot is a session file as read, to tell whether it changed since.
+type snapshot struct {
+	data    []byte
+	version string
 }
 
 // decodeSession decodes a session's file as read (data, err): a missing
@@ -157,21 +163,24 @@ func decodeSession(id, path string, data []byte, err error) (*SessionFile, error
 // corrupt one is replaced, not fatal). An error from change aborts the
 // update: nothing is written, and the error is returned.
 func (s *Store) UpdateSession(ctx context.Context, id string, change func(*SessionFile) error) error {
-	return s.updateRead(ctx, id, nil, nil, change)
+	return s.updateRead(ctx, id, nil, snapshot{}, change)
 }
 
 // updateRead is UpdateSession for a caller that read the session's file
-// before (sessionBytes: read, its bytes data): while the file still holds
-// those bytes, read is changed and written back, not the file decoded
-// again. A file that changed since, or was missing or damaged then, or
-// no data at all, is read under the lock.
-func (s *Store) updateRead(ctx context.Context, id string, read *SessionFile, data []byte, change func(*SessionFile) error) error {
+// before (sessionBytes: read, as snap): while the file is still the one
+// read (its version, one stat; else its bytes), read is changed and
+// written back, not the file read and decoded again. A file that changed
+// since, or was missing or damaged then, or no snapshot at all, is read
+// under the lock.
+func (s *Store) updateRead(ctx context.Context, id string, read *SessionFile, snap snapshot, change func(*SessionFile) error) error {
 	path := s.sessionPath(id)
 	return store.Lock(ctx, path, func() error {
-		now, err := sessionCodec.Bytes(path)
 		f := read
-		if err != nil || data == nil || !bytes.Equal(now, data) {
-			f, _ = decodeSession(id, path, now, err) // a corrupt file is replaced
+		if snap.data == nil || snap.version == "" || store.Version(path) != snap.version {
+			now, err := sessionCodec.Bytes(path)
+			if err != nil || snap.data == nil || !bytes.Equal(now, snap.data) {
+				f, _ = decodeSession(id, path, now, err) // a corrupt file is replaced
+			}
 		}
 		if err := change(f); err != nil {
 			return err
@@ -327,9 +336,12 @@ func (s *Store) Latest() string {
 	return best
 }
 
-// Expire removes session files idle for longer than SessionTTL.
+// Expire removes session files idle for longer than SessionTTL, and the
+// temp files killed writers left among them (sessionCodec keeps them
+// there for it).
 func (s *Store) Expire(now time.Time) {
 	dir := filepath.Join(s.Dir, "sessions")
+	store.CleanTemps(dir)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return

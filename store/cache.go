@@ -221,7 +221,7 @@ func CacheHead(path, kind string, version uint32, n int) ([]byte, error) {
 	if err := checkParent(path); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, err := openFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +248,7 @@ func loadCache(path, kind string, version uint32) (payload, data []byte, mapped 
 	if err := checkParent(path); err != nil {
 		return nil, nil, false, err
 	}
-	f, err := os.Open(path)
+	f, err := openFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -335,7 +335,7 @@ func Frame(kind string, version uint32, payload []byte) ([]byte, error) {
 // verified reports whether the sidecar of path records stamp: the file
 // was verified when it had the identity it has now.
 func verified(path string, stamp []byte) bool {
-	f, err := os.Open(sidecarPath(path))
+	f, err := openFile(sidecarPath(path), os.O_RDONLY, 0)
 	if err != nil {
 		return false
 	}

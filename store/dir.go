@@ -35,9 +35,13 @@ func DefaultDir(getenv func(string) string, home string) string {
 }
 
 // checked remembers the folders CheckDir accepted in this process: the
-// hook writes a handful of files in two or three folders, and each check
-// walks up to the root.
-var checked sync.Map
+// hook writes a handful of files in two or three folders. sound remembers
+// the folders that, resolved, belong to the user or the system, as do all
+// the folders above them: a check stops its walk up to the root at one,
+// and a plain folder of the user's inside one is accepted by its own
+// owner alone. The hook's three folders (the state folder, its cache and
+// sessions) each walked up to / before: 30 stat calls of its 50 (strace).
+var checked, sound sync.Map
 
 // CheckDir reports whether dir is safe to keep private state in: a folder
 // (or a symlink to one) that the current user owns, inside folders that
@@ -57,6 +61,7 @@ func CheckDir(dir string) error {
 		return err
 	}
 	checked.Store(abs, true)
+	sound.Store(abs, true)
 	return nil
 }
 
@@ -65,6 +70,11 @@ func checkDir(dir string) error {
 	li, err := os.Lstat(dir)
 	if err != nil {
 		return err
+	}
+	if _, ok := sound.Load(filepath.Dir(dir)); ok && li.IsDir() { // a folder, not a symlink
+		if uid, ok := fileOwner(li); !ok || uid == me {
+			return nil
+		}
 	}
 	if li.Mode()&fs.ModeSymlink != 0 {
 		if uid, ok := fileOwner(li); ok && uid != me && uid != 0 {
@@ -97,7 +107,11 @@ func checkDir(dir string) error {
 // below them. dir is the state folder, for the message.
 func checkAncestors(dir, p string) error {
 	me := currentUser()
+	var walked []string
 	for ; ; p = filepath.Dir(p) {
+		if _, ok := sound.Load(p); ok {
+			break
+		}
 		pi, err := os.Stat(p)
 		if err != nil {
 			return err
@@ -105,10 +119,15 @@ func checkAncestors(dir, p string) error {
 		if uid, ok := fileOwner(pi); ok && uid != me && uid != 0 {
 			return fmt.Errorf("state folder %s lies inside %s, which uid %d owns, not you (uid %d): refused, that user could swap it; choose another with SKILLROUTE_HOME: %w", dir, p, uid, me, ErrNotOwned)
 		}
+		walked = append(walked, p)
 		if filepath.Dir(p) == p {
-			return nil
+			break
 		}
 	}
+	for _, p := range walked { // each resolved already (p is a real path), and every folder above it checked
+		sound.Store(p, true)
+	}
+	return nil
 }
 
 // ensureDir creates dir (and its parents) with the permission's folder

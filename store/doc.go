@@ -27,10 +27,15 @@
 // (the user's 0644 settings.json stays 0644), a symlink is written through
 // to its target (never replaced by a plain file), and a read-only file is
 // refused with ErrReadOnly. Temp files left by killed writers are removed
-// when their folder is next written. The files the hook rewrites on every
+// when their folder is next written (a Codec that keeps them leaves them
+// to its caller's CleanTemps: the hook cleans its sessions at each
+// session's start rather than list the folder on every prompt). The files the hook rewrites on every
 // prompt skip the fsyncs (Codec.NoSync, and the decisions and hook logs
 // append unsynced): on a busy disk an fsync waits for everyone's data, and
-// losing the last context update to a power cut is the better trade. Callers that read, change and write
+// losing the last context update to a power cut is the better trade. Such
+// a file replaces the old one by exchanging the two names (renameat2's
+// RENAME_EXCHANGE, on Linux), then removing the old one: a rename over an
+// existing file makes ext4 write the new file's data out at once. Callers that read, change and write
 // hold the file's lock (Lock) across the three steps.
 //
 // # Locks

@@ -34,9 +34,11 @@ func playOwner(t *testing.T, paths ...string) {
 		return real(fi)
 	}
 	checked.Clear()
+	sound.Clear()
 	t.Cleanup(func() {
 		fileOwner = real
 		checked.Clear()
+		sound.Clear()
 	})
 }
 
@@ -92,6 +94,33 @@ func TestStateFolderNotOwned(t *testing.T) {
 	require.NoError(t, os.Symlink(mine, ours))
 	require.NoError(t, CheckDir(ours))
 	require.NoError(t, WriteFile(filepath.Join(mine, "sessions", "a.json"), []byte("{}")))
+}
+
+// A folder inside one already accepted is accepted by its own owner
+// alone, without walking up again; one another user owns, or a symlink,
+// is still refused or checked whole.
+func TestCheckDirBelowAccepted(t *testing.T) {
+	tmp := t.TempDir()
+	state := filepath.Join(tmp, "state")
+	for _, d := range []string{"cache", "planted", "elsewhere"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(state, d), 0o700))
+	}
+	theirs := filepath.Join(tmp, "theirs")
+	require.NoError(t, os.Mkdir(theirs, 0o777))
+	require.NoError(t, os.Symlink(theirs, filepath.Join(state, "link")))
+	playOwner(t, filepath.Join(state, "planted"), theirs)
+
+	require.NoError(t, CheckDir(state))
+	_, ok := sound.Load(filepath.Dir(state))
+	assert.True(t, ok, "the folders above an accepted one are remembered")
+	require.NoError(t, CheckDir(filepath.Join(state, "cache")))
+	for _, d := range []string{"planted", "link"} {
+		err := CheckDir(filepath.Join(state, d))
+		require.ErrorIs(t, err, ErrNotOwned, d)
+		assert.Contains(t, err.Error(), "uid 4242", d)
+	}
+	require.NoError(t, CheckDir(filepath.Join(state, "elsewhere")))
+	require.NoError(t, WriteFile(filepath.Join(state, "sessions", "s.json"), []byte("{}")), "a folder made inside an accepted one")
 }
 
 // The sidecar spares a verified cache its full checksum pass: a file

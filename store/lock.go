@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"time"
-
-	"github.com/gofrs/flock"
 )
 
 // lockRetry is how often a busy lock is retried: short against the hook's
@@ -26,14 +24,36 @@ func Lock(ctx context.Context, path string, fn func() error) error {
 	if err := ensureDir(filepath.Dir(path), Private); err != nil {
 		return err
 	}
-	lk := flock.New(path+".lock", flock.SetPermissions(Private.File))
-	ok, err := lk.TryLockContext(ctx, lockRetry)
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+	unlock, ok, err := lockFile(ctx, path+".lock")
+	if err != nil {
 		return fmt.Errorf("lock %s: %w", path, err)
 	}
 	if !ok {
 		return fmt.Errorf("%s: %w", path, ErrBusy)
 	}
-	defer lk.Unlock()
+	defer unlock()
 	return fn()
+}
+
+// tryUntil calls try until it takes the lock or fails, every lockRetry,
+// and gives up (false, no error) once ctx is done; a ctx done already
+// gives up before the first try.
+func tryUntil(ctx context.Context, try func() (bool, error)) (bool, error) {
+	var timer *time.Timer
+	for ctx.Err() == nil {
+		if ok, err := try(); ok || err != nil {
+			return ok, err
+		}
+		if timer == nil {
+			timer = time.NewTimer(lockRetry)
+			defer timer.Stop()
+		} else {
+			timer.Reset(lockRetry)
+		}
+		select {
+		case <-ctx.Done():
+		case <-timer.C:
+		}
+	}
+	return false, nil
 }

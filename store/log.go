@@ -88,7 +88,7 @@ func (l *Log) Append(ctx context.Context, line []byte) error {
 
 // open opens the log for appending, creating it 0600, and returns its size.
 func (l *Log) open() (*os.File, int64, error) {
-	f, err := os.OpenFile(l.Path, os.O_RDWR|os.O_APPEND|os.O_CREATE, Private.File)
+	f, err := openFile(l.Path, os.O_RDWR|os.O_APPEND|os.O_CREATE, Private.File)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -190,7 +190,7 @@ func (l *Log) Read(ctx context.Context, fn func(name string, r io.Reader) error)
 			return err
 		}
 		for _, name := range names {
-			f, err := os.Open(name)
+			f, err := openFile(name, os.O_RDONLY, 0)
 			if err != nil {
 				return err
 			}

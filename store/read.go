@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
-	"syscall"
 )
 
 // ErrNotRegular reports a FIFO, a device, a socket or a folder where a
@@ -22,7 +22,7 @@ var ErrTooLarge = errors.New("too large")
 // before a byte is read. Errors name the file and wrap ErrNotRegular or
 // ErrTooLarge.
 func ReadRegular(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := openNonblocking(path)
 	if err != nil {
 		return nil, err
 	}
@@ -37,9 +37,15 @@ func ReadRegular(path string, max int64) ([]byte, error) {
 	if info.Size() > max {
 		return nil, fmt.Errorf("%s: %w: %d bytes, more than %d", path, ErrTooLarge, info.Size(), max)
 	}
-	// Sized by the file (io.ReadAll starts at 512 bytes and grows,
-	// copying); one byte more shows the end.
-	data := make([]byte, 0, info.Size()+1)
+	return readSized(f, path, info.Size(), max)
+}
+
+// readSized reads an open file of the given size (as its stat said), to
+// its end or past max bytes (then ErrTooLarge). Sized by the file
+// (io.ReadAll starts at 512 bytes and grows, copying); one byte more
+// shows the end.
+func readSized(f *os.File, path string, size, max int64) ([]byte, error) {
+	data := make([]byte, 0, min(size, max)+1)
 	for {
 		n, err := f.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
@@ -62,15 +68,55 @@ func ReadRegular(path string, max int64) ([]byte, error) {
 	return data, nil
 }
 
-// MapFile maps a file read-only, or where it cannot be mapped reads it,
-// and returns its bytes and the function that releases them (which the
-// bytes must not outlive). For a reader of part of a large file that
+// readFile is os.ReadFile for the state folder's own files: opened
+// without the poller (openFile), and sized by one stat. It returns the
+// version of the file it read (see Version).
+func readFile(path string) ([]byte, string, error) {
+	f, err := openFile(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, "", err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, "", err
+	}
+	data, err := readSized(f, path, info.Size(), math.MaxInt64-1)
+	return data, version(info), err
+}
+
+// Version identifies the file at path as it is now: device, inode, size,
+// modification and change times (as a cache's sidecar records them), ""
+// where the system gives no such identity or the file cannot be statted.
+// Replacing a file (Write, which always makes a new inode) or writing to
+// it changes its version; a caller that read a file (Codec.BytesVersion)
+// tells by one stat whether it is still the file it read.
+func Version(path string) string {
+	info, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	return version(info)
+}
+
+func version(info os.FileInfo) string {
+	var buf [128]byte
+	id, ok := identity(buf[:0], info)
+	if !ok {
+		return ""
+	}
+	return string(id)
+}
+
+// MapFile maps a file read-only, or where it cannot be mapped or is small
+// (maxReadNotMapped) reads it, and returns its bytes and the function that
+// releases them (which the bytes must not outlive). For a reader of part of a large file that
 // pages it needs without copying it into fresh memory: the hook reads the
 // end of a log of hundreds of kilobytes. A file truncated while mapped
 // faults on the pages past its end: a reader that cannot rule that out
 // runs with debug.SetPanicOnFault and recovers.
 func MapFile(path string) (data []byte, release func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a FIFO must not stall the open
+	f, err := openNonblocking(path) // a FIFO must not stall the open
 	if err != nil {
 		return nil, nil, err
 	}
@@ -82,9 +128,25 @@ func MapFile(path string) (data []byte, release func(), err error) {
 	if !info.Mode().IsRegular() {
 		return nil, nil, fmt.Errorf("%s: %w (%v)", path, ErrNotRegular, info.Mode().Type())
 	}
+	if info.Size() <= maxReadNotMapped {
+		data := make([]byte, info.Size())
+		n, err := io.ReadFull(f, data)
+		if err != nil && err != io.ErrUnexpectedEOF { // truncated since its stat: what is left
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return data[:n], func() {}, nil
+	}
 	data, mapped, err := mapFile(f, info.Size())
 	if err != nil {
 		return nil, nil, err
 	}
 	return data, func() { unmapFile(data, mapped) }, nil
 }
+
+// maxReadNotMapped is the size up to which MapFile reads a file rather
+// than map it. Reading costs a page fault per fresh 4 KiB page of the
+// buffer; a mapping costs its mmap and munmap calls, and the munmap
+// interrupts the process's other threads to flush their TLBs (the hook's
+// trajectory log of 6 KB: mmap, munmap and the IPIs of
+// flush_tlb_mm_range in perf record, against one read).
+const maxReadNotMapped = 16 << 10

@@ -3,6 +3,7 @@ package store_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -40,7 +41,8 @@ func TestReadRegular(t *testing.T) {
 // not a regular file before mapping it.
 func TestMapFile(t *testing.T) {
 	dir := t.TempDir()
-	for _, content := range []string{"line one\nline two\n", ""} {
+	large := strings.Repeat("a line of a log\n", 4096) // 64 KiB: mapped, not read
+	for _, content := range []string{"line one\nline two\n", "", large} {
 		path := filepath.Join(dir, "log")
 		require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
 		data, release, err := store.MapFile(path)

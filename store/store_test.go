@@ -76,6 +76,38 @@ func TestWriteFilePrivate(t *testing.T) {
 	assert.Equal(t, fs.FileMode(0o700), mode(t, filepath.Dir(log.Path)))
 }
 
+// An unsynced replace (Codec.NoSync: the hook's session and workflow
+// files) swaps the new file in (store's exchange) instead of renaming
+// over the old one: the file holds the new content, keeps its mode, a
+// hard link to the old file keeps the old content (as after a rename),
+// and no temp file is left.
+func TestWriteNoSyncReplaces(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sessions", "s.json")
+	c := store.Codec{Kind: "session", Version: 1, NoSync: true}
+	require.NoError(t, c.Write(path, map[string]int{"n": 1}), "a new file")
+	require.NoError(t, os.Chmod(path, 0o640))
+	old := filepath.Join(dir, "old.json")
+	require.NoError(t, os.Link(path, old))
+	for n := 2; n <= 3; n++ {
+		require.NoError(t, c.Write(path, map[string]int{"n": n}))
+		var got map[string]int
+		require.NoError(t, c.Read(path, &got))
+		assert.Equal(t, n, got["n"])
+		assert.Equal(t, fs.FileMode(0o640), mode(t, path))
+	}
+	data, err := os.ReadFile(old)
+	require.NoError(t, err)
+	assert.Equal(t, `{"skillroute":"session","version":1,"data":{"n":1}}`, string(data))
+	entries, err := os.ReadDir(filepath.Dir(path))
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.Equal(t, []string{"s.json"}, names, "no temp file left behind")
+}
+
 // A file that exists keeps its mode: the user's 0644 settings.json stays
 // 0644, and so does a log an older version created 0644.
 func TestWriteKeepsMode(t *testing.T) {
@@ -213,6 +245,64 @@ func TestLockGivesUpAtDeadline(t *testing.T) {
 	require.NoError(t, <-done)
 	require.ErrorIs(t, err, store.ErrBusy, "a busy lock is an error the hook can shrug off")
 	assert.False(t, ran)
+}
+
+// A file's version is the one read until the file is replaced or
+// written to; a missing file has none.
+func TestVersion(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.json")
+	assert.Empty(t, store.Version(path))
+	c := store.Codec{Kind: "session", Version: 1, NoSync: true}
+	require.NoError(t, c.Write(path, 1))
+	data, v, err := c.BytesVersion(path)
+	require.NoError(t, err)
+	assert.NotEmpty(t, v)
+	assert.Equal(t, v, store.Version(path), "untouched")
+	require.NoError(t, c.Write(path, 1))
+	now, err := c.Bytes(path)
+	require.NoError(t, err)
+	assert.Equal(t, data, now, "the same bytes")
+	assert.NotEqual(t, v, store.Version(path), "but replaced")
+	_, v, err = c.BytesVersion(path)
+	require.NoError(t, err)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	require.NoError(t, err)
+	_, err = f.Write([]byte(" "))
+	require.NoError(t, errors.Join(err, f.Close()))
+	assert.NotEqual(t, v, store.Version(path), "written to in place")
+}
+
+// A codec that keeps temps (the hook's sessions) does not list its folder
+// on every write; CleanTemps cleans it when the caller chooses.
+func TestCodecKeepTemps(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, ".other.json.99.tmp")
+	require.NoError(t, os.WriteFile(stale, []byte("partial"), 0o600))
+	old := time.Now().Add(-2 * time.Minute)
+	require.NoError(t, os.Chtimes(stale, old, old))
+	c := store.Codec{Kind: "session", Version: 1, NoSync: true, KeepTemps: true}
+	require.NoError(t, c.Write(filepath.Join(dir, "s.json"), map[string]int{"n": 1}))
+	_, err := os.Stat(stale)
+	require.NoError(t, err, "left for CleanTemps")
+	store.CleanTemps(dir)
+	_, err = os.Stat(stale)
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	_, err = os.Stat(filepath.Join(dir, "s.json"))
+	assert.NoError(t, err)
+}
+
+// A context done before the lock is tried gives up at once, as the
+// hook's logging past its deadline must; the lock file stays free.
+func TestLockContextDone(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.jsonl")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ran := false
+	err := store.Lock(ctx, path, func() error { ran = true; return nil })
+	require.ErrorIs(t, err, store.ErrBusy)
+	assert.False(t, ran)
+	require.NoError(t, store.Lock(context.Background(), path, func() error { ran = true; return nil }))
+	assert.True(t, ran)
 }
 
 // Environment of the helper process of TestLogAppendAcrossRotation.

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -24,6 +26,9 @@ type Perm struct {
 	// own (CheckDir), and leftover temp files of any name are cleaned from
 	// it.
 	Private bool
+	// KeepTemps leaves the folder's leftover temp files to CleanTemps
+	// (Codec.KeepTemps).
+	KeepTemps bool
 }
 
 var (
@@ -64,9 +69,12 @@ func Write(path string, data []byte, p Perm) error {
 }
 
 // replace is Write with the content written by fill; sync false skips the
-// fsyncs, for files that are only hints (a cache's sidecar).
+// fsyncs, for files that a power cut may cost (Codec.NoSync, a cache's
+// sidecar): such a file then replaces an existing one by exchanging the
+// two (exchange) rather than renaming over it, which on ext4 writes the
+// new file's data out first.
 func replace(path string, p Perm, sync bool, fill func(*os.File) error) error {
-	target, mode, err := resolve(path, p)
+	target, mode, exists, err := resolve(path, p)
 	if err != nil {
 		return err
 	}
@@ -77,12 +85,13 @@ func replace(path string, p Perm, sync bool, fill func(*os.File) error) error {
 	if err := ensureDir(dir, p); err != nil {
 		return err
 	}
-	cleanTemps(dir, base, p)
-	f, err := os.CreateTemp(dir, "."+base+".*"+tempSuffix)
+	if !p.KeepTemps {
+		cleanTemps(dir, base, p)
+	}
+	f, err := createTemp(dir, base)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.Name()) // after a successful rename, a no-op
 	err = fill(f)
 	if err == nil && mode != 0o600 {
 		err = f.Chmod(mode)
@@ -90,10 +99,19 @@ func replace(path string, p Perm, sync bool, fill func(*os.File) error) error {
 	if err == nil && sync {
 		err = f.Sync()
 	}
+	tmp := f.Name()
 	if err := errors.Join(err, f.Close()); err != nil {
+		os.Remove(tmp)
 		return err
 	}
-	if err := os.Rename(f.Name(), target); err != nil {
+	if !sync && exists && exchange(tmp, target) == nil {
+		// The temp name now holds the old content. A writer killed
+		// before removing it leaves a temp file like any other.
+		os.Remove(tmp)
+		return nil
+	}
+	if err := os.Rename(tmp, target); err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	if sync {
@@ -102,37 +120,51 @@ func replace(path string, p Perm, sync bool, fill func(*os.File) error) error {
 	return nil
 }
 
+// createTemp creates a new temp file for base in dir, ".BASE.N.tmp" (as
+// os.CreateTemp would name it, opened through openFile).
+func createTemp(dir, base string) (*os.File, error) {
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, "."+base+"."+strconv.FormatUint(uint64(rand.Uint32()), 10)+tempSuffix)
+		f, err := openFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) && try < 10000 {
+			continue
+		}
+		return f, err
+	}
+}
+
 // resolve returns the file that replacing path must replace (the target
-// of a symlink) and the mode to give it: its own when it exists, else the
-// permission's.
-func resolve(path string, p Perm) (string, fs.FileMode, error) {
+// of a symlink), the mode to give it (its own when it exists, else the
+// permission's) and whether it exists.
+func resolve(path string, p Perm) (string, fs.FileMode, bool, error) {
 	target := path
-	if li, err := os.Lstat(path); err == nil && li.Mode()&fs.ModeSymlink != 0 {
+	fi, err := os.Lstat(path)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 		t, err := filepath.EvalSymlinks(path)
 		if err != nil {
-			return "", 0, fmt.Errorf("%s: a symlink to nothing, left untouched: %w", path, err)
+			return "", 0, false, fmt.Errorf("%s: a symlink to nothing, left untouched: %w", path, err)
 		}
 		target = t
+		fi, err = os.Stat(target)
 	}
-	fi, err := os.Stat(target)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return target, p.File, nil
+		return target, p.File, false, nil
 	case err != nil:
-		return "", 0, err
+		return "", 0, false, err
 	case !fi.Mode().IsRegular():
-		return "", 0, fmt.Errorf("%s: not a regular file, left untouched", path)
+		return "", 0, false, fmt.Errorf("%s: not a regular file, left untouched", path)
 	case fi.Mode().Perm()&0o200 == 0:
-		return "", 0, fmt.Errorf("%s is read-only (mode %04o), left untouched; make it writable to let skillroute change it: %w",
+		return "", 0, false, fmt.Errorf("%s is read-only (mode %04o), left untouched; make it writable to let skillroute change it: %w",
 			path, fi.Mode().Perm(), ErrReadOnly)
 	}
-	return target, fi.Mode().Perm(), nil
+	return target, fi.Mode().Perm(), true, nil
 }
 
 // syncDir makes a rename in dir durable. Failures are ignored: some
 // systems cannot sync a folder, and the rename itself has happened.
 func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
+	if d, err := openFile(dir, os.O_RDONLY, 0); err == nil {
 		_ = d.Sync()
 		d.Close()
 	}
@@ -141,6 +173,14 @@ func syncDir(dir string) {
 // cleaned remembers the folders whose temp files this process has
 // cleaned: once per process is enough, and the hook writes a folder twice.
 var cleaned sync.Map
+
+// CleanTemps removes the temp files older than tempAge that killed
+// writers left in a private folder (see cleanTemps), for a folder whose
+// files are written with Codec.KeepTemps.
+func CleanTemps(dir string) {
+	cleaned.Delete(dir)
+	cleanTemps(dir, "", Private)
+}
 
 // cleanTemps removes temp files older than tempAge, left by writers that
 // were killed between creating and renaming them. In a private folder
@@ -155,7 +195,7 @@ func cleanTemps(dir, base string, p Perm) {
 	if _, done := cleaned.LoadOrStore(key, true); done {
 		return
 	}
-	d, err := os.Open(dir)
+	d, err := openFile(dir, os.O_RDONLY, 0)
 	if err != nil {
 		return
 	}
@@ -242,6 +282,6 @@ func Backup(path, tag string, data []byte, keep int) (string, error) {
 // would return, such as one wrapping ErrReadOnly. Callers that must do
 // something first (a backup) ask before doing it.
 func Writable(path string) error {
-	_, _, err := resolve(path, Perm{})
+	_, _, _, err := resolve(path, Perm{})
 	return err
 }

@@ -468,7 +468,7 @@ func (t *Tokenizer) latin(out []token, run string, offset int, phrases bool) []t
 		// Two words written apart are often one word run together
 		// elsewhere: "fail over" is "failover", "set up" "setup", "data
 		// base" "database". The joined form meets the keyword either way.
-		if len(phrase) > 0 && !phraseStops[len(phrase)-1] && isLetters(w) && (!isStopWord(w) || particleWords[w]) {
+		if len(phrase) > 0 && !phraseStops[len(phrase)-1] && isLetters(w) && (!isStopWord(w) || particleWord(w)) {
 			from := phrasePos[len(phrase)-1] - offset
 			if prev := run[from:locs[i-1][1]]; isLetters(prev) {
 				out = append(out, token{text: t.stem(prev + w), pos: offset + from, surface: run[from:loc[1]]})
@@ -494,9 +494,15 @@ func (t *Tokenizer) latin(out []token, run string, offset int, phrases bool) []t
 	return out
 }
 
-// particleWords are the stop words that end a compound written apart
+// particleWord reports a stop word that ends a compound written apart
 // ("set up", "log in", "fail over", "roll back").
-var particleWords = map[string]bool{"up": true, "in": true, "out": true, "over": true, "down": true, "off": true, "on": true, "back": true}
+func particleWord(w string) bool {
+	switch w {
+	case "up", "in", "out", "over", "down", "off", "on", "back":
+		return true
+	}
+	return false
+}
 
 // isLetters reports a plain word of ASCII letters.
 func isLetters(w string) bool {
@@ -526,7 +532,7 @@ func IsStopWord(w string) bool { return isStopWord(w) }
 func IsFiller(w string) bool {
 	first, _ := utf8.DecodeRuneInString(w)
 	last, _ := utf8.DecodeLastRuneInString(w)
-	return isParticle(first) || isParticle(last) || fillerWords[w]
+	return isParticle(first) || isParticle(last) || isFiller(w)
 }
 
 // han adds the words of a run of Han characters.
@@ -595,7 +601,7 @@ func (t *Tokenizer) cutHan(out []token, run string, offset int) []token {
 			for n := minWindow; n <= maxWindow && a+n < len(gap); n++ {
 				w := run[gap[a]:gap[a+n]] // a slice of the prompt: no allocation
 				last, _ := utf8.DecodeLastRuneInString(w)
-				if !isParticle(last) && !fillerWords[w] {
+				if !isParticle(last) && !isFiller(w) {
 					out = append(out, token{text: w, pos: offset + gap[a], surface: w})
 				}
 			}
@@ -728,19 +734,21 @@ const particles = "的了我你他她它们是在和与及把被吗呢吧啊呀�
 
 func isParticle(r rune) bool { return strings.ContainsRune(particles, r) }
 
-// fillerWords are conversational words that windows would otherwise make
-// into terms ("有没有", "还是"): they occur in any Chinese request and in
-// any Chinese body text, so they only add noise. Dictionary words are never
-// filtered: a skill that lists one as a keyword still matches it.
-var fillerWords = make(map[string]bool, 64) // sized: growing it was most of the package's init
-
-func init() {
-	for _, w := range strings.Fields(`有没有 有没 没有 还是 还有 怎么样 怎样 为什么 是不是 能不能 可不可以 可以 现在 已经
-		然后 但是 因为 所以 如果 或者 以及 需要 应该 自己 一些 不是 就是 比如 其实 目前 之前 之后 以后
-		时候 东西 问题 情况 感觉 觉得 知道 看看 看下 试试 直接 所有 这些 那些 今天 明天 一直 总是 经常
-		不要 不用 要用 别用 不想 想要 要不要 会不会`) {
-		fillerWords[w] = true
+// isFiller reports a conversational word that windows would otherwise
+// make into a term ("有没有", "还是"): such words occur in any Chinese
+// request and in any Chinese body text, so they only add noise.
+// Dictionary words are never filtered: a skill that lists one as a
+// keyword still matches it. A switch, not a map a process builds at its
+// start.
+func isFiller(w string) bool {
+	switch w {
+	case "有没有", "有没", "没有", "还是", "还有", "怎么样", "怎样", "为什么", "是不是", "能不能", "可不可以", "可以", "现在", "已经", "然后", "但是",
+		"因为", "所以", "如果", "或者", "以及", "需要", "应该", "自己", "一些", "不是", "就是", "比如", "其实", "目前", "之前", "之后", "以后", "时候",
+		"东西", "问题", "情况", "感觉", "觉得", "知道", "看看", "看下", "试试", "直接", "所有", "这些", "那些", "今天", "明天", "一直", "总是", "经常",
+		"不要", "不用", "要用", "别用", "不想", "想要", "要不要", "会不会":
+		return true
 	}
+	return false
 }
 
 // segment cuts a run of Han characters into byte spans by gse's shortest
