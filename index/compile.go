@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/skillroute/skillroute/internal/table"
 	"github.com/skillroute/skillroute/skills"
@@ -100,13 +99,19 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	// Derived keywords weigh a word by its uses in every skill's text
 	// (derive.go): the skills' words are all counted first, and kept for
 	// the second pass, which cuts each skill once only.
+	// Each skill's ContentSum, as its cutter found it: what the cut cache
+	// keeps its words and record under, and what the source hash is made
+	// of.
+	sums := make([]skills.Sum, n)
 	var der *deriver
 	var words [][2][]string
 	if needDerive {
 		der = newDeriver(n, tok)
 		words = make([][2][]string, n)
 		eachSkill(n, workers, tok, opt.Cuts, func(c *cutter, i int) skillTerms {
-			return skillTerms{words: c.words(&cat.Skills[i])}
+			w, sum := c.words(&cat.Skills[i])
+			sums[i] = sum
+			return skillTerms{words: w}
 		}, func(i int, st *skillTerms) {
 			words[i] = st.words
 			der.add(i, st.words)
@@ -114,38 +119,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	}
 
 	ix := &Index{Format: FormatVersion, Synonyms: syn, Skills: make([]SkillInfo, n)}
-	// With Release, the source hash is computed alongside, since each
-	// skill is emptied once compiled; a skill is emptied once the hasher
-	// has passed it too.
-	var hashed atomic.Int64 // skills hashed so far
-	var hashSum chan string
-	var pending []int // compiled, not yet hashed
-	if opt.Release {
-		hashSum = make(chan string, 1)
-		go func() {
-			h := newSourceHasher(opt)
-			for i := range cat.Skills {
-				h.skill(&cat.Skills[i])
-				hashed.Store(int64(i + 1))
-			}
-			hashSum <- h.sum(syn)
-		}()
-	}
-	release := func(upTo int) {
-		kept := pending[:0]
-		for _, i := range pending {
-			if i >= upTo {
-				kept = append(kept, i)
-				continue
-			}
-			if opt.Keep != nil && opt.Keep(i) {
-				continue
-			}
-			s := &cat.Skills[i] // what ix.Skills[i] refers to stays
-			*s = skills.Skill{Name: s.Name, Description: s.Description, Source: s.Source, Enhances: s.Enhances, Conflicts: s.Conflicts}
-		}
-		pending = kept
-	}
+	hash := newSourceHasher(opt)
 	b := newBuilder(n, opt.Cuts)
 	var derivedWords []string
 	eachSkill(n, workers, tok, opt.Cuts, func(c *cutter, i int) skillTerms {
@@ -153,7 +127,9 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		if words != nil {
 			w = &words[i]
 		}
-		return c.cut(i, &cat.Skills[i], w, der, opt)
+		st := c.cut(i, &cat.Skills[i], w, sums[i], der, opt)
+		sums[i] = st.sum
+		return st
 	}, func(i int, st *skillTerms) {
 		s := &cat.Skills[i]
 		b.add(st)
@@ -170,21 +146,16 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 			Keywords: st.keywords, Derived: st.derived,
 			Length: float64(st.keywords) + lengthOfTextTerm*float64(st.fieldTerms[0]+st.fieldTerms[1]),
 		}
-		if opt.Release {
-			pending = append(pending, i)
-			release(int(hashed.Load()))
+		hash.skill(s.Name, sums[i])
+		if opt.Release && (opt.Keep == nil || !opt.Keep(i)) {
+			*s = skills.Skill{Name: s.Name, Description: s.Description, Source: s.Source, Enhances: s.Enhances, Conflicts: s.Conflicts} // what ix.Skills[i] refers to stays
 		}
 	})
 	der = nil
 	if opt.Cuts != nil {
 		opt.Cuts.done(b.terms, b.weights) // the words the index is built from are copied into it
 	}
-	if opt.Release {
-		ix.SourceHash = <-hashSum
-		release(n)
-	} else {
-		ix.SourceHash = SourceHash(cat, syn, opt)
-	}
+	ix.SourceHash = hash.sum(syn)
 	ix.Dict = dict
 	if len(derivedWords) > 0 {
 		ix.Dict = table.New(tokenize.HanWords(append(dictWords, derivedWords...)))
@@ -220,11 +191,12 @@ type skillTerms struct {
 	derivedWords []string
 	words        [2][]string // the first pass of a derivation: description and body words
 
-	// With a cut cache, a skill of written keywords has a record
-	// (cutcache.go): key is its recordKey, and cached, when set, its
-	// record from the last compile, which entries then leave empty.
+	// The skill's ContentSum. With a cut cache, a skill of written
+	// keywords has a record (cutcache.go), kept under it: cached, when
+	// set, is its record from the last compile, which entries then leave
+	// empty.
+	sum    skills.Sum
 	keyed  bool
-	key    cutKey
 	cached *cachedTerms
 	rec    []byte
 }
@@ -270,26 +242,36 @@ type kwKey struct {
 }
 
 // words cuts a skill's description text (description, when_to_use and
-// triggers) and body into words.
-func (c *cutter) words(s *skills.Skill) [2][]string {
+// triggers) and body into words, and returns them with the skill's
+// ContentSum.
+func (c *cutter) words(s *skills.Skill) ([2][]string, skills.Sum) {
 	if c.cuts != nil {
 		return c.cuts.words(s, c.cutWords)
 	}
-	return c.cutWords(s)
+	return c.cutWords(s), s.ContentSum()
 }
 
+// cutWords cuts a skill's texts into words, reading its body first if it
+// was left unread (skills.Skill.ReadBody). A body that cannot be read is
+// cut as empty, which the skill's sum then says: the next compile finds
+// the file changed, or gone, and reads it again.
 func (c *cutter) cutWords(s *skills.Skill) [2][]string {
+	_ = s.ReadBody()
 	return [2][]string{c.tok.Words(s.Text()), c.tok.Words(s.Body)}
 }
 
 // cut cuts skill i into its terms: its keywords (derived with der when it
 // has none or opt says so) and its text fields' words, given in words
-// when a first pass cut them.
-func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, opt Options) skillTerms {
-	var st skillTerms
+// when a first pass cut them (sum is then the skill's ContentSum, as that
+// pass found it).
+func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, sum skills.Sum, der *deriver, opt Options) skillTerms {
+	st := skillTerms{sum: sum}
 	if c.cuts != nil && !opt.DeriveKeywords && len(s.Keywords) > 0 {
-		st.keyed, st.key = true, recordKey(s)
-		if rec, ok := c.cuts.record(st.key); ok {
+		st.keyed = true
+		if words == nil {
+			st.sum = s.ContentSum()
+		}
+		if rec, ok := c.cuts.record(cutKey(st.sum)); ok {
 			st.cached, st.rec, st.keywords, st.fieldTerms = &rec, rec.raw, rec.keywords, rec.fieldTerms
 			return st
 		}
@@ -301,10 +283,14 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, o
 	case st.keyed:
 		// Its record is kept, not its words: no later compile needs
 		// them unless this one changes.
+		unread := s.Unread()
 		w = c.cutWords(s)
+		if unread {
+			st.sum = s.ContentSum() // its body read: the sum of what is cut
+		}
 		c.cuts.cut.Add(1)
 	default:
-		w = c.words(s)
+		w, st.sum = c.words(s)
 	}
 	kws := s.Keywords
 	if opt.DeriveKeywords || len(kws) == 0 {
@@ -536,7 +522,7 @@ func (b *builder) keepRecord(st *skillTerms) {
 		from = b.skillEnds[len(b.skillEnds)-2]
 	}
 	to := b.count
-	b.recBuf = b.cuts.keepRecord(st.key, st.rec, st.keywords, st.fieldTerms, func(yield func(entry) bool) {
+	b.recBuf = b.cuts.keepRecord(cutKey(st.sum), st.rec, st.keywords, st.fieldTerms, func(yield func(entry) bool) {
 		for i := from; i < to; i++ {
 			if !yield(b.entry(i)) {
 				return

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,8 +25,9 @@ import (
 // Per-skill cut cache. Cutting the skills' texts into words (tokenizing,
 // stemming, segmenting Chinese) is the largest part of a compile that
 // depends on each skill alone, so a compile can keep each skill's words,
-// keyed by a hash of the text they were cut from, and the next compile
-// reuses them for every skill whose text did not change: after one skill
+// keyed by the skill's ContentSum (which covers the text they were cut
+// from), and the next compile reuses them for every skill whose content
+// did not change: after one skill
 // is edited, only that one is cut again. Everything that depends on the
 // whole catalog (document frequencies, weights, derived keywords, impact
 // segments, calibration) is computed afresh, so the index is the one a
@@ -35,8 +35,10 @@ import (
 //
 // A skill with written keywords is kept further along: as the builder's
 // entries for it (its terms, each with its field and its count or keyword
-// weight), keyed by a hash of its keywords, description text and body
-// (recordKey). A recompile takes those entries as they are, with no words
+// weight), keyed by its ContentSum too, which covers its keywords,
+// description text and body: a skill whose file is unchanged is known by
+// the sum kept for its file (skills.FrontCache), not read. A recompile
+// takes those entries as they are, with no words
 // to count and no keyword to normalise: at 10,000 skills, cutting from the
 // words was the largest part of a recompile's compile. Words are still
 // kept for the skills that need them (derived keywords count every
@@ -52,7 +54,7 @@ import (
 // cutsKind and cutsVersion frame the cache file (store.WriteCache).
 const (
 	cutsKind    = "cuts"
-	cutsVersion = 2
+	cutsVersion = 3 // 2 keyed words and records by hashes of their text, not by the skill's ContentSum
 )
 
 // CutCache holds skills' words between compiles. The zero value is an
@@ -65,7 +67,7 @@ type CutCache struct {
 
 	loaded string // the identity the loaded words were cut under
 	old    map[cutKey][2]string
-	recs   map[cutKey][]byte // loaded records by recordKey (see record)
+	recs   map[cutKey][]byte // loaded records by ContentSum (see record)
 	terms  []string          // the loaded records' terms, by number
 	wts    []float64         // the loaded records' keyword weights, by number
 	evict  func()            // drops the loaded file's pages from memory (nil: none)
@@ -192,15 +194,6 @@ func (sp *spill) keepRecord(k cutKey, rec []byte) {
 	}
 }
 
-// read returns the words at a; false if the spill failed.
-func (sp *spill) read(a spillAt) ([2]string, bool) {
-	b := sp.bytes(a)
-	if b == nil {
-		return [2]string{}, false
-	}
-	return [2]string{string(b[:a.len[0]]), string(b[a.len[0]:])}, true
-}
-
 // bytes returns the bytes at a, all its parts, in a buffer the next call
 // may reuse; nil if the spill failed.
 func (sp *spill) bytes(a spillAt) []byte {
@@ -261,46 +254,10 @@ func split(j [2]string) [2][]string {
 	return w
 }
 
-// cutKey is the hash of a skill's description text and body.
-type cutKey [16]byte
-
-func keyOf(s *skills.Skill) cutKey {
-	h := sha256.New()
-	d := s.Text()
-	h.Write([]byte(strconv.Itoa(len(d))))
-	h.Write([]byte{0})
-	h.Write([]byte(d))
-	h.Write([]byte(s.Body))
-	var k cutKey
-	copy(k[:], h.Sum(nil))
-	return k
-}
-
-// recordKey is the hash of everything a skill's record is cut from: its
-// keywords as written (text, tier, weight) and keyOf's text.
-func recordKey(s *skills.Skill) cutKey {
-	var buf [512]byte
-	b := binary.AppendUvarint(buf[:0], uint64(len(s.Keywords)))
-	h := sha256.New()
-	for _, k := range s.Keywords {
-		if len(b) > len(buf)-binary.MaxVarintLen64-len(k.Text)-9 {
-			h.Write(b)
-			b = buf[:0]
-		}
-		b = binary.AppendUvarint(b, uint64(len(k.Text)))
-		b = append(b, k.Text...)
-		b = append(b, byte(k.Tier))
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(k.Weight))
-	}
-	d := s.Text()
-	b = binary.AppendUvarint(b, uint64(len(d)))
-	h.Write(b)
-	h.Write(unsafe.Slice(unsafe.StringData(d), len(d)))
-	h.Write(unsafe.Slice(unsafe.StringData(s.Body), len(s.Body)))
-	var k cutKey
-	copy(k[:], h.Sum(buf[:0]))
-	return k
-}
+// cutKey is a skill's ContentSum, which covers everything its words
+// (description text and body) and its record (those and its keywords as
+// written) are cut from.
+type cutKey skills.Sum
 
 // begin starts a compile whose dictionary is dict: the loaded words count
 // only if they were cut under the same identity.
@@ -405,36 +362,31 @@ func (n *numbering) noteWeight(num, old uint32) {
 }
 
 // words returns skill s's description and body words, from the cache or
-// cut by cut, and keeps them for the next compile.
-func (c *CutCache) words(s *skills.Skill, cut func(*skills.Skill) [2][]string) [2][]string {
-	return split(c.joined(s, cut))
+// cut by cut, and keeps them for the next compile, with the skill's
+// ContentSum, which they are kept under.
+func (c *CutCache) words(s *skills.Skill, cut func(*skills.Skill) [2][]string) ([2][]string, skills.Sum) {
+	j, sum := c.joined(s, cut)
+	return split(j), sum
 }
 
 // joined is words, each field's words joined with wordSep.
-func (c *CutCache) joined(s *skills.Skill, cut func(*skills.Skill) [2][]string) [2]string {
-	k := keyOf(s)
+func (c *CutCache) joined(s *skills.Skill, cut func(*skills.Skill) [2][]string) ([2]string, skills.Sum) {
+	sum := s.ContentSum()
+	k := cutKey(sum)
 	j, ok := c.old[k]
 	if !ok {
-		c.mu.Lock()
-		j, ok = c.recall(k) // two skills of the same text
-		c.mu.Unlock()
-	}
-	if !ok {
+		unread := s.Unread()
 		j = join(cut(s))
 		c.cut.Add(1)
+		if unread {
+			sum = s.ContentSum() // its body read: the sum of what is cut
+			k = cutKey(sum)
+		}
 	}
 	c.mu.Lock()
 	c.spill.keep(k, j)
 	c.mu.Unlock()
-	return j
-}
-
-// recall returns the words of a text kept this compile.
-func (c *CutCache) recall(k cutKey) ([2]string, bool) {
-	if a, ok := c.spill.words[k]; ok {
-		return c.spill.read(a)
-	}
-	return [2]string{}, false
+	return j, sum
 }
 
 // A record is a skill's entries as the builder made them, in the

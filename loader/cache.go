@@ -16,6 +16,7 @@ import (
 
 	"github.com/skillroute/skillroute/bookworm"
 	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/internal/parallel"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/rules"
 	"github.com/skillroute/skillroute/skills"
@@ -142,6 +143,7 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 		// (skills.FrontCache): after one edit, at most that header is
 		// parsed again.
 		fronts = skills.LoadFrontCache(frontFile(cfg), binaryStamp(cfg))
+		fronts.ReadAll = cfg.ReadAll
 	}
 	src, err := readSources(cfg, fronts)
 	if err != nil {
@@ -164,9 +166,16 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 	n := len(src.catalog.Skills)
 	// Compile empties the skills it is done with (src is not used again),
 	// but those Calibrate reads: a catalog of 100,000 skills is half a
-	// gigabyte beside its postings.
-	opt := index.Options{DeriveKeywords: cfg.DeriveKeywords, Glossary: src.glossary,
-		Release: true, Keep: func(i int) bool { return router.Calibrated(n, i) }}
+	// gigabyte beside its postings. Their bodies are read now if the
+	// frontmatter cache left them unread: before the compile takes their
+	// sums.
+	keep := func(i int) bool { return router.Calibrated(n, i) }
+	parallel.For(n, 256, func(i int) {
+		if keep(i) {
+			_ = src.catalog.Skills[i].ReadBody() // one that cannot be read is calibrated without
+		}
+	})
+	opt := index.Options{DeriveKeywords: cfg.DeriveKeywords, Glossary: src.glossary, Release: true, Keep: keep}
 	if cfg.CacheDir != "" {
 		// The words of every skill whose text did not change since the
 		// last compile of this kind of catalog (index.CutCache): after one

@@ -68,6 +68,11 @@ type Config struct {
 	Glossary string // a glossary file (rules/glossary.yaml's format), "builtin", or "none"
 	// DeriveKeywords ignores written keyword tiers (see index.Options).
 	DeriveKeywords bool
+	// ReadAll makes a compile read and hash every skill file. Otherwise
+	// a file of the size and modification time it had when the last
+	// compile read it is taken as unchanged, and not read
+	// (skills.FrontCache): a full check.
+	ReadAll bool
 	// Places are where Claude Code keeps skills on this machine: read for
 	// the default and "installed" catalogs.
 	Places skills.Places

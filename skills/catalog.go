@@ -130,19 +130,14 @@ func loadFS(fsys fs.FS, root, prefix string, fc *FrontCache, read func(name stri
 	results := make([]result, len(dirs))
 	parallel.For(len(dirs), 64, func(i int) {
 		name := dirs[i]
-		data, err := read(name)
-		if errors.Is(err, fs.ErrNotExist) {
-			return // a folder without SKILL.md is not a skill
-		}
-		if err != nil {
-			results[i] = result{err: err}
-			return
-		}
 		source := prefix + name
 		if prefix == "" {
 			source = filepath.Join(root, name, "SKILL.md")
 		}
-		sk, err := parse(source, name, data, fc)
+		sk, err := fc.load(source, source, name, func() ([]byte, error) { return read(name) })
+		if errors.Is(err, fs.ErrNotExist) {
+			return // a folder without SKILL.md is not a skill
+		}
 		results[i] = result{sk, err == nil, err}
 	})
 	list := make([]Skill, 0, len(dirs))

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/skillroute/skillroute/internal/parallel"
 	"github.com/skillroute/skillroute/store"
 )
 
@@ -100,22 +101,31 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 		if err != nil {
 			continue // absent folders are normal
 		}
-		for _, e := range entries {
-			file := filepath.Join(d.Path, e.Name(), "SKILL.md")
-			data, err := ReadFile(file)
+		// Each folder's skills are read on every core (at 10,000 skills,
+		// one after the other, reading was a fifth of a recompile), then
+		// taken in folder order, as one after the other would.
+		type result struct {
+			skill Skill
+			err   error
+		}
+		results := make([]result, len(entries))
+		parallel.For(len(entries), 64, func(i int) {
+			file := filepath.Join(d.Path, entries[i].Name(), "SKILL.md")
+			sk, err := fc.load(file, file, entries[i].Name(), func() ([]byte, error) { return ReadFile(file) })
+			results[i] = result{sk, err}
+		})
+		for i, e := range entries {
+			sk, err := results[i].skill, results[i].err
 			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 				continue // not a skill folder
 			}
 			if err != nil {
-				warnings = append(warnings, err) // a FIFO, a device, a link loop, a huge file
-				continue
-			}
-			// Claude Code invokes personal and project skills by folder name.
-			sk, err := parse(file, e.Name(), data, fc)
-			if err != nil {
+				// A FIFO, a device, a link loop, a huge file, a header
+				// that does not parse.
 				warnings = append(warnings, err)
 				continue
 			}
+			// Claude Code invokes personal and project skills by folder name.
 			if d.Prefix == "" {
 				sk.Name = e.Name()
 			} else if !strings.Contains(sk.Name, ":") {

@@ -7,6 +7,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"maps"
+	"math"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -34,7 +37,7 @@ import (
 // frontKind and frontVersion frame the cache file (store.WriteCache).
 const (
 	frontKind    = "front"
-	frontVersion = 1
+	frontVersion = 2 // 1 had no files
 )
 
 // FrontCache holds parsed frontmatter between loads. The zero value is an
@@ -46,22 +49,30 @@ type FrontCache struct {
 	// its stamp). Headers parsed under another identity are not used.
 	Ident string
 
-	old    map[frontKey]*frontmatter // loaded
-	evict  func()                    // drops the loaded file's pages from memory
-	mu     sync.Mutex
-	fresh  map[frontKey]*frontmatter // this load's headers
-	parsed atomic.Int64
+	// ReadAll reads every file, trusting none to be unchanged by its size
+	// and modification time: a full check (`skillroute compile --full`).
+	ReadAll bool
+
+	old        map[frontKey]*frontmatter // loaded
+	oldFiles   map[string]fileEntry      // loaded, by path
+	evict      func()                    // drops the loaded file's pages from memory
+	mu         sync.Mutex
+	fresh      map[frontKey]*frontmatter // this load's headers
+	freshFiles map[string]fileEntry      // this load's files
+	parsed     atomic.Int64
+	read       atomic.Int64
 }
 
 // frontKey is the hash of a frontmatter's YAML text.
 type frontKey [16]byte
 
-// parse decodes a header, from the cache when it holds it.
-func (fc *FrontCache) parse(header []byte) (frontmatter, error) {
+// parse decodes a header, from the cache when it holds it, and returns
+// the key it is kept under.
+func (fc *FrontCache) parse(header []byte) (frontmatter, frontKey, error) {
 	if fc == nil {
 		var fm frontmatter
 		err := yaml.Unmarshal(header, &fm)
-		return fm, err
+		return fm, frontKey{}, err
 	}
 	sum := sha256.Sum256(header)
 	k := frontKey(sum[:16])
@@ -74,24 +85,112 @@ func (fc *FrontCache) parse(header []byte) (frontmatter, error) {
 	if !ok {
 		fm = new(frontmatter)
 		if err := yaml.Unmarshal(header, fm); err != nil {
-			return frontmatter{}, err
+			return frontmatter{}, k, err
 		}
 		fc.parsed.Add(1)
 	}
+	fc.keep(k, fm)
+	// The fields by value; the lists are shared with the cache, and no
+	// one writes them.
+	return *fm, k, nil
+}
+
+// keep keeps a header for the next load.
+func (fc *FrontCache) keep(k frontKey, fm *frontmatter) {
 	fc.mu.Lock()
 	if fc.fresh == nil {
 		fc.fresh = map[frontKey]*frontmatter{}
 	}
 	fc.fresh[k] = fm
 	fc.mu.Unlock()
-	// The fields by value; the lists are shared with the cache, and no
-	// one writes them.
-	return *fm, nil
+}
+
+// A file unchanged since the last load is not read at all. The cache
+// keeps, by path, each SKILL.md's size and modification time when it was
+// read, with the key of its header, the description its body gave when
+// its header has none, and its skill's ContentSum: a load that finds the
+// file of the same size and time makes the same skill from those, its
+// body left unread (Skill.ReadBody reads it when needed). At 100,000
+// skills reading and hashing every file was a third of a recompile after
+// one edit. The size and time are the ones the loader's stamp compares
+// (loader.FullStamp), so a file this trusts unchanged is one the stamp
+// calls unchanged too; a full check (ReadAll) reads every file.
+
+// fileEntry is what the cache keeps of a SKILL.md.
+type fileEntry struct {
+	size, mtime int64 // as stat'ed before it was read
+	sum         Sum
+	front       bool     // it has a header, kept under header
+	header      frontKey //
+	desc        string   // its body's first paragraph, when the header gives no description
+}
+
+// load makes the skill of the SKILL.md at path, found in folder dirName:
+// from the cache when the file is as it was last read, else read (by
+// read) and parsed. A nil cache reads and parses.
+func (fc *FrontCache) load(path, source, dirName string, read func() ([]byte, error)) (Skill, error) {
+	if fc == nil {
+		data, err := read()
+		if err != nil {
+			return Skill{}, err
+		}
+		sk, _, err := parse(source, dirName, data, nil)
+		return sk, err
+	}
+	// Stat'ed before it is read: a file changed between the two is
+	// newer than the time kept, and read again next time.
+	info, statErr := os.Stat(path)
+	known := statErr == nil && info.Mode().IsRegular()
+	if known && !fc.ReadAll {
+		if e, ok := fc.oldFiles[path]; ok && e.size == info.Size() && e.mtime == info.ModTime().UnixNano() {
+			sk := Skill{Source: source, Name: dirName, unread: true, sum: e.sum}
+			var fm *frontmatter
+			if e.front {
+				fm = fc.old[e.header] // there: decodeFront checks
+				fc.keep(e.header, fm)
+			}
+			if fm == nil {
+				fm = &frontmatter{}
+			}
+			if err := sk.apply(e.front, fm, e.desc); err == nil {
+				fc.keepFile(path, e)
+				return sk, nil
+			}
+		}
+	}
+	data, err := read()
+	if err != nil {
+		return Skill{}, err
+	}
+	fc.read.Add(1)
+	sk, e, err := parse(source, dirName, data, fc)
+	if err != nil {
+		return sk, err
+	}
+	if known {
+		e.size, e.mtime, e.sum = info.Size(), info.ModTime().UnixNano(), sk.ContentSum()
+		fc.keepFile(path, e)
+	}
+	return sk, nil
+}
+
+// keepFile keeps a file's entry for the next load.
+func (fc *FrontCache) keepFile(path string, e fileEntry) {
+	fc.mu.Lock()
+	if fc.freshFiles == nil {
+		fc.freshFiles = map[string]fileEntry{}
+	}
+	fc.freshFiles[path] = e
+	fc.mu.Unlock()
 }
 
 // Parsed returns how many headers were parsed since the cache was loaded,
 // not found in it.
 func (fc *FrontCache) Parsed() int { return int(fc.parsed.Load()) }
+
+// Read returns how many skill files were read since the cache was
+// loaded: those it did not know unchanged.
+func (fc *FrontCache) Read() int { return int(fc.read.Load()) }
 
 // Save writes the headers of the loads since the cache was loaded to
 // path, replacing what it held.
@@ -103,6 +202,7 @@ func (fc *FrontCache) Save(path string) error {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b frontKey) int { return bytes.Compare(a[:], b[:]) })
+	paths := slices.Sorted(maps.Keys(fc.freshFiles))
 	// Streamed, as the index is (store.WriteCacheStream): a first pass
 	// counts the bytes, the second writes them; at 100,000 skills the file
 	// is 100 MB, no buffer of it is held.
@@ -131,6 +231,21 @@ func (fc *FrontCache) Save(path string) error {
 				}
 			}
 		}
+		uvarint(uint64(len(paths)))
+		for _, p := range paths {
+			e := fc.freshFiles[p]
+			str(p)
+			uvarint(uint64(e.size))
+			emit(binary.AppendVarint(num[:0], e.mtime))
+			emit(e.sum[:])
+			if e.front {
+				emit([]byte{1})
+				emit(e.header[:])
+			} else {
+				emit([]byte{0})
+			}
+			str(e.desc)
+		}
 	}
 	var size int64
 	encode(func(b []byte) { size += int64(len(b)) })
@@ -150,8 +265,8 @@ func LoadFrontCache(path, ident string) *FrontCache {
 	if err != nil {
 		return fc
 	}
-	if old, loaded, err := decodeFront(payload); err == nil && loaded == ident {
-		fc.old, fc.evict = old, evict
+	if old, files, loaded, err := decodeFront(payload); err == nil && loaded == ident {
+		fc.old, fc.oldFiles, fc.evict = old, files, evict
 	}
 	return fc
 }
@@ -178,8 +293,9 @@ func (fm *frontmatter) lists() [6]*[]string {
 var errFrontDamaged = errors.New("frontmatter cache damaged")
 
 // decodeFront reads a cache's payload; its strings share the mapped file,
-// which is never written.
-func decodeFront(data []byte) (map[frontKey]*frontmatter, string, error) {
+// which is never written. A file entry whose header is not in the cache
+// makes it damaged.
+func decodeFront(data []byte) (map[frontKey]*frontmatter, map[string]fileEntry, string, error) {
 	num := func() (int, error) {
 		v, n := binary.Uvarint(data)
 		if n <= 0 || v > uint64(len(data)) {
@@ -197,46 +313,95 @@ func decodeFront(data []byte) (map[frontKey]*frontmatter, string, error) {
 		data = data[n:]
 		return s, nil
 	}
+	key := func(k []byte) error {
+		if len(data) < len(k) {
+			return errFrontDamaged
+		}
+		copy(k, data)
+		data = data[len(k):]
+		return nil
+	}
 	ident, err := str()
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	count, err := num()
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	out := make(map[frontKey]*frontmatter, count)
 	for range count {
-		if len(data) < len(frontKey{}) {
-			return nil, "", errFrontDamaged
-		}
 		var k frontKey
-		copy(k[:], data)
-		data = data[len(k):]
+		if err := key(k[:]); err != nil {
+			return nil, nil, "", err
+		}
 		fm := new(frontmatter)
 		for _, s := range fm.strings() {
 			if *s, err = str(); err != nil {
-				return nil, "", err
+				return nil, nil, "", err
 			}
 		}
 		for _, l := range fm.lists() {
 			n, err := num()
 			if err != nil {
-				return nil, "", err
+				return nil, nil, "", err
 			}
 			if n > 0 {
 				*l = make([]string, n-1)
 			}
 			for i := range *l {
 				if (*l)[i], err = str(); err != nil {
-					return nil, "", err
+					return nil, nil, "", err
 				}
 			}
 		}
 		out[k] = fm
 	}
-	if len(data) != 0 {
-		return nil, "", errFrontDamaged
+	if count, err = num(); err != nil {
+		return nil, nil, "", err
 	}
-	return out, ident, nil
+	files := make(map[string]fileEntry, count)
+	for range count {
+		var e fileEntry
+		p, err := str()
+		if err != nil {
+			return nil, nil, "", err
+		}
+		size, n := binary.Uvarint(data)
+		if n <= 0 || size > math.MaxInt64 {
+			return nil, nil, "", errFrontDamaged
+		}
+		data = data[n:]
+		mtime, n := binary.Varint(data)
+		if n <= 0 {
+			return nil, nil, "", errFrontDamaged
+		}
+		data = data[n:]
+		e.size, e.mtime = int64(size), mtime
+		if err := key(e.sum[:]); err != nil {
+			return nil, nil, "", err
+		}
+		var flag [1]byte
+		if err := key(flag[:]); err != nil {
+			return nil, nil, "", err
+		}
+		if e.front = flag[0] == 1; e.front {
+			if err := key(e.header[:]); err != nil {
+				return nil, nil, "", err
+			}
+			if out[e.header] == nil {
+				return nil, nil, "", errFrontDamaged
+			}
+		} else if flag[0] != 0 {
+			return nil, nil, "", errFrontDamaged
+		}
+		if e.desc, err = str(); err != nil {
+			return nil, nil, "", err
+		}
+		files[p] = e
+	}
+	if len(data) != 0 {
+		return nil, nil, "", errFrontDamaged
+	}
+	return out, files, ident, nil
 }
