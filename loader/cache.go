@@ -169,13 +169,13 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 	// gigabyte beside its postings. Their bodies are read now if the
 	// frontmatter cache left them unread: before the compile takes their
 	// sums.
-	keep := func(i int) bool { return router.Calibrated(n, i) }
-	parallel.For(n, 256, func(i int) {
-		if keep(i) {
-			_ = src.catalog.Skills[i].ReadBody() // one that cannot be read is calibrated without
-		}
+	sampled, _ := router.Sample(src.catalog.Names())
+	kept := make([]bool, n)
+	parallel.For(len(sampled), 16, func(k int) {
+		kept[sampled[k]] = true
+		_ = src.catalog.Skills[sampled[k]].ReadBody() // one that cannot be read is calibrated without
 	})
-	opt := index.Options{DeriveKeywords: cfg.DeriveKeywords, Glossary: src.glossary, Release: true, Keep: keep}
+	opt := index.Options{DeriveKeywords: cfg.DeriveKeywords, Glossary: src.glossary, Release: true, Keep: func(i int) bool { return kept[i] }}
 	if cfg.CacheDir != "" {
 		// The words of every skill whose text did not change since the
 		// last compile of this kind of catalog (index.CutCache): after one

@@ -1,6 +1,8 @@
 package router
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,35 +98,60 @@ func TestPieces(t *testing.T) {
 
 // TestSampleBudget protects the confidence lines: catalogs up to
 // PieceBudgetFrom skills (every dev catalog) are sampled as before the
-// budget shrank, at most MaxPieces pieces; larger ones measure about
-// MinPieces, whatever their size, so that calibration's cost stops
-// growing with the number of pieces, and those count as MaxPieces against
-// the reference line.
+// budget shrank, every skill, at most MaxPieces pieces; larger ones
+// measure one piece of each of fewer skills as they grow, down to
+// MinPieces, and those count as MaxPieces against the reference line.
+// The sample is drawn by name: the same skills whatever the catalog's
+// order, and one skill added or removed changes one member at most.
 func TestSampleBudget(t *testing.T) {
-	pieces := func(n int) int {
-		per, stride := sample(n)
-		return per * ((n + stride - 1) / stride)
+	names := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("skill-%06d", i)
+		}
+		return out
 	}
 	for _, c := range []struct{ n, want int }{
 		{4, 32}, {44, 352}, {66, 528}, {100, 800}, {400, 800}, {1000, 500},
-		{2000, 400}, {4000, 200}, {10000, 200}, {100000, 200},
+		{2000, 400}, {4000, 200}, {10000, 80}, {100000, MinPieces},
 	} {
-		assert.Equal(t, c.want, pieces(c.n), "%d skills", c.n)
-		// The HIGH line is drawn towards RefHigh as little as before the
-		// budget shrank: pieces cut for cost count as MaxPieces would.
+		ids, per := Sample(names(c.n))
+		assert.Equal(t, c.want, per*len(ids), "%d skills", c.n)
+		assert.True(t, slices.IsSorted(ids), "%d skills", c.n)
+		assert.Len(t, slices.Compact(slices.Clone(ids)), len(ids), "%d skills: each skill once", c.n)
 		if c.n > PieceBudgetFrom {
-			assert.Equal(t, MaxPieces, piecesCounted(c.n, pieces(c.n)), "%d skills", c.n)
+			assert.Equal(t, 1, per)
+			// The HIGH line is drawn towards RefHigh as little as before
+			// the budget shrank: pieces cut for cost count as MaxPieces
+			// would.
+			assert.Equal(t, MaxPieces, piecesCounted(c.n, len(ids)), "%d skills", c.n)
 		} else {
-			assert.Equal(t, pieces(c.n), piecesCounted(c.n, pieces(c.n)), "%d skills", c.n)
+			assert.Equal(t, per*len(ids), piecesCounted(c.n, per*len(ids)), "%d skills", c.n)
 		}
-		// Calibrated names the skills whose texts make those pieces.
-		per, _ := sample(c.n)
+	}
+
+	all := names(5000)
+	chosen := func(list []string) []string {
+		ids, _ := Sample(list)
+		var out []string
+		for _, id := range ids {
+			out = append(out, list[id])
+		}
+		slices.Sort(out)
+		return out
+	}
+	base := chosen(all)
+	reversed := slices.Clone(all)
+	slices.Reverse(reversed)
+	assert.Equal(t, base, chosen(reversed), "the same skills whatever the order")
+	for _, other := range [][]string{append(slices.Clone(all), "skill-new"), all[1:]} {
+		changed := chosen(other)
 		kept := 0
-		for id := 0; id < c.n; id++ {
-			if Calibrated(c.n, id) {
+		for _, name := range changed {
+			if _, found := slices.BinarySearch(base, name); found {
 				kept++
 			}
 		}
-		assert.Equal(t, c.want, per*kept, "%d skills", c.n)
+		assert.GreaterOrEqual(t, kept, len(base)-1, "one skill added or removed changes one member at most")
 	}
 }
