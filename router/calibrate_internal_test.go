@@ -2,6 +2,7 @@ package router
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skillroute/skillroute/eval/synth"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/skills"
 )
@@ -154,4 +156,46 @@ func TestSampleBudget(t *testing.T) {
 		}
 		assert.GreaterOrEqual(t, kept, len(base)-1, "one skill added or removed changes one member at most")
 	}
+}
+
+// TestCalibrateSampledCatalog protects the lines of a large catalog,
+// which calibration samples: the same lines on every run and on any
+// number of cores, from one piece of each sampled skill; an edit to a
+// skill outside the sample leaves the pieces as they were.
+func TestCalibrateSampledCatalog(t *testing.T) {
+	set, err := synth.Generate(synth.Options{Skills: PieceBudgetFrom + 200, Seed: 3, Queries: 1})
+	require.NoError(t, err)
+	cat := &skills.Catalog{}
+	for _, f := range set.Files {
+		sk, err := skills.Parse(f.Name+"/SKILL.md", f.Name, f.Data)
+		require.NoError(t, err)
+		cat.Skills = append(cat.Skills, sk)
+	}
+	var read []int
+	texts := func(i int) (string, string) {
+		read = append(read, i)
+		return cat.Skills[i].Text(), cat.Skills[i].Body
+	}
+	ix := index.Compile(cat, nil, index.Options{})
+	first := Calibrate(ix, texts)
+	require.True(t, first.Calibrated())
+	ids, per := Sample(cat.Names())
+	assert.Equal(t, ids, read, "the sampled skills' texts, and no other's")
+	assert.Equal(t, 1, per)
+	assert.LessOrEqual(t, first.ForeignN, len(ids))
+	assert.Greater(t, first.ForeignN, len(ids)*9/10, "a piece of nearly every sampled skill meets another skill")
+
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	read = nil
+	assert.Equal(t, first, Calibrate(ix, texts), "the same lines on one core")
+
+	outside := 0
+	for slices.Contains(ids, outside) {
+		outside++
+	}
+	cat.Skills[outside].Body += "\nA line about zorblax quuxification.\n"
+	read = nil
+	edited := Calibrate(index.Compile(cat, nil, index.Options{}), texts)
+	assert.Equal(t, ids, read, "the same sample")
+	assert.Equal(t, first.ForeignN, edited.ForeignN)
 }
