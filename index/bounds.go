@@ -162,25 +162,25 @@ type segmentsOut struct {
 
 // segmentScratch is one segmenting goroutine's buffers.
 type segmentScratch struct {
-	runs        []skillRun
-	field       []uint8
-	post        []uint32
-	weight      []float32
-	scores      []float64
-	counts      []int     // skills per tier
-	into        []int     // the tier each tier's skills end in
-	next        []uint32  // each tier's postings, then where they go
-	exact       []float64 // each tier's bounds
-	partial     []float64
-	ranks       []int     // candidate cut ranks, best first (cutScores)
-	at          []float64 // the score at each
-	buckets     []uint32  // rankScores' counts,
-	where       []int32   // where each bucket is gathered,
-	gathered    []float64 // and the values gathered
-	rankBucket  []int     // each rank's bucket
-	cost        []float64 // the least cost of segmenting down to each
-	prev        []int     // the candidate before it in that segmenting
-	cuts        []float64 // the chosen cuts' scores
+	runs       []skillRun
+	field      []uint8
+	post       []uint32
+	weight     []float32
+	scores     []float64
+	counts     []int     // skills per tier
+	into       []int     // the tier each tier's skills end in
+	next       []uint32  // each tier's postings, then where they go
+	exact      []float64 // each tier's bounds
+	partial    []float64
+	ranks      []int     // candidate cut ranks, best first (cutScores)
+	at         []float64 // the score at each
+	buckets    []uint32  // rankScores' counts,
+	where      []int32   // where each bucket is gathered,
+	gathered   []float64 // and the values gathered
+	rankBucket []int     // each rank's bucket
+	cost       []float64 // the least cost of segmenting down to each
+	prev       []int     // the candidate before it in that segmenting
+	cuts       []float64 // the chosen cuts' scores
 }
 
 // cutScores chooses where a term's skills, by their scores, are cut into
