@@ -52,6 +52,12 @@ type FrontCache struct {
 	// ReadAll reads every file, trusting none to be unchanged by its size
 	// and modification time: a full check (`skillroute compile --full`).
 	ReadAll bool
+	// Stats, when set, holds the files' sizes and modification times as
+	// the caller found them, by path: a file in it is not stat'ed again
+	// (the loader stats every skill file for its stamp just before; at
+	// 100,000 skills a stat each was most of a second). Taken before the
+	// files are read, like a stat of its own.
+	Stats map[string]FileStat
 
 	old        map[frontKey]*frontmatter // loaded
 	oldFiles   map[string]fileEntry      // loaded, by path
@@ -61,6 +67,7 @@ type FrontCache struct {
 	freshFiles map[string]fileEntry      // this load's files
 	parsed     atomic.Int64
 	read       atomic.Int64
+	kwBlock    []Keyword // what keywords hands out from
 }
 
 // frontKey is the hash of a frontmatter's YAML text.
@@ -116,6 +123,12 @@ func (fc *FrontCache) keep(k frontKey, fm *frontmatter) {
 // (loader.FullStamp), so a file this trusts unchanged is one the stamp
 // calls unchanged too; a full check (ReadAll) reads every file.
 
+// FileStat is a file's size and modification time (in nanoseconds since
+// the epoch), as a stat gives them.
+type FileStat struct {
+	Size, ModTime int64
+}
+
 // fileEntry is what the cache keeps of a SKILL.md.
 type fileEntry struct {
 	size, mtime int64 // as stat'ed before it was read
@@ -139,10 +152,14 @@ func (fc *FrontCache) load(path, source, dirName string, read func() ([]byte, er
 	}
 	// Stat'ed before it is read: a file changed between the two is
 	// newer than the time kept, and read again next time.
-	info, statErr := os.Stat(path)
-	known := statErr == nil && info.Mode().IsRegular()
+	st, known := fc.Stats[path]
+	if !known {
+		if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() {
+			st, known = FileStat{info.Size(), info.ModTime().UnixNano()}, true
+		}
+	}
 	if known && !fc.ReadAll {
-		if e, ok := fc.oldFiles[path]; ok && e.size == info.Size() && e.mtime == info.ModTime().UnixNano() {
+		if e, ok := fc.oldFiles[path]; ok && e.size == st.Size && e.mtime == st.ModTime {
 			sk := Skill{Source: source, Name: dirName, unread: true, sum: e.sum}
 			var fm *frontmatter
 			if e.front {
@@ -152,7 +169,7 @@ func (fc *FrontCache) load(path, source, dirName string, read func() ([]byte, er
 			if fm == nil {
 				fm = &frontmatter{}
 			}
-			if err := sk.apply(e.front, fm, e.desc); err == nil {
+			if err := sk.apply(e.front, fm, e.desc, fc.keywords); err == nil {
 				fc.keepFile(path, e)
 				return sk, nil
 			}
@@ -168,11 +185,32 @@ func (fc *FrontCache) load(path, source, dirName string, read func() ([]byte, er
 		return sk, err
 	}
 	if known {
-		e.size, e.mtime, e.sum = info.Size(), info.ModTime().UnixNano(), sk.ContentSum()
+		e.size, e.mtime, e.sum = st.Size, st.ModTime, sk.ContentSum()
 		fc.keepFile(path, e)
 	}
 	return sk, nil
 }
+
+// keywords returns room for n keywords, cut from a block shared by many
+// skills: a list of its own for each skill was most of making the skills
+// of unchanged files (100,000 skills list 7 million keywords).
+func (fc *FrontCache) keywords(n int) []Keyword {
+	if n > keywordBlock/16 {
+		return make([]Keyword, 0, n)
+	}
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	if len(fc.kwBlock)+n > cap(fc.kwBlock) {
+		fc.kwBlock = make([]Keyword, 0, keywordBlock)
+	}
+	from := len(fc.kwBlock)
+	fc.kwBlock = fc.kwBlock[:from+n]
+	return fc.kwBlock[from:from:from+n]
+}
+
+// keywordBlock is how many keywords FrontCache.keywords allocates at once
+// (1 MiB).
+const keywordBlock = 1 << 15
 
 // keepFile keeps a file's entry for the next load.
 func (fc *FrontCache) keepFile(path string, e fileEntry) {
