@@ -205,7 +205,7 @@ func (fc *FrontCache) keywords(n int) []Keyword {
 	}
 	from := len(fc.kwBlock)
 	fc.kwBlock = fc.kwBlock[:from+n]
-	return fc.kwBlock[from:from:from+n]
+	return fc.kwBlock[from : from : from+n]
 }
 
 // keywordBlock is how many keywords FrontCache.keywords allocates at once
