@@ -480,7 +480,7 @@ func stampPath(w io.Writer, path string, files map[string]skills.FileStat) error
 }
 
 func pruneCache(dir string) {
-	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin", "front-*.bin"} {
+	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin", "front-*.bin", "front-*.bin.delta"} {
 		store.PruneCaches(dir, pattern, cacheKeep)
 	}
 }

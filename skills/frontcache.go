@@ -3,10 +3,12 @@ package skills
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"io"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -36,8 +38,27 @@ import (
 
 // frontKind and frontVersion frame the cache file (store.WriteCache).
 const (
-	frontKind    = "front"
-	frontVersion = 2 // 1 had no files
+	frontKind      = "front"
+	frontDeltaKind = "frontdel"
+	frontVersion   = 3 // 1 had no files, 2 no delta
+)
+
+// The file is rewritten whole only when much has changed. A load that
+// changed little writes what changed since the file was written (the
+// entries of the files read again, the headers they need) to a small
+// delta file beside it instead, which the next load reads over it: at
+// 100,000 skills the whole file is 100 MB, written on every recompile.
+// The delta names the file it goes with by the random id the file was
+// written with; a delta of another file is no delta. An entry the delta
+// replaces stays in the file, never used: a file whose size and time are
+// not what an entry holds is read again.
+const (
+	// deltaShare and deltaFloor bound the delta: once the files that
+	// changed since the file was written (or are gone) are more than one
+	// in deltaShare of those it holds, and more than deltaFloor, the file
+	// is rewritten.
+	deltaShare = 8
+	deltaFloor = 64
 )
 
 // FrontCache holds parsed frontmatter between loads. The zero value is an
@@ -61,6 +82,9 @@ type FrontCache struct {
 
 	old        map[frontKey]*frontmatter // loaded
 	oldFiles   map[string]fileEntry      // loaded, by path
+	baseID     [16]byte                  // the loaded file's id
+	delta      map[frontKey]*frontmatter // loaded from its delta,
+	deltaFiles map[string]fileEntry      // which the file's entries give way to
 	evict      func()                    // drops the loaded file's pages from memory
 	mu         sync.Mutex
 	fresh      map[frontKey]*frontmatter // this load's headers
@@ -83,7 +107,7 @@ func (fc *FrontCache) parse(header []byte) (frontmatter, frontKey, error) {
 	}
 	sum := sha256.Sum256(header)
 	k := frontKey(sum[:16])
-	fm, ok := fc.old[k]
+	fm, ok := fc.loaded(k)
 	if !ok {
 		fc.mu.Lock()
 		fm, ok = fc.fresh[k] // two skills of the same header
@@ -159,11 +183,11 @@ func (fc *FrontCache) load(path, source, dirName string, read func() ([]byte, er
 		}
 	}
 	if known && !fc.ReadAll {
-		if e, ok := fc.oldFiles[path]; ok && e.size == st.Size && e.mtime == st.ModTime {
+		if e, ok := fc.loadedFile(path); ok && e.size == st.Size && e.mtime == st.ModTime {
 			sk := Skill{Source: source, Name: dirName, unread: true, sum: e.sum}
 			var fm *frontmatter
 			if e.front {
-				fm = fc.old[e.header] // there: decodeFront checks
+				fm, _ = fc.loaded(e.header) // there: decodeFront checks
 				fc.keep(e.header, fm)
 			}
 			if fm == nil {
@@ -212,6 +236,24 @@ func (fc *FrontCache) keywords(n int) []Keyword {
 // (1 MiB).
 const keywordBlock = 1 << 15
 
+// loaded returns a header of the loaded file or its delta.
+func (fc *FrontCache) loaded(k frontKey) (*frontmatter, bool) {
+	if fm, ok := fc.delta[k]; ok {
+		return fm, true
+	}
+	fm, ok := fc.old[k]
+	return fm, ok
+}
+
+// loadedFile returns a file's entry in the loaded file or its delta.
+func (fc *FrontCache) loadedFile(path string) (fileEntry, bool) {
+	if e, ok := fc.deltaFiles[path]; ok {
+		return e, true
+	}
+	e, ok := fc.oldFiles[path]
+	return e, ok
+}
+
 // keepFile keeps a file's entry for the next load.
 func (fc *FrontCache) keepFile(path string, e fileEntry) {
 	fc.mu.Lock()
@@ -230,17 +272,55 @@ func (fc *FrontCache) Parsed() int { return int(fc.parsed.Load()) }
 // loaded: those it did not know unchanged.
 func (fc *FrontCache) Read() int { return int(fc.read.Load()) }
 
-// Save writes the headers of the loads since the cache was loaded to
-// path, replacing what it held.
+// Save writes the headers and files of the loads since the cache was
+// loaded to path, replacing what it held: what changed since the loaded
+// file was written to its delta (path + ".delta"), when that is little,
+// else the whole file afresh.
 func (fc *FrontCache) Save(path string) error {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
-	keys := make([]frontKey, 0, len(fc.fresh))
-	for k := range fc.fresh {
-		keys = append(keys, k)
+	if fc.old != nil {
+		var changed []string
+		for p, e := range fc.freshFiles {
+			if old, ok := fc.oldFiles[p]; !ok || old != e {
+				changed = append(changed, p)
+			}
+		}
+		gone := 0
+		for p := range fc.oldFiles {
+			if _, ok := fc.freshFiles[p]; !ok {
+				gone++
+			}
+		}
+		if len(changed)+gone <= max(deltaFloor, len(fc.oldFiles)/deltaShare) {
+			headers := map[frontKey]*frontmatter{}
+			for _, p := range changed {
+				if e := fc.freshFiles[p]; e.front && fc.old[e.header] == nil {
+					headers[e.header] = fc.fresh[e.header]
+				}
+			}
+			return writeFront(path+deltaSuffix, frontDeltaKind, fc.Ident, fc.baseID, headers, fc.freshFiles, changed)
+		}
 	}
-	slices.SortFunc(keys, func(a, b frontKey) int { return bytes.Compare(a[:], b[:]) })
-	paths := slices.Sorted(maps.Keys(fc.freshFiles))
+	var id [16]byte
+	rand.Read(id[:])
+	err := writeFront(path, frontKind, fc.Ident, id, fc.fresh, fc.freshFiles, slices.Collect(maps.Keys(fc.freshFiles)))
+	if err == nil {
+		if err = os.Remove(path + deltaSuffix); errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+	}
+	return err
+}
+
+// deltaSuffix names a cache file's delta.
+const deltaSuffix = ".delta"
+
+// writeFront writes a cache file of kind (a whole one, or a delta), of
+// the headers and of the entries of files (those of paths).
+func writeFront(path, kind, ident string, id [16]byte, headers map[frontKey]*frontmatter, files map[string]fileEntry, paths []string) error {
+	keys := slices.SortedFunc(maps.Keys(headers), func(a, b frontKey) int { return bytes.Compare(a[:], b[:]) })
+	slices.Sort(paths)
 	// Streamed, as the index is (store.WriteCacheStream): a first pass
 	// counts the bytes, the second writes them; at 100,000 skills the file
 	// is 100 MB, no buffer of it is held.
@@ -248,11 +328,12 @@ func (fc *FrontCache) Save(path string) error {
 		var num [binary.MaxVarintLen64]byte
 		uvarint := func(v uint64) { emit(binary.AppendUvarint(num[:0], v)) }
 		str := func(s string) { uvarint(uint64(len(s))); emit(unsafe.Slice(unsafe.StringData(s), len(s))) }
-		str(fc.Ident)
+		str(ident)
+		emit(id[:])
 		uvarint(uint64(len(keys)))
 		for _, k := range keys {
 			emit(k[:])
-			fm := fc.fresh[k]
+			fm := headers[k]
 			for _, s := range fm.strings() {
 				str(*s)
 			}
@@ -271,7 +352,7 @@ func (fc *FrontCache) Save(path string) error {
 		}
 		uvarint(uint64(len(paths)))
 		for _, p := range paths {
-			e := fc.freshFiles[p]
+			e := files[p]
 			str(p)
 			uvarint(uint64(e.size))
 			emit(binary.AppendVarint(num[:0], e.mtime))
@@ -287,24 +368,33 @@ func (fc *FrontCache) Save(path string) error {
 	}
 	var size int64
 	encode(func(b []byte) { size += int64(len(b)) })
-	return store.WriteCacheStream(path, frontKind, frontVersion, size, false, func(w io.Writer) error {
+	return store.WriteCacheStream(path, kind, frontVersion, size, false, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<20)
 		encode(func(b []byte) { bw.Write(b) }) // an error sticks, and Flush returns it
 		return bw.Flush()
 	})
 }
 
-// LoadFrontCache reads the cache at path for the identity ident; a cache
-// missing, damaged, of another version or identity is an empty one
-// (every header is parsed).
+// LoadFrontCache reads the cache at path, and its delta, for the identity
+// ident; a cache missing, damaged, of another version or identity is an
+// empty one (every file is read, every header parsed); a delta that does
+// not go with the file is none.
 func LoadFrontCache(path, ident string) *FrontCache {
 	fc := &FrontCache{Ident: ident}
 	payload, evict, err := store.MapCache(path, frontKind, frontVersion)
 	if err != nil {
 		return fc
 	}
-	if old, files, loaded, err := decodeFront(payload); err == nil && loaded == ident {
-		fc.old, fc.oldFiles, fc.evict = old, files, evict
+	d, err := decodeFront(payload, nil)
+	if err != nil || d.ident != ident {
+		evict()
+		return fc
+	}
+	fc.old, fc.oldFiles, fc.baseID, fc.evict = d.headers, d.files, d.id, evict
+	if payload, err := store.LoadCache(path+deltaSuffix, frontDeltaKind, frontVersion); err == nil {
+		if d, err := decodeFront(payload, fc.old); err == nil && d.ident == ident && d.id == fc.baseID {
+			fc.delta, fc.deltaFiles = d.headers, d.files
+		}
 	}
 	return fc
 }
@@ -330,10 +420,19 @@ func (fm *frontmatter) lists() [6]*[]string {
 
 var errFrontDamaged = errors.New("frontmatter cache damaged")
 
+// frontFile is a cache file's payload, decoded.
+type frontFile struct {
+	ident   string
+	id      [16]byte
+	headers map[frontKey]*frontmatter
+	files   map[string]fileEntry
+}
+
 // decodeFront reads a cache's payload; its strings share the mapped file,
-// which is never written. A file entry whose header is not in the cache
-// makes it damaged.
-func decodeFront(data []byte) (map[frontKey]*frontmatter, map[string]fileEntry, string, error) {
+// which is never written. A file entry whose header is neither in the
+// payload nor in base (a delta's file's headers) makes it damaged.
+func decodeFront(data []byte, base map[frontKey]*frontmatter) (frontFile, error) {
+	var out frontFile
 	num := func() (int, error) {
 		v, n := binary.Uvarint(data)
 		if n <= 0 || v > uint64(len(data)) {
@@ -361,85 +460,89 @@ func decodeFront(data []byte) (map[frontKey]*frontmatter, map[string]fileEntry, 
 	}
 	ident, err := str()
 	if err != nil {
-		return nil, nil, "", err
+		return frontFile{}, err
+	}
+	if err := key(out.id[:]); err != nil {
+		return frontFile{}, err
 	}
 	count, err := num()
 	if err != nil {
-		return nil, nil, "", err
+		return frontFile{}, err
 	}
-	out := make(map[frontKey]*frontmatter, count)
+	headers := make(map[frontKey]*frontmatter, count)
 	for range count {
 		var k frontKey
 		if err := key(k[:]); err != nil {
-			return nil, nil, "", err
+			return frontFile{}, err
 		}
 		fm := new(frontmatter)
 		for _, s := range fm.strings() {
 			if *s, err = str(); err != nil {
-				return nil, nil, "", err
+				return frontFile{}, err
 			}
 		}
 		for _, l := range fm.lists() {
 			n, err := num()
 			if err != nil {
-				return nil, nil, "", err
+				return frontFile{}, err
 			}
 			if n > 0 {
 				*l = make([]string, n-1)
 			}
 			for i := range *l {
 				if (*l)[i], err = str(); err != nil {
-					return nil, nil, "", err
+					return frontFile{}, err
 				}
 			}
 		}
-		out[k] = fm
+		headers[k] = fm
 	}
 	if count, err = num(); err != nil {
-		return nil, nil, "", err
+		return frontFile{}, err
 	}
 	files := make(map[string]fileEntry, count)
 	for range count {
 		var e fileEntry
 		p, err := str()
 		if err != nil {
-			return nil, nil, "", err
+			return frontFile{}, err
 		}
 		size, n := binary.Uvarint(data)
 		if n <= 0 || size > math.MaxInt64 {
-			return nil, nil, "", errFrontDamaged
+			return frontFile{}, errFrontDamaged
 		}
 		data = data[n:]
 		mtime, n := binary.Varint(data)
 		if n <= 0 {
-			return nil, nil, "", errFrontDamaged
+			return frontFile{}, errFrontDamaged
 		}
 		data = data[n:]
 		e.size, e.mtime = int64(size), mtime
 		if err := key(e.sum[:]); err != nil {
-			return nil, nil, "", err
+			return frontFile{}, err
 		}
 		var flag [1]byte
 		if err := key(flag[:]); err != nil {
-			return nil, nil, "", err
+			return frontFile{}, err
 		}
 		if e.front = flag[0] == 1; e.front {
 			if err := key(e.header[:]); err != nil {
-				return nil, nil, "", err
+				return frontFile{}, err
 			}
-			if out[e.header] == nil {
-				return nil, nil, "", errFrontDamaged
+			if headers[e.header] == nil && base[e.header] == nil {
+				return frontFile{}, errFrontDamaged
 			}
 		} else if flag[0] != 0 {
-			return nil, nil, "", errFrontDamaged
+			return frontFile{}, errFrontDamaged
 		}
 		if e.desc, err = str(); err != nil {
-			return nil, nil, "", err
+			return frontFile{}, err
 		}
 		files[p] = e
 	}
 	if len(data) != 0 {
-		return nil, nil, "", errFrontDamaged
+		return frontFile{}, errFrontDamaged
 	}
-	return out, files, ident, nil
+	out.ident, out.headers, out.files = ident, headers, files
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package skills_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -161,4 +162,77 @@ func TestContentSum(t *testing.T) {
 		tc.change(&s)
 		assert.NotEqual(t, sum, s.ContentSum(), tc.what)
 	}
+}
+
+// TestFrontCacheDelta protects recompiles of large catalogs, which must
+// not rewrite the whole cache for one edited skill: a load that changed
+// little leaves the cache file as it was and writes what changed to its
+// delta, which the next load reads over it (the same skills, no file read
+// again, no header parsed again); one that changed much rewrites the file
+// and drops the delta.
+func TestFrontCacheDelta(t *testing.T) {
+	dir := t.TempDir()
+	write := func(i int, extra string) {
+		name := fmt.Sprintf("s%03d", i)
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, name), 0o755))
+		text := fmt.Sprintf("---\nname: %s\ndescription: Skill %d.%s\nkeywords:\n  core: [k%d]\n---\nBody %d.%s\n", name, i, extra, i, i, extra)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name, "SKILL.md"), []byte(text), 0o644))
+	}
+	const n = 100
+	for i := range n {
+		write(i, "")
+	}
+	cache := filepath.Join(t.TempDir(), "front.bin")
+	load := func() (cat *skills.Catalog, read, parsed int) {
+		fc := skills.LoadFrontCache(cache, "bin")
+		cat, err := skills.LoadCached(dir, fc)
+		require.NoError(t, err)
+		require.NoError(t, fc.Save(cache))
+		for i := range cat.Skills {
+			require.NoError(t, cat.Skills[i].ReadBody())
+		}
+		return cat, fc.Read(), fc.Parsed()
+	}
+	plain := func() *skills.Catalog {
+		cat, err := skills.Load(dir)
+		require.NoError(t, err)
+		return cat
+	}
+	load()
+	whole, err := os.ReadFile(cache)
+	require.NoError(t, err)
+	assert.NoFileExists(t, cache+".delta")
+
+	write(3, " Body edited.")
+	cat, read, _ := load()
+	assert.Equal(t, 1, read)
+	assert.Equal(t, plain(), cat)
+	write(7, "\nwhen_to_use: edited header")
+	cat, read, parsed := load()
+	assert.Equal(t, 1, read)
+	assert.Equal(t, 1, parsed)
+	assert.Equal(t, plain(), cat)
+	now, err := os.ReadFile(cache)
+	require.NoError(t, err)
+	assert.Equal(t, whole, now, "the cache file is left as it was")
+	assert.FileExists(t, cache+".delta")
+
+	cat, read, parsed = load()
+	assert.Zero(t, read, "the edited files are known from the delta")
+	assert.Zero(t, parsed)
+	assert.Equal(t, plain(), cat)
+
+	for i := range 70 { // past the floor (64) and an eighth of the files
+		write(i, " Rewritten.")
+	}
+	cat, read, _ = load()
+	assert.Equal(t, 70, read)
+	assert.Equal(t, plain(), cat)
+	now, err = os.ReadFile(cache)
+	require.NoError(t, err)
+	assert.NotEqual(t, whole, now, "the file is written afresh")
+	assert.NoFileExists(t, cache+".delta")
+	cat, read, _ = load()
+	assert.Zero(t, read)
+	assert.Equal(t, plain(), cat)
 }
