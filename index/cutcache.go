@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -51,10 +52,26 @@ import (
 // of the last compile's skills only: those of removed or edited skills go
 // with the next write.
 
-// cutsKind and cutsVersion frame the cache file (store.WriteCache).
+// cutsKind and cutsVersion frame the cache file (store.WriteCache), and
+// cutsDeltaKind its delta.
 const (
-	cutsKind    = "cuts"
-	cutsVersion = 3 // 2 keyed words and records by hashes of their text, not by the skill's ContentSum
+	cutsKind      = "cuts"
+	cutsDeltaKind = "cutsdel"
+	cutsVersion   = 4 // 2 keyed words and records by hashes of their text, not by the skill's ContentSum; 3 had no delta
+)
+
+// Like the frontmatter cache (skills.FrontCache), the file is rewritten
+// whole only when much has changed: a compile that keeps the loaded
+// file's numbers (numbering.extend) and cut few skills afresh writes to a
+// delta beside it what the file lacks (those skills' words and records,
+// the terms and weights numbered past the file's), and the next load
+// reads the file and the delta as one. At 100,000 skills the file is
+// 100 MB. The delta names its file by the id the file was written with
+// (fileID). Past an eighth of the file's entries (deltaShare) changed or
+// unused, or when the numbers are made afresh, the file is rewritten.
+const (
+	deltaShare = 8
+	deltaFloor = 64
 )
 
 // CutCache holds skills' words between compiles. The zero value is an
@@ -72,6 +89,13 @@ type CutCache struct {
 	wts    []float64         // the loaded records' keyword weights, by number
 	evict  func()            // drops the loaded file's pages from memory (nil: none)
 
+	// The loaded file without its delta: its id, how many words,
+	// records, terms and weights it holds; and which of the loaded
+	// words and records are the delta's.
+	base       [16]byte
+	baseCounts [4]int
+	fromDelta  map[cutKey]bool
+
 	ident string // this compile's identity (begin)
 	mu    sync.Mutex
 	spill *spill       // this compile's words and records
@@ -80,8 +104,9 @@ type CutCache struct {
 
 	used int // how many of the loaded terms the last compile used
 
-	kept      map[cutKey][]byte // this compile's records as loaded (with numbering.extend)
-	keptEvict func()            // drops the loaded file's pages, for Save
+	kept      map[cutKey][]byte    // this compile's records as loaded (with numbering.extend)
+	keptWords map[cutKey][2]string // and words as loaded
+	keptEvict func()               // drops the loaded file's pages, for Save
 
 	num numbering // how this compile's records number terms and weights
 }
@@ -270,13 +295,13 @@ func (c *CutCache) begin(dict table.Strings) {
 	}
 	c.ident = hex.EncodeToString(h.Sum(nil))
 	if c.loaded != c.ident {
-		c.old, c.recs, c.terms, c.wts = nil, nil, nil, nil
+		c.old, c.recs, c.terms, c.wts, c.base = nil, nil, nil, nil, [16]byte{}
 	}
 	if c.spill != nil {
 		c.spill.close()
 	}
 	c.spill = newSpill(c.dir)
-	c.kept = map[cutKey][]byte{}
+	c.kept, c.keptWords = map[cutKey][]byte{}, map[cutKey][2]string{}
 	c.num = numbering{}
 	if c.recs != nil && float64(len(c.terms)) <= float64(c.used)*(1+compactSlack)+compactFloor {
 		c.num = numbering{extend: true, terms: renumber[string, string]{vals: slices.Clip(c.terms)}, wts: renumber[float64, uint64]{vals: slices.Clip(c.wts)}}
@@ -373,15 +398,18 @@ func (c *CutCache) words(s *skills.Skill, cut func(*skills.Skill) [2][]string) (
 func (c *CutCache) joined(s *skills.Skill, cut func(*skills.Skill) [2][]string) ([2]string, skills.Sum) {
 	sum := s.ContentSum()
 	k := cutKey(sum)
-	j, ok := c.old[k]
-	if !ok {
-		unread := s.Unread()
-		j = join(cut(s))
-		c.cut.Add(1)
-		if unread {
-			sum = s.ContentSum() // its body read: the sum of what is cut
-			k = cutKey(sum)
-		}
+	if j, ok := c.old[k]; ok {
+		c.mu.Lock()
+		c.keptWords[k] = j // copied from the loaded file when the cache is saved
+		c.mu.Unlock()
+		return j, sum
+	}
+	unread := s.Unread()
+	j := join(cut(s))
+	c.cut.Add(1)
+	if unread {
+		sum = s.ContentSum() // its body read: the sum of what is cut
+		k = cutKey(sum)
 	}
 	c.mu.Lock()
 	c.spill.keep(k, j)
@@ -507,7 +535,10 @@ func (c *CutCache) Cut() int { return int(c.cut.Load()) }
 
 // Save writes the words and records of the last compile's skills to
 // path, streamed (store.WriteCacheStream), each sorted by key: the
-// identity, the words, the records' terms and weights, the records.
+// identity and the file's id, the words, the records' terms and weights,
+// the records. When the compile kept the loaded file's numbers and
+// changed little, only what the file lacks goes, to its delta (path +
+// ".delta").
 func (c *CutCache) Save(path string) error {
 	sp := c.spill
 	if sp == nil {
@@ -515,44 +546,100 @@ func (c *CutCache) Save(path string) error {
 	}
 	defer sp.close()
 	c.spill = nil
-	kept, evict := c.kept, c.keptEvict
-	c.kept, c.keptEvict = nil, nil
+	kept, keptWords, evict := c.kept, c.keptWords, c.keptEvict
+	c.kept, c.keptWords, c.keptEvict = nil, nil, nil
+	defer func() {
+		if evict != nil {
+			evict()
+		}
+	}()
 	if err := sp.flush(); err != nil {
 		return err
 	}
-	wordKeys, recKeys := sortedKeys(sp.words), sortedKeys(sp.recs)
-	for k := range kept {
-		recKeys = append(recKeys, k)
+	var s cutsSection
+	s.words, s.recs = sortedKeys(sp.words), sortedKeys(sp.recs)
+	s.terms, s.wts = c.num.terms.vals, c.num.wts.vals
+	delta := c.num.extend && c.base != [16]byte{}
+	if delta {
+		// What the file lacks: the words and records cut this compile,
+		// those of its delta still in use, the terms and weights past
+		// its own.
+		baseUsed := 0
+		for k := range keptWords {
+			if c.fromDelta[k] {
+				s.words = append(s.words, k)
+			} else {
+				baseUsed++
+			}
+		}
+		for k := range kept {
+			if c.fromDelta[k] {
+				s.recs = append(s.recs, k)
+			} else {
+				baseUsed++
+			}
+		}
+		// And, against the delta's size, what the file holds that no
+		// skill uses any more.
+		unused := c.baseCounts[0] + c.baseCounts[1] - baseUsed
+		delta = len(s.words)+len(s.recs)+unused <= max(deltaFloor, (c.baseCounts[0]+c.baseCounts[1])/deltaShare) &&
+			len(s.terms) >= c.baseCounts[2] && len(s.wts) >= c.baseCounts[3]
+		if delta {
+			s.terms, s.wts = s.terms[c.baseCounts[2]:], s.wts[c.baseCounts[3]:]
+		}
 	}
-	sortKeys(recKeys)
-	// The records kept as loaded are read from the loaded file's pages,
-	// which leave memory again every keptEvictEvery bytes.
+	if !delta {
+		s.words, s.recs = append(sortedKeys(sp.words), mapKeys(keptWords)...), append(sortedKeys(sp.recs), mapKeys(kept)...)
+	}
+	sortKeys(s.words)
+	sortKeys(s.recs)
+	// The words and records kept as loaded are read from the loaded
+	// file's pages, which leave memory again every keptEvictEvery bytes.
 	var sinceEvict int
+	read := func(b []byte, counting bool) {
+		if sinceEvict += len(b); sinceEvict > keptEvictEvery && evict != nil && !counting {
+			evict()
+			sinceEvict = 0
+		}
+	}
+	id, kind := c.base, cutsDeltaKind
+	if !delta {
+		id, kind = fileID(c.ident, s), cutsKind
+	}
 	encode := func(w writer, counting bool) error {
 		w.str(c.ident)
-		w.num(uint64(len(wordKeys)))
-		for _, k := range wordKeys {
-			a := sp.words[k]
-			if counting {
-				w.s.n += int64(len(k)) + 16 + int64(a.len[0]) + int64(a.len[1])
-				continue
-			}
-			b := sp.bytes(a)
-			if b == nil {
-				return sp.err
+		w.s.write(id[:])
+		w.num(uint64(len(s.words)))
+		for _, k := range s.words {
+			var j [2][]byte
+			if a, spilled := sp.words[k]; spilled {
+				if counting {
+					w.s.n += int64(len(k)) + 16 + int64(a.len[0]) + int64(a.len[1])
+					continue
+				}
+				b := sp.bytes(a)
+				if b == nil {
+					return sp.err
+				}
+				j = [2][]byte{b[:a.len[0]], b[a.len[0]:]}
+			} else {
+				kw := keptWords[k]
+				j = [2][]byte{unsafe.Slice(unsafe.StringData(kw[0]), len(kw[0])), unsafe.Slice(unsafe.StringData(kw[1]), len(kw[1]))}
+				read(j[0], counting)
+				read(j[1], counting)
 			}
 			w.s.write(k[:])
-			w.bytes(b[:a.len[0]])
-			w.bytes(b[a.len[0]:])
+			w.bytes(j[0])
+			w.bytes(j[1])
 		}
 		w.num(uint64(c.num.used))
-		w.strs(c.num.terms.vals)
-		w.num(uint64(len(c.num.wts.vals)))
-		for _, v := range c.num.wts.vals {
+		w.strs(s.terms)
+		w.num(uint64(len(s.wts)))
+		for _, v := range s.wts {
 			w.f64(v)
 		}
-		w.num(uint64(len(recKeys)))
-		for _, k := range recKeys {
+		w.num(uint64(len(s.recs)))
+		for _, k := range s.recs {
 			var b []byte
 			a, spilled := sp.recs[k]
 			switch {
@@ -565,22 +652,72 @@ func (c *CutCache) Save(path string) error {
 				}
 			default:
 				b = kept[k]
-				if sinceEvict += len(b); sinceEvict > keptEvictEvery && evict != nil && !counting {
-					evict()
-					sinceEvict = 0
-				}
+				read(b, counting)
 			}
 			w.s.write(k[:])
 			w.bytes(b)
 		}
 		return nil
 	}
-	defer func() {
-		if evict != nil {
-			evict()
+	if delta {
+		return saveStream(path+deltaSuffix, kind, cutsVersion, false, encode)
+	}
+	if err := saveStream(path, kind, cutsVersion, false, encode); err != nil {
+		return err
+	}
+	if err := os.Remove(path + deltaSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// fileID is the id a whole cache file is written with, for its delta to
+// name: a hash of what the file's records are read against (identity,
+// keys, terms and weights), so that the delta of another file is never
+// read with this one, and the same file is written with the same id.
+func fileID(ident string, s cutsSection) [16]byte {
+	h := sha256.New()
+	var buf [binary.MaxVarintLen64]byte
+	put := func(b []byte) {
+		h.Write(binary.AppendUvarint(buf[:0], uint64(len(b))))
+		h.Write(b)
+	}
+	put([]byte(ident))
+	for _, keys := range [][]cutKey{s.words, s.recs} {
+		h.Write(binary.AppendUvarint(buf[:0], uint64(len(keys))))
+		for _, k := range keys {
+			h.Write(k[:])
 		}
-	}()
-	return saveStream(path, cutsKind, cutsVersion, false, encode)
+	}
+	h.Write(binary.AppendUvarint(buf[:0], uint64(len(s.terms))))
+	for _, t := range s.terms {
+		put(unsafe.Slice(unsafe.StringData(t), len(t)))
+	}
+	for _, w := range s.wts {
+		h.Write(binary.LittleEndian.AppendUint64(buf[:0], math.Float64bits(w)))
+	}
+	var id [16]byte
+	copy(id[:], h.Sum(nil))
+	return id
+}
+
+// cutsSection is what Save writes: the keys of the words and records, the
+// terms and weights.
+type cutsSection struct {
+	words, recs []cutKey
+	terms       []string
+	wts         []float64
+}
+
+// deltaSuffix names a cache file's delta.
+const deltaSuffix = ".delta"
+
+func mapKeys[V any](m map[cutKey]V) []cutKey {
+	keys := make([]cutKey, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return keys
 }
 
 // keptEvictEvery is how many bytes of the loaded file's records Save
@@ -610,9 +747,35 @@ func LoadCutCache(path, ident string) *CutCache {
 	if err != nil {
 		return c
 	}
-	if d, err := decodeCuts(payload); err == nil {
-		c.old, c.recs, c.terms, c.wts, c.used, c.loaded, c.evict = d.words, d.recs, d.terms, d.wts, d.used, d.ident, evict
+	d, err := decodeCuts(payload)
+	if err != nil {
+		evict()
+		return c
 	}
+	c.old, c.recs, c.terms, c.wts, c.used, c.loaded, c.evict = d.words, d.recs, d.terms, d.wts, d.used, d.ident, evict
+	c.base, c.baseCounts = d.id, [4]int{len(d.words), len(d.recs), len(d.terms), len(d.wts)}
+	// Its delta, read over it: words and records added, terms and
+	// weights numbered past its own.
+	payload, err = store.LoadCache(path+deltaSuffix, cutsDeltaKind, cutsVersion)
+	if err != nil {
+		return c
+	}
+	delta, err := decodeCuts(payload)
+	if err != nil || delta.id != d.id || delta.ident != d.ident {
+		return c
+	}
+	c.fromDelta = make(map[cutKey]bool, len(delta.words)+len(delta.recs))
+	for k, w := range delta.words {
+		c.old[k] = w
+		c.fromDelta[k] = true
+	}
+	for k, r := range delta.recs {
+		c.recs[k] = r
+		c.fromDelta[k] = true
+	}
+	c.terms = append(slices.Clip(c.terms), delta.terms...)
+	c.wts = append(slices.Clip(c.wts), delta.wts...)
+	c.used = delta.used
 	return c
 }
 
@@ -636,6 +799,7 @@ func (c *CutCache) done(terms []string, weights []float64) {
 // decoded is a cache file's payload.
 type decoded struct {
 	ident string
+	id    [16]byte
 	words map[cutKey][2]string
 	used  int
 	terms []string
@@ -656,6 +820,7 @@ func decodeCuts(data []byte) (decoded, error) {
 		r.skip(len(k))
 		return k
 	}
+	d.id = key()
 	n := r.length(len(cutKey{}) + 16)
 	d.words = make(map[cutKey][2]string, n)
 	for i := 0; i < n && r.err == nil; i++ {
