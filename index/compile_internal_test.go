@@ -391,3 +391,59 @@ func TestCutCacheRecords(t *testing.T) {
 	assert.True(t, extended)
 	assert.Equal(t, want, got)
 }
+
+// TestCutCacheDelta protects recompiles of large catalogs, which must not
+// rewrite the whole cut cache for one edited skill: a compile that keeps
+// the file's numbers and cut few skills leaves the file as it was and
+// writes what it lacks to its delta, which the next compile reads with it
+// (no skill cut again, a cold compile's index); one that changed much
+// rewrites the file and drops the delta; a delta written for another file
+// is not read.
+func TestCutCacheDelta(t *testing.T) {
+	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
+	require.NoError(t, err)
+	set, err := synth.Generate(synth.Options{Skills: 700, Seed: 8, Queries: 1})
+	require.NoError(t, err)
+	cat := parsed(t, set)
+	path := filepath.Join(t.TempDir(), "cuts.bin")
+	recompile := func() (cut int) {
+		cuts := LoadCutCache(path, "bin")
+		ix := compile(cat, syn, Options{Cuts: cuts}, 2)
+		require.NoError(t, cuts.Save(path))
+		assert.Equal(t, saved(t, compile(cat, syn, Options{}, 1)), saved(t, ix), "a cold compile's index")
+		return cuts.Cut()
+	}
+	file := func() []byte {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		return data
+	}
+	require.Equal(t, len(cat.Skills), recompile())
+	whole := file()
+
+	cat.Skills[500].Body += "\nZorblax quuxification."
+	cat.Skills[600].Keywords = append(cat.Skills[600].Keywords, skills.Keyword{Text: "flibbertigibbet", Tier: skills.Core, Weight: 1})
+	assert.Equal(t, 2, recompile())
+	assert.Equal(t, whole, file(), "the file is left as it was")
+	assert.FileExists(t, path+".delta")
+	assert.Zero(t, recompile(), "the edited skills are found in the delta")
+	oldDelta, err := os.ReadFile(path + ".delta")
+	require.NoError(t, err)
+
+	for i := range 100 { // past an eighth of the file's records
+		cat.Skills[i].Body += "\nRewritten."
+	}
+	assert.Equal(t, 100, recompile())
+	assert.NotEqual(t, whole, file(), "the file is written afresh")
+	assert.NoFileExists(t, path+".delta")
+
+	// The old delta beside a file numbered afresh: it names the old
+	// file, and is not read (its records, skill 600's among them, number
+	// terms as the old file did, its new terms last, where the new file
+	// numbers them as they were met).
+	require.NoError(t, os.Remove(path))
+	assert.Equal(t, len(cat.Skills), recompile())
+	require.NoError(t, os.WriteFile(path+".delta", oldDelta, 0o600))
+	cat.Skills[5].Body += "\nAgain."
+	assert.Equal(t, 1, recompile())
+}
