@@ -239,7 +239,7 @@ func TestRulesWarningCountsRules(t *testing.T) {
 	cache := t.TempDir()
 	for _, pass := range []string{"parsed", "cached"} {
 		var warn strings.Builder
-		set, err := loader.LoadRules(path, ix, &warn, cache)
+		set, err := loader.LoadRules(loader.Config{Rules: path, Warn: &warn, CacheDir: cache}, ix)
 		require.NoError(t, err, pass)
 		assert.Len(t, set.Rules, 2, pass)
 		assert.Contains(t, warn.String(), "3 rules: 2 loaded (1 of them trimmed), 1 skipped", pass)
@@ -401,4 +401,38 @@ func writeIndex(t *testing.T, data []byte) string {
 	path := filepath.Join(t.TempDir(), "index.bin")
 	require.NoError(t, os.WriteFile(path, data, 0o600))
 	return path
+}
+
+// TestRulesCacheKeptAcrossEdits protects recompiles: the checked rules
+// are cached by the skills' names and the binary, so a skill edited but
+// not renamed loads them from the cache; a renamed one checks them again.
+func TestRulesCacheKeptAcrossEdits(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	bin, err := os.Executable()
+	require.NoError(t, err)
+	body := "---\ndescription: Postgres slow queries and indexes.\nkeywords:\n  core: [postgres]\n---\nUse EXPLAIN ANALYZE.\n"
+	writeSkill(t, dir, "db-tuning", body)
+	writeSkill(t, dir, "frontend-expert", "---\ndescription: React pages and CSS.\n---\nMeasure first.\n")
+	cfg := loader.Config{Catalog: dir, CacheDir: cache, Binary: bin}
+	rulesFiles := func() []string {
+		files, err := filepath.Glob(filepath.Join(cache, "rules-*.bin"))
+		require.NoError(t, err)
+		return files
+	}
+	_, err = loader.Open(cfg)
+	require.NoError(t, err)
+	first := rulesFiles()
+	require.Len(t, first, 1)
+
+	writeSkill(t, dir, "db-tuning", body+"\nCheck the index hit rate.\n")
+	_, err = loader.Compile(cfg)
+	require.NoError(t, err)
+	_, err = loader.Open(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, first, rulesFiles(), "an edited skill keeps the checked rules")
+
+	require.NoError(t, os.Rename(filepath.Join(dir, "db-tuning"), filepath.Join(dir, "postgres-tuning")))
+	_, err = loader.Open(cfg)
+	require.NoError(t, err)
+	assert.Len(t, rulesFiles(), 2, "a renamed skill checks them again")
 }

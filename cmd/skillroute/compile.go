@@ -126,7 +126,9 @@ func (a *app) compile(cfg loader.Config, out string) (ix *index.Index, compiled 
 		return ix, compiled, ix.Save(out)
 	}
 	if cfg.CacheDir != "" {
-		_, err = loader.LoadRules("", ix, cfg.Warn, cfg.CacheDir)
+		builtin := cfg
+		builtin.Rules = ""
+		_, err = loader.LoadRules(builtin, ix)
 	}
 	return ix, compiled, err
 }
