@@ -115,8 +115,13 @@ const MinPartial = 3
 // (bounds.go), the skills by column (skillfile.go) and each term's text
 // document frequency (TextDF); 10, the same layout, with each term's
 // segments cut where they waste least bound (bounds.go, cutScores), not
-// at fixed shares: an index of 9 prunes less, and is compiled again.
-const FormatVersion = 10
+// at fixed shares: an index of 9 prunes less, and is compiled again; 11,
+// the same layout, with the source hash made of each skill's name and
+// ContentSum (SourceHash), which a recompile has without reading the
+// skills it did not change: what is keyed by the hash of an index of 10
+// (the calibration table, the prompt memory's weights, the rules cache)
+// is built again once, as after any edit.
+const FormatVersion = 11
 
 // SkillInfo is what the router needs to know about a skill at route time.
 type SkillInfo struct {
