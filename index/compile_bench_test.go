@@ -2,6 +2,7 @@ package index
 
 import (
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
@@ -11,32 +12,37 @@ import (
 	"github.com/skillroute/skillroute/skills"
 )
 
-// benchIndex compiles the catalog $SKILLROUTE_BENCH_CATALOG (a folder
-// `skillroute bench gen` wrote, see BENCHMARKS.md), else 2,000 generated
+// benchCatalog reads the catalog $SKILLROUTE_BENCH_CATALOG (a folder
+// `skillroute bench gen` wrote, see BENCHMARKS.md), else generates 2,000
 // skills.
-func benchIndex(b *testing.B) *Index {
+func benchCatalog(b *testing.B) *skills.Catalog {
 	b.Helper()
-	var cat *skills.Catalog
 	if dir := os.Getenv("SKILLROUTE_BENCH_CATALOG"); dir != "" {
-		var err error
-		if cat, err = skills.Load(dir); err != nil {
-			b.Fatal(err)
-		}
-	} else {
-		set, err := synth.Generate(synth.Options{Skills: 2000, Seed: 1, Queries: 1})
+		cat, err := skills.Load(dir)
 		if err != nil {
 			b.Fatal(err)
 		}
-		cat = &skills.Catalog{}
-		for _, f := range set.Files {
-			sk, err := skills.Parse(f.Name+"/SKILL.md", f.Name, f.Data)
-			if err != nil {
-				b.Fatal(err)
-			}
-			cat.Skills = append(cat.Skills, sk)
-		}
+		return cat
 	}
-	return Compile(cat, nil, Options{})
+	set, err := synth.Generate(synth.Options{Skills: 2000, Seed: 1, Queries: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cat := &skills.Catalog{}
+	for _, f := range set.Files {
+		sk, err := skills.Parse(f.Name+"/SKILL.md", f.Name, f.Data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cat.Skills = append(cat.Skills, sk)
+	}
+	return cat
+}
+
+// benchIndex compiles benchCatalog's catalog.
+func benchIndex(b *testing.B) *Index {
+	b.Helper()
+	return Compile(benchCatalog(b), nil, Options{})
 }
 
 // BenchmarkSegments measures cutting every term's postings into impact
@@ -57,6 +63,39 @@ func BenchmarkSegments(b *testing.B) {
 		b.StartTimer()
 		before := processCPU()
 		ix.buildSegments(1)
+		cpu += processCPU() - before
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkRecompile measures compiling a catalog after one skill's edit,
+// from the cut cache of the compile before (the cache's load and save
+// included, the skills read beforehand): the catalog of benchIndex.
+func BenchmarkRecompile(b *testing.B) {
+	cat := benchCatalog(b)
+	path := filepath.Join(b.TempDir(), "cuts.bin")
+	cuts := LoadCutCache(path, "bench")
+	Compile(cat, nil, Options{Cuts: cuts})
+	if err := cuts.Save(path); err != nil {
+		b.Fatal(err)
+	}
+	var cpu time.Duration
+	round := 0
+	for b.Loop() {
+		b.StopTimer()
+		cat.Skills[round%len(cat.Skills)].Body += "\nOne more line about caching."
+		round++
+		runtime.GC()
+		b.StartTimer()
+		before := processCPU()
+		cuts := LoadCutCache(path, "bench")
+		Compile(cat, nil, Options{Cuts: cuts})
+		if err := cuts.Save(path); err != nil {
+			b.Fatal(err)
+		}
+		if cuts.Cut() != 1 {
+			b.Fatalf("%d skills cut", cuts.Cut())
+		}
 		cpu += processCPU() - before
 	}
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
