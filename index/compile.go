@@ -161,7 +161,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	})
 	der = nil
 	if opt.Cuts != nil {
-		opt.Cuts.done(b.terms, b.weights) // the words the index is built from are copied into it
+		opt.Cuts.done(b.terms, b.weights, b.used()) // the words the index is built from are copied into it
 	}
 	ix.SourceHash = hash.sum(syn)
 	ix.Dict = dict
@@ -417,10 +417,14 @@ type builder struct {
 	weightNums map[float64]uint32
 
 	// Records from the last compile (cutcache.go) are numbered by its
-	// terms and weights: cuts holds those tables, and remapTerm and
-	// remapWeight map each number to this builder's, plus one (0: not
-	// met yet).
+	// terms and weights: cuts holds those tables. When the compile keeps
+	// the file's numbers (numbering.extend), they are this builder's
+	// (shared): a record's entries are merged as they are, and a term
+	// no skill uses any more keeps its number, with no posting. Otherwise
+	// remapTerm and remapWeight map each number to this builder's, plus
+	// one (0: not met yet).
 	cuts        *CutCache
+	shared      bool
 	remapTerm   []uint32
 	remapWeight []uint32
 	recBuf      []byte
@@ -428,14 +432,42 @@ type builder struct {
 
 func newBuilder(n int, cuts *CutCache) *builder {
 	b := &builder{n: n, ids: map[string]uint32{}, weightNums: map[float64]uint32{}, skillEnds: make([]uint32, 0, n), fieldTerms: make([][2]uint32, 0, n), cuts: cuts}
-	if cuts != nil {
+	switch {
+	case cuts != nil && cuts.num.extend:
+		// The maps of the file's terms and weights are made when a skill
+		// cut afresh first needs them.
+		b.shared, b.ids, b.weightNums = true, nil, nil
+		b.terms, b.weights = slices.Clip(cuts.terms), slices.Clip(cuts.wts)
+		t := len(b.terms)
+		b.keyword = make([]bool, t)
+		b.dfKeyword, b.dfText, b.lastKw, b.lastText = make([]uint32, t), make([]uint32, t), make([]uint32, t), make([]uint32, t)
+	case cuts != nil:
 		b.remapTerm, b.remapWeight = make([]uint32, len(cuts.terms)), make([]uint32, len(cuts.wts))
 	}
 	return b
 }
 
+// used is how many of the builder's terms some skill uses.
+func (b *builder) used() int {
+	n := 0
+	for i := range b.terms {
+		if b.dfKeyword[i] > 0 || b.dfText[i] > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // termID returns the number of term, numbering it if it is new.
 func (b *builder) termID(term string) uint32 {
+	if b.ids == nil {
+		b.ids = make(map[string]uint32, len(b.terms))
+		for i, t := range b.terms {
+			if _, ok := b.ids[t]; !ok {
+				b.ids[t] = uint32(i)
+			}
+		}
+	}
 	id, ok := b.ids[term]
 	if !ok {
 		id = uint32(len(b.terms))
@@ -451,6 +483,14 @@ func (b *builder) termID(term string) uint32 {
 
 // weightNum returns the number of keyword weight w, numbering it if it is new.
 func (b *builder) weightNum(w float64) uint32 {
+	if b.weightNums == nil {
+		b.weightNums = make(map[float64]uint32, len(b.weights))
+		for i, v := range b.weights {
+			if _, ok := b.weightNums[v]; !ok {
+				b.weightNums[v] = uint32(i)
+			}
+		}
+	}
 	num, ok := b.weightNums[w]
 	if !ok {
 		num = uint32(len(b.weights))
@@ -465,26 +505,27 @@ func (b *builder) weightNum(w float64) uint32 {
 // cutting would have met them, so the builder ends as a cold compile's.
 func (b *builder) add(st *skillTerms) {
 	skill := uint32(len(b.skillEnds)) + 1 // as stored in lastKw and lastText
-	if st.cached != nil {
+	switch {
+	case st.cached != nil && b.shared:
+		st.cached.each(func(term uint32, field Field, value uint32) { b.put(skill, term, field, value) })
+	case st.cached != nil:
 		st.cached.each(func(term uint32, field Field, value uint32) {
 			id := b.remapTerm[term]
 			if id == 0 {
 				id = b.termID(b.cuts.terms[term]) + 1
 				b.remapTerm[term] = id
-				b.cuts.num.noteTerm(id-1, term)
 			}
 			if field.IsKeyword() {
 				num := b.remapWeight[value]
 				if num == 0 {
 					num = b.weightNum(b.cuts.wts[value]) + 1
 					b.remapWeight[value] = num
-					b.cuts.num.noteWeight(num-1, value)
 				}
 				value = num - 1
 			}
 			b.put(skill, id-1, field, value)
 		})
-	} else {
+	default:
 		for _, e := range st.entries {
 			id := b.termID(e.term)
 			var value uint32
@@ -536,7 +577,7 @@ func (b *builder) keepRecord(st *skillTerms) {
 				return
 			}
 		}
-	}, int(to-from), b.terms, b.weights, b.recBuf)
+	}, int(to-from), b.recBuf)
 }
 
 // run is a run of skills' entries, from entry from (skill firstSkill's
@@ -599,13 +640,15 @@ func (b *builder) entry(i uint32) entry { return b.entries[i/blockSize][i%blockS
 // skills in order, a skill's fields in order), with tf-idf weights, and
 // indexes the keyword terms by trigram.
 func (b *builder) layout(ix *Index, workers int) {
-	order := make([]uint32, len(b.terms)) // ids by term
-	for i := range order {
-		order[i] = uint32(i)
+	order := make([]uint32, 0, len(b.terms)) // the ids of the terms some skill uses, by term
+	for i := range b.terms {
+		if b.dfKeyword[i] > 0 || b.dfText[i] > 0 {
+			order = append(order, uint32(i))
+		}
 	}
 	slices.SortFunc(order, func(x, y uint32) int { return cmp.Compare(b.terms[x], b.terms[y]) })
 	rank := make([]uint32, len(b.terms)) // id -> position in order
-	sorted := make([]string, len(b.terms))
+	sorted := make([]string, len(order))
 	for r, id := range order {
 		rank[id] = uint32(r)
 		sorted[r] = b.terms[id]
@@ -624,14 +667,14 @@ func (b *builder) layout(ix *Index, workers int) {
 	runs := b.runs(workers)
 	counts := make([][]uint32, len(runs)) // by run and term rank
 	parallelRuns(runs, func(k int, r run) {
-		c := make([]uint32, len(b.terms))
+		c := make([]uint32, len(order))
 		for i := r.from; i < r.to; i++ {
 			c[rank[b.entry(i).term]]++
 		}
 		counts[k] = c
 	})
-	starts := make([]uint32, len(b.terms)+1)
-	for t := range b.terms {
+	starts := make([]uint32, len(order)+1)
+	for t := range order {
 		at := starts[t]
 		for _, c := range counts {
 			at, c[t] = at+c[t], at // c becomes the run's next position

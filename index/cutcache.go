@@ -114,16 +114,17 @@ type CutCache struct {
 // numbering is how a compile's records number their terms and weights.
 // Renumbering every record as the builder numbers it cost a recompile of
 // 10,000 skills 0.16 s of encoding on the merge's one goroutine, so a
-// recompile keeps the loaded file's numbers, to which new terms and
-// weights are added at the end: an unchanged skill's record is copied as
-// it was read. Terms no skill uses any more stay in the table; when they
-// are more than a quarter of those used (compactSlack), a compile numbers
-// afresh, as a cold one does: the builder's numbers.
+// recompile keeps the loaded file's numbers (extend), which the builder
+// then numbers its terms and weights by, new ones added at the end: an
+// unchanged skill's record is copied as it was read, and merged as it is.
+// Terms no skill uses any more stay in the table; when they are more than
+// a quarter of those used (compactSlack), a compile numbers afresh, as a
+// cold one does: in the order the builder meets them.
 type numbering struct {
 	extend bool
-	terms  renumber[string, string]  // the file's terms
-	wts    renumber[float64, uint64] // the file's keyword weights, by their bits
-	used   int                       // how many terms this compile used
+	terms  []string  // the file's terms, by number
+	wts    []float64 // the file's keyword weights, by number
+	used   int       // how many terms this compile used
 }
 
 // compactSlack is how many unused terms, as a share of the used ones,
@@ -304,86 +305,9 @@ func (c *CutCache) begin(dict table.Strings) {
 	c.kept, c.keptWords = map[cutKey][]byte{}, map[cutKey][2]string{}
 	c.num = numbering{}
 	if c.recs != nil && float64(len(c.terms)) <= float64(c.used)*(1+compactSlack)+compactFloor {
-		c.num = numbering{extend: true, terms: renumber[string, string]{vals: slices.Clip(c.terms)}, wts: renumber[float64, uint64]{vals: slices.Clip(c.wts)}}
+		c.num.extend = true
 	}
 	c.cut.Store(0)
-}
-
-// renumber is one kind of value's numbers in the file (terms, keyword
-// weights): with extend, the loaded values, then the new ones a compile
-// adds, and which builder number is which file number.
-type renumber[V any, K comparable] struct {
-	vals      []V      // the file's values by number
-	byBuilder []uint32 // by builder number: the file's number + 1 (0: not known yet)
-	old       map[K]uint32
-}
-
-// note records that builder number id is the file's number num.
-func (r *renumber[V, K]) note(id, num uint32) {
-	if int(id) >= len(r.byBuilder) {
-		r.byBuilder = append(r.byBuilder, make([]uint32, int(id)+1-len(r.byBuilder))...)
-	}
-	r.byBuilder[id] = num + 1
-}
-
-// number returns the file's number of builder number id, whose value is
-// v (key: its map key), adding v at the end when the file has none.
-func (r *renumber[V, K]) number(id uint32, v V, key func(V) K) uint32 {
-	if int(id) < len(r.byBuilder) && r.byBuilder[id] != 0 {
-		return r.byBuilder[id] - 1
-	}
-	if r.old == nil {
-		r.old = make(map[K]uint32, len(r.vals))
-		for i, x := range r.vals {
-			if _, ok := r.old[key(x)]; !ok {
-				r.old[key(x)] = uint32(i)
-			}
-		}
-	}
-	num, ok := r.old[key(v)]
-	if !ok {
-		num = uint32(len(r.vals))
-		r.vals = append(r.vals, v)
-		r.old[key(v)] = num
-	}
-	r.note(id, num)
-	return num
-}
-
-// reset forgets the builder's numbers, keeping the file's values.
-func (r *renumber[V, K]) reset() { r.byBuilder, r.old = nil, nil }
-
-func termKey(t string) string { return t }
-
-// term returns the file's number of builder term id, whose text is t.
-func (n *numbering) term(id uint32, t string) uint32 {
-	if !n.extend {
-		return id
-	}
-	return n.terms.number(id, t, termKey)
-}
-
-// weight is term for a builder weight number, whose value is w.
-func (n *numbering) weight(num uint32, w float64) uint32 {
-	if !n.extend {
-		return num
-	}
-	return n.wts.number(num, w, math.Float64bits)
-}
-
-// noteTerm records, with extend, that builder term id is the loaded
-// file's term number old.
-func (n *numbering) noteTerm(id, old uint32) {
-	if n.extend {
-		n.terms.note(id, old)
-	}
-}
-
-// noteWeight is noteTerm for a builder weight number.
-func (n *numbering) noteWeight(num, old uint32) {
-	if n.extend {
-		n.wts.note(num, old)
-	}
 }
 
 // words returns skill s's description and body words, from the cache or
@@ -496,9 +420,9 @@ func (ct *cachedTerms) each(fn func(term uint32, field Field, value uint32)) {
 
 // keepRecord keeps a skill's record for the next compile: rec as it was
 // loaded, when the numbering extends the loaded file's, else its entries
-// es (n of them) encoded, given in the builder's numbering, whose terms
-// and weights are terms and weights. buf is reused, and returned.
-func (c *CutCache) keepRecord(k cutKey, rec []byte, keywords int, fieldTerms [2]int, es func(yield func(entry) bool), n int, terms []string, weights []float64, buf []byte) []byte {
+// es (n of them) encoded, in the builder's numbering, which is the
+// file's. buf is reused, and returned.
+func (c *CutCache) keepRecord(k cutKey, rec []byte, keywords int, fieldTerms [2]int, es func(yield func(entry) bool), n int, buf []byte) []byte {
 	if rec != nil && c.num.extend {
 		// Unchanged, it is copied from the loaded file when the cache is
 		// saved: no copy of it made now.
@@ -515,10 +439,7 @@ func (c *CutCache) keepRecord(k cutKey, rec []byte, keywords int, fieldTerms [2]
 	buf = binary.AppendUvarint(buf, uint64(n))
 	for e := range es {
 		field, v := Field(e.code>>fieldShift), e.code&valueMask
-		if field.IsKeyword() {
-			v = c.num.weight(v, weights[v])
-		}
-		buf = binary.AppendUvarint(buf, uint64(c.num.term(e.term, terms[e.term])))
+		buf = binary.AppendUvarint(buf, uint64(e.term))
 		buf = binary.AppendUvarint(buf, uint64(v)<<fieldBits|uint64(field))
 	}
 	c.mu.Lock()
@@ -558,7 +479,7 @@ func (c *CutCache) Save(path string) error {
 	}
 	var s cutsSection
 	s.words, s.recs = sortedKeys(sp.words), sortedKeys(sp.recs)
-	s.terms, s.wts = c.num.terms.vals, c.num.wts.vals
+	s.terms, s.wts = c.num.terms, c.num.wts
 	delta := c.num.extend && c.base != [16]byte{}
 	if delta {
 		// What the file lacks: the words and records cut this compile,
@@ -782,13 +703,8 @@ func LoadCutCache(path, ident string) *CutCache {
 // done ends a compile's use of the loaded words: they leave memory, the
 // file's pages with them (store.MapCache); at 100,000 skills they were
 // 215 MB of a recompile's peak. A cache serves one compile.
-func (c *CutCache) done(terms []string, weights []float64) {
-	if !c.num.extend {
-		c.num.terms.vals, c.num.wts.vals = terms, weights
-	}
-	c.num.used = len(terms)
-	c.num.terms.reset()
-	c.num.wts.reset()
+func (c *CutCache) done(terms []string, weights []float64, used int) {
+	c.num.terms, c.num.wts, c.num.used = terms, weights, used
 	c.old, c.recs, c.terms, c.wts = nil, nil, nil, nil
 	if c.evict != nil {
 		c.evict()
