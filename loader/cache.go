@@ -3,6 +3,7 @@ package loader
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
@@ -198,20 +199,32 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 		})
 		opt.Cuts = nil
 	}
+	ix.Stamp = full
+	ix.Built = began
+	// The index is written while its calibration is measured, which is
+	// written last (index.SaveCacheLate).
+	path := indexFile(cfg, quick)
+	var saved sync.WaitGroup
+	cal := make(chan index.Calibration, 1)
+	if cfg.CacheDir != "" {
+		saved.Go(func() { err = ix.SaveCacheLate(path, cal) })
+	}
 	// Each catalog's abstain and HIGH lines, measured once here and kept
 	// in the index (router.Calibrate).
-	ix.Calibration = router.Calibrate(ix, func(i int) (string, string) {
+	calibration := router.Calibrate(ix, func(i int) (string, string) {
 		s := &src.catalog.Skills[i]
 		return s.Text(), s.Body
 	})
+	cal <- calibration
+	saved.Wait()
+	ix.Calibration = calibration
 	cached.Wait()
-	ix.Stamp = full
-	ix.Built = began
 	if cfg.CacheDir == "" {
 		return ix, nil
 	}
-	path := indexFile(cfg, quick)
-	err = ix.SaveCache(path)
+	if errors.Is(err, index.ErrLateCalibration) {
+		err = ix.SaveCache(path)
+	}
 	if err == nil {
 		// The file's time is when the sources were read: a skill saved
 		// during the compile is newer than it, and Changed sees it.
