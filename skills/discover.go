@@ -85,14 +85,23 @@ func Discover(p Places, withBuiltin bool) (*Catalog, []error, error) {
 // DiscoverCached is Discover with a cache of parsed frontmatter (nil:
 // none), which it reads and adds this discovery's headers to.
 func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []error, error) {
-	byName := map[string]Skill{}
+	// The skills found, and by name the one that stands (a later place's
+	// overrides an earlier one's): indexes into found, not copies of
+	// skills, which at 100,000 skills were a map of 26 MB to copy in and
+	// out.
+	var found []Skill
+	byName := map[string]int{}
+	add := func(s Skill) {
+		byName[s.Name] = len(found)
+		found = append(found, s)
+	}
 	if withBuiltin {
 		base, err := Builtin()
 		if err != nil {
 			return nil, nil, err
 		}
 		for _, s := range base.Skills {
-			byName[s.Name] = s
+			add(s)
 		}
 	}
 	var warnings []error
@@ -131,17 +140,19 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 			} else if !strings.Contains(sk.Name, ":") {
 				// A plugin's "p:x" stands for the built-in "x" it shadows
 				// (skillroute's own plugin ships the built-in skills).
-				if b, ok := byName[sk.Name]; ok && strings.HasPrefix(b.Source, "builtin:") {
+				if b, ok := byName[sk.Name]; ok && strings.HasPrefix(found[b].Source, "builtin:") {
 					delete(byName, sk.Name)
 				}
 				sk.Name = d.Prefix + sk.Name
 			}
-			byName[sk.Name] = sk
+			add(sk)
 		}
 	}
 	list := make([]Skill, 0, len(byName))
-	for _, s := range byName {
-		list = append(list, s)
+	for i := range found {
+		if byName[found[i].Name] == i {
+			list = append(list, found[i])
+		}
 	}
 	cat, err := NewCatalog(list)
 	return cat, warnings, err
