@@ -2,6 +2,7 @@ package index
 
 import (
 	"cmp"
+	"encoding/binary"
 	"math"
 	"runtime"
 	"runtime/debug"
@@ -160,15 +161,15 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		}
 	})
 	der = nil
-	if opt.Cuts != nil {
-		opt.Cuts.done(b.terms, b.weights, b.used()) // the words the index is built from are copied into it
-	}
 	ix.SourceHash = hash.sum(syn)
 	ix.Dict = dict
 	if len(derivedWords) > 0 {
 		ix.Dict = table.New(tokenize.HanWords(append(dictWords, derivedWords...)))
 	}
 	b.layout(ix, workers)
+	if opt.Cuts != nil {
+		opt.Cuts.done(b.terms, b.weights, b.used()) // the words and records the index is built from are copied into it
+	}
 
 	total := 0.0
 	for _, s := range ix.Skills {
@@ -399,18 +400,26 @@ const (
 )
 
 // builder gathers the merged skills.
+//
+// A skill's entries are either copied into blocks, or, for a skill whose
+// record the cut cache had and whose numbers the builder shares, left in
+// the record, where the layout reads them: at 100,000 skills a recompile
+// copied 30 million entries (240 MB) on the merge's one goroutine. The
+// terms' document frequencies are counted as the layout reads the
+// entries, on every core.
 type builder struct {
 	n          int
 	ids        map[string]uint32
-	terms      []string // by id
-	keyword    []bool   // by id: some skill has it as a keyword
-	dfKeyword  []uint32 // by id: skills with it in a keyword field
-	dfText     []uint32 // by id: skills with it in a text field
-	lastKw     []uint32 // by id: 1 + the last skill counted in dfKeyword
-	lastText   []uint32
+	terms      []string    // by id
+	keyword    []bool      // by id: some skill has it as a keyword (layout)
+	dfKeyword  []uint32    // by id: skills with it in a keyword field (layout)
+	dfText     []uint32    // by id: skills with it in a text field (layout)
 	entries    [][]entry   // in blocks of blockSize: no copy of them all as they grow
-	count      uint32      // entries so far
-	skillEnds  []uint32    // skill i's entries end at skillEnds[i]
+	count      uint32      // entries in blocks so far
+	total      uint32      // entries so far, blocks and records
+	skillEnds  []uint32    // skill i's entries end at skillEnds[i], counting every skill's
+	blockFrom  []uint32    // skill i's entries start there in the blocks (unless it has a record)
+	recs       [][]byte    // skill i's record's entries (cachedTerms.entries), or nil
 	fieldTerms [][2]uint32 // skill i's distinct description and body terms
 	fieldSum   [2]float64  // the same, summed over skills
 	weights    []float64
@@ -419,7 +428,7 @@ type builder struct {
 	// Records from the last compile (cutcache.go) are numbered by its
 	// terms and weights: cuts holds those tables. When the compile keeps
 	// the file's numbers (numbering.extend), they are this builder's
-	// (shared): a record's entries are merged as they are, and a term
+	// (shared): a record's entries are laid out as they are, and a term
 	// no skill uses any more keeps its number, with no posting. Otherwise
 	// remapTerm and remapWeight map each number to this builder's, plus
 	// one (0: not met yet).
@@ -431,23 +440,21 @@ type builder struct {
 }
 
 func newBuilder(n int, cuts *CutCache) *builder {
-	b := &builder{n: n, ids: map[string]uint32{}, weightNums: map[float64]uint32{}, skillEnds: make([]uint32, 0, n), fieldTerms: make([][2]uint32, 0, n), cuts: cuts}
+	b := &builder{n: n, ids: map[string]uint32{}, weightNums: map[float64]uint32{}, skillEnds: make([]uint32, 0, n),
+		blockFrom: make([]uint32, 0, n), recs: make([][]byte, 0, n), fieldTerms: make([][2]uint32, 0, n), cuts: cuts}
 	switch {
 	case cuts != nil && cuts.num.extend:
 		// The maps of the file's terms and weights are made when a skill
 		// cut afresh first needs them.
 		b.shared, b.ids, b.weightNums = true, nil, nil
 		b.terms, b.weights = slices.Clip(cuts.terms), slices.Clip(cuts.wts)
-		t := len(b.terms)
-		b.keyword = make([]bool, t)
-		b.dfKeyword, b.dfText, b.lastKw, b.lastText = make([]uint32, t), make([]uint32, t), make([]uint32, t), make([]uint32, t)
 	case cuts != nil:
 		b.remapTerm, b.remapWeight = make([]uint32, len(cuts.terms)), make([]uint32, len(cuts.wts))
 	}
 	return b
 }
 
-// used is how many of the builder's terms some skill uses.
+// used is how many of the builder's terms some skill uses (after layout).
 func (b *builder) used() int {
 	n := 0
 	for i := range b.terms {
@@ -474,9 +481,6 @@ func (b *builder) termID(term string) uint32 {
 		term = strings.Clone(term) // term may be a slice of a whole body
 		b.ids[term] = id
 		b.terms = append(b.terms, term)
-		b.keyword = append(b.keyword, false)
-		b.dfKeyword, b.dfText = append(b.dfKeyword, 0), append(b.dfText, 0)
-		b.lastKw, b.lastText = append(b.lastKw, 0), append(b.lastText, 0)
 	}
 	return id
 }
@@ -500,14 +504,18 @@ func (b *builder) weightNum(w float64) uint32 {
 	return num
 }
 
-// add merges the next skill: its entries, or its record from the last
-// compile, whose numbers become this builder's on the way, in the order
-// cutting would have met them, so the builder ends as a cold compile's.
+// add merges the next skill: its record from the last compile, left
+// where it is when the builder shares its numbers, else its entries, or
+// its record's with its numbers made this builder's on the way, in the
+// order cutting would have met them, so the builder ends as a cold
+// compile's.
 func (b *builder) add(st *skillTerms) {
-	skill := uint32(len(b.skillEnds)) + 1 // as stored in lastKw and lastText
+	start := b.count
+	var rec []byte
 	switch {
 	case st.cached != nil && b.shared:
-		st.cached.each(func(term uint32, field Field, value uint32) { b.put(skill, term, field, value) })
+		rec = st.cached.entries
+		b.total += uint32(st.cached.n)
 	case st.cached != nil:
 		st.cached.each(func(term uint32, field Field, value uint32) {
 			id := b.remapTerm[term]
@@ -523,7 +531,7 @@ func (b *builder) add(st *skillTerms) {
 				}
 				value = num - 1
 			}
-			b.put(skill, id-1, field, value)
+			b.put(id-1, field, value)
 		})
 	default:
 		for _, e := range st.entries {
@@ -534,28 +542,20 @@ func (b *builder) add(st *skillTerms) {
 			} else {
 				value = uint32(min(e.value, valueMask))
 			}
-			b.put(skill, id, e.field, value)
+			b.put(id, e.field, value)
 		}
 	}
-	b.skillEnds = append(b.skillEnds, b.count)
+	b.total += b.count - start
+	b.recs = append(b.recs, rec)
+	b.blockFrom = append(b.blockFrom, start)
+	b.skillEnds = append(b.skillEnds, b.total)
 	b.fieldTerms = append(b.fieldTerms, [2]uint32{uint32(st.fieldTerms[0]), uint32(st.fieldTerms[1])})
 	b.fieldSum[0] += float64(st.fieldTerms[0])
 	b.fieldSum[1] += float64(st.fieldTerms[1])
 }
 
-// put adds an entry of skill (numbered from 1) and counts its term's
-// document frequency.
-func (b *builder) put(skill, id uint32, field Field, value uint32) {
-	if field.IsKeyword() {
-		b.keyword[id] = true
-		if b.lastKw[id] != skill {
-			b.lastKw[id] = skill
-			b.dfKeyword[id]++
-		}
-	} else if b.lastText[id] != skill {
-		b.lastText[id] = skill
-		b.dfText[id]++
-	}
+// put adds an entry to the blocks.
+func (b *builder) put(id uint32, field Field, value uint32) {
 	if b.count%blockSize == 0 {
 		b.entries = append(b.entries, make([]entry, 0, blockSize))
 	}
@@ -566,11 +566,8 @@ func (b *builder) put(skill, id uint32, field Field, value uint32) {
 
 // keepRecord keeps the skill just added as a record for the next compile.
 func (b *builder) keepRecord(st *skillTerms) {
-	from := uint32(0)
-	if len(b.skillEnds) > 1 {
-		from = b.skillEnds[len(b.skillEnds)-2]
-	}
-	to := b.count
+	k := len(b.skillEnds) - 1
+	from, to := b.blockFrom[k], b.count
 	b.recBuf = b.cuts.keepRecord(cutKey(st.sum), st.rec, st.keywords, st.fieldTerms, func(yield func(entry) bool) {
 		for i := from; i < to; i++ {
 			if !yield(b.entry(i)) {
@@ -580,11 +577,52 @@ func (b *builder) keepRecord(st *skillTerms) {
 	}, int(to-from), b.recBuf)
 }
 
-// run is a run of skills' entries, from entry from (skill firstSkill's
-// first) to entry to, that one worker lays out.
+// skillEntries calls fn with each entry of skill i: from its record, or
+// from the blocks.
+func (b *builder) skillEntries(i int, fn func(term uint32, field Field, value uint32)) {
+	if rec := b.recs[i]; rec != nil {
+		for len(rec) > 0 {
+			// A term's number and its value and field, each mostly one
+			// byte: read here without binary.Uvarint's call.
+			var t, v uint64
+			if rec[0] < 0x80 {
+				t, rec = uint64(rec[0]), rec[1:]
+			} else {
+				var n int
+				t, n = binary.Uvarint(rec)
+				rec = rec[n:]
+			}
+			if rec[0] < 0x80 {
+				v, rec = uint64(rec[0]), rec[1:]
+			} else {
+				var n int
+				v, n = binary.Uvarint(rec)
+				rec = rec[n:]
+			}
+			fn(uint32(t), Field(v&fieldMask), uint32(v>>fieldBits))
+		}
+		return
+	}
+	from := b.blockFrom[i]
+	to := from + (b.skillEnds[i] - b.start(i))
+	for j := from; j < to; j++ {
+		e := b.entry(j)
+		fn(e.term, Field(e.code>>fieldShift), e.code&valueMask)
+	}
+}
+
+// start is where skill i's entries start, counting every skill's.
+func (b *builder) start(i int) uint32 {
+	if i == 0 {
+		return 0
+	}
+	return b.skillEnds[i-1]
+}
+
+// run is a run of skills, from firstSkill to endSkill, that one worker
+// lays out.
 type run struct {
-	firstSkill int
-	from, to   uint32
+	firstSkill, endSkill int
 }
 
 // layoutPart is the fewest entries worth a worker of their own in the
@@ -594,23 +632,17 @@ var layoutPart = 1 << 16
 
 // runs cuts the skills into at most workers runs of about equal entries.
 func (b *builder) runs(workers int) []run {
-	parts := max(1, min(workers, int(b.count)/layoutPart))
+	parts := max(1, min(workers, int(b.total)/layoutPart))
 	var out []run
 	skill := 0
 	for k := range parts {
 		r := run{firstSkill: skill}
-		if skill > 0 {
-			r.from = b.skillEnds[skill-1]
-		}
-		share := uint32(uint64(b.count) * uint64(k+1) / uint64(parts))
+		share := uint32(uint64(b.total) * uint64(k+1) / uint64(parts))
 		for skill < len(b.skillEnds) && (k == parts-1 || b.skillEnds[skill] <= share) {
 			skill++
 		}
-		r.to = r.from
-		if skill > 0 {
-			r.to = b.skillEnds[skill-1]
-		}
-		if r.to > r.from || k == parts-1 {
+		r.endSkill = skill
+		if b.start(r.firstSkill) < b.start(r.endSkill) || k == parts-1 {
 			out = append(out, r)
 		}
 	}
@@ -633,56 +665,85 @@ func parallelRuns(runs []run, fn func(k int, r run)) {
 // blockSize is how many entries a block of builder.entries holds (512 KiB).
 const blockSize = 1 << 16
 
-// entry returns entry number i.
+// entry returns entry number i of the blocks.
 func (b *builder) entry(i uint32) entry { return b.entries[i/blockSize][i%blockSize] }
+
+// runCount is what a run's first pass over its entries counts, by term:
+// its postings, and its skills with the term in a keyword and in a text
+// field.
+type runCount struct {
+	posts, dfKeyword, dfText []uint32
+	lastKw, lastText         []uint32 // 1 + the last skill counted in dfKeyword, dfText
+}
 
 // layout sorts the terms, lays the postings out by term (a counting sort:
 // skills in order, a skill's fields in order), with tf-idf weights, and
 // indexes the keyword terms by trigram.
 func (b *builder) layout(ix *Index, workers int) {
-	order := make([]uint32, 0, len(b.terms)) // the ids of the terms some skill uses, by term
-	for i := range b.terms {
-		if b.dfKeyword[i] > 0 || b.dfText[i] > 0 {
-			order = append(order, uint32(i))
+	// The skills are shared out in runs of about equal postings, one per
+	// worker; each counts its run's postings and document frequencies per
+	// term, and lays its postings out after those of the runs before it,
+	// so each term's postings come in skill order as from one worker
+	// (TestCompileParallel). At 100,000 skills the layout, one after the
+	// other, was 1.6 s of a recompile.
+	nt := len(b.terms)
+	runs := b.runs(workers)
+	counts := make([]runCount, len(runs))
+	parallelRuns(runs, func(k int, r run) {
+		c := runCount{posts: make([]uint32, nt), dfKeyword: make([]uint32, nt), dfText: make([]uint32, nt),
+			lastKw: make([]uint32, nt), lastText: make([]uint32, nt)}
+		for i := r.firstSkill; i < r.endSkill; i++ {
+			skill := uint32(i) + 1
+			b.skillEntries(i, func(term uint32, field Field, _ uint32) {
+				c.posts[term]++
+				if field.IsKeyword() {
+					if c.lastKw[term] != skill {
+						c.lastKw[term] = skill
+						c.dfKeyword[term]++
+					}
+				} else if c.lastText[term] != skill {
+					c.lastText[term] = skill
+					c.dfText[term]++
+				}
+			})
+		}
+		c.lastKw, c.lastText = nil, nil
+		counts[k] = c
+	})
+	b.dfKeyword, b.dfText, b.keyword = make([]uint32, nt), make([]uint32, nt), make([]bool, nt)
+	for _, c := range counts {
+		for t := range nt {
+			b.dfKeyword[t] += c.dfKeyword[t]
+			b.dfText[t] += c.dfText[t]
+		}
+	}
+	order := make([]uint32, 0, nt) // the ids of the terms some skill uses, by term
+	for t := range nt {
+		b.keyword[t] = b.dfKeyword[t] > 0
+		if b.dfKeyword[t] > 0 || b.dfText[t] > 0 {
+			order = append(order, uint32(t))
 		}
 	}
 	slices.SortFunc(order, func(x, y uint32) int { return cmp.Compare(b.terms[x], b.terms[y]) })
-	rank := make([]uint32, len(b.terms)) // id -> position in order
 	sorted := make([]string, len(order))
-	for r, id := range order {
-		rank[id] = uint32(r)
-		sorted[r] = b.terms[id]
-	}
-	ix.Terms = table.New(sorted)
 	ix.TextDF = make([]uint32, len(order))
 	for r, id := range order {
+		sorted[r] = b.terms[id]
 		ix.TextDF[r] = b.dfText[id]
 	}
-
-	// The skills are shared out in runs of about equal postings, one per
-	// worker; each counts its run's postings per term, and lays them out
-	// after those of the runs before it, so each term's postings come in
-	// skill order as from one worker (TestCompileParallel). At 100,000
-	// skills the layout, one after the other, was 1.6 s of a recompile.
-	runs := b.runs(workers)
-	counts := make([][]uint32, len(runs)) // by run and term rank
-	parallelRuns(runs, func(k int, r run) {
-		c := make([]uint32, len(order))
-		for i := r.from; i < r.to; i++ {
-			c[rank[b.entry(i).term]]++
-		}
-		counts[k] = c
-	})
+	ix.Terms = table.New(sorted)
+	// Each run's postings of a term go after the runs' before it: posts
+	// becomes, by term, where the run's next one goes.
 	starts := make([]uint32, len(order)+1)
-	for t := range order {
-		at := starts[t]
+	for r, id := range order {
+		at := starts[r]
 		for _, c := range counts {
-			at, c[t] = at+c[t], at // c becomes the run's next position
+			at, c.posts[id] = at+c.posts[id], at
 		}
-		starts[t+1] = at
+		starts[r+1] = at
 	}
 	ix.Starts = starts
-	total := int(b.count)
+	total := int(b.total)
 	ix.PostSkill = make([]uint32, total)
 	ix.PostWeight = make([]float32, total)
 	ix.PostField = make([]uint8, total)
@@ -693,9 +754,9 @@ func (b *builder) layout(ix *Index, workers int) {
 	defer grams.Wait()
 	// Each term's IDFs once, not once per posting (3 million at 10,000
 	// skills, each a logarithm).
-	idfKw := make([]float64, len(b.terms))
-	idfTx := make([]float64, len(b.terms))
-	for id := range b.terms {
+	idfKw := make([]float64, nt)
+	idfTx := make([]float64, nt)
+	for id := range nt {
 		idfKw[id] = IDF(b.n, int(b.dfKeyword[id]))
 		idfTx[id] = TextIDF(b.n, int(b.dfText[id]))
 	}
@@ -719,39 +780,59 @@ func (b *builder) layout(ix *Index, workers int) {
 		avg[f] = max(1, b.fieldSum[f]/float64(max(1, b.n)))
 	}
 	parallelRuns(runs, func(k int, r run) {
-		next := counts[k]
-		i := r.from
-		for skill := r.firstSkill; i < r.to; skill++ {
+		next := counts[k].posts
+		// The blocks this run's skills' entries lie in alone, which the
+		// collector may have back once laid out: in a cold compile they
+		// are the largest thing built.
+		firstBlock, endBlock := b.runBlocks(r)
+		for skill := r.firstSkill; skill < r.endSkill; skill++ {
 			var norm [2]float64
 			for f := range norm {
 				norm[f] = 1 - TextFieldB + TextFieldB*float64(b.fieldTerms[skill][f])/avg[f]
 			}
-			for end := b.skillEnds[skill]; i < end; i++ {
-				if i%blockSize == 0 && i > r.from && i-blockSize >= r.from {
-					b.entries[i/blockSize-1] = nil // laid out, and the run's alone: the collector may have it back
-				}
-				e := b.entry(i)
-				field := Field(e.code >> fieldShift)
-				value := e.code & valueMask
+			b.skillEntries(skill, func(term uint32, field Field, value uint32) {
 				var w float64
 				switch field {
 				case FieldDescription:
-					w = DescriptionWeight * tf(value) / norm[0] * idfTx[e.term]
+					w = DescriptionWeight * tf(value) / norm[0] * idfTx[term]
 				case FieldBody:
-					w = BodyWeight * tf(value) / norm[1] * idfTx[e.term]
+					w = BodyWeight * tf(value) / norm[1] * idfTx[term]
 				default:
-					w = b.weights[value] * idfKw[e.term]
+					w = b.weights[value] * idfKw[term]
 				}
-				r := rank[e.term]
-				p := next[r]
-				next[r]++
+				p := next[term]
+				next[term]++
 				ix.PostSkill[p] = uint32(skill)
 				ix.PostField[p] = uint8(field)
 				ix.PostWeight[p] = float32(w)
+			})
+			if b.recs[skill] == nil {
+				// Laid out up to here: the blocks before this skill's
+				// last entry's, that are the run's alone.
+				last := (b.blockFrom[skill] + b.skillEnds[skill] - b.start(skill)) / blockSize
+				for ; firstBlock < min(last, endBlock); firstBlock++ {
+					b.entries[firstBlock] = nil
+				}
 			}
 		}
 	})
 	b.entries = nil // the largest thing built; the layout is done with it
+}
+
+// runBlocks returns the blocks that hold entries of run r's skills and of
+// no other run's: [first, end).
+func (b *builder) runBlocks(r run) (first, end uint32) {
+	if r.firstSkill == r.endSkill {
+		return 0, 0
+	}
+	from := b.blockFrom[r.firstSkill]
+	to := b.count
+	if r.endSkill < len(b.blockFrom) {
+		to = b.blockFrom[r.endSkill]
+	}
+	// A block the run starts or ends in the middle of is shared.
+	first, end = (from+blockSize-1)/blockSize, to/blockSize
+	return first, max(first, end)
 }
 
 // trigrams indexes the keyword terms by trigram, in term order (order:
