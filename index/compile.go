@@ -837,27 +837,66 @@ func (b *builder) runBlocks(r run) (first, end uint32) {
 
 // trigrams indexes the keyword terms by trigram, in term order (order:
 // the terms' numbers by term), so that each gram's list comes sorted.
+// Each gram is numbered as met, its terms counted, then laid out by gram
+// (a counting sort, as the postings): a list per gram grown by append,
+// and a map of grams per term, were a fifth of a recompile's layout.
 func (b *builder) trigrams(ix *Index, order []uint32) {
-	grams := map[string][]uint32{}
+	num := map[string]uint32{}
 	var gramList []string
+	var counts []uint32
+	var pairs []uint64 // gram number << 32 | term rank, in rank order
+	var offs []int
 	for r, id := range order {
 		if !b.keyword[id] {
 			continue
 		}
-		for _, g := range trigrams(b.terms[id]) {
-			l, ok := grams[g]
+		term := b.terms[id]
+		offs = offs[:0]
+		for i := range term {
+			offs = append(offs, i)
+		}
+		offs = append(offs, len(term))
+		first := len(pairs)
+	grams:
+		for k := 0; k+3 < len(offs); k++ {
+			g := term[offs[k]:offs[k+3]]
+			n, ok := num[g]
 			if !ok {
+				n = uint32(len(gramList))
+				num[g] = n
 				gramList = append(gramList, g)
+				counts = append(counts, 0)
 			}
-			grams[g] = append(l, uint32(r))
+			for _, p := range pairs[first:] { // a term's grams once each
+				if uint32(p>>32) == n {
+					continue grams
+				}
+			}
+			counts[n]++
+			pairs = append(pairs, uint64(n)<<32|uint64(r))
 		}
 	}
-	slices.Sort(gramList)
-	ix.Grams = table.New(gramList)
-	ix.GramStarts = make([]uint32, 0, len(gramList)+1)
-	for _, g := range gramList {
-		ix.GramStarts = append(ix.GramStarts, uint32(len(ix.GramTerms)))
-		ix.GramTerms = append(ix.GramTerms, grams[g]...)
+	byGram := make([]uint32, len(gramList)) // gram numbers, by gram
+	for i := range byGram {
+		byGram[i] = uint32(i)
 	}
-	ix.GramStarts = append(ix.GramStarts, uint32(len(ix.GramTerms)))
+	slices.SortFunc(byGram, func(x, y uint32) int { return strings.Compare(gramList[x], gramList[y]) })
+	sorted := make([]string, len(gramList))
+	next := make([]uint32, len(gramList)) // by gram number: where its next term goes
+	ix.GramStarts = make([]uint32, len(gramList)+1)
+	at := uint32(0)
+	for i, n := range byGram {
+		sorted[i] = gramList[n]
+		ix.GramStarts[i] = at
+		next[n] = at
+		at += counts[n]
+	}
+	ix.GramStarts[len(gramList)] = at
+	ix.Grams = table.New(sorted)
+	ix.GramTerms = make([]uint32, at)
+	for _, p := range pairs {
+		n := uint32(p >> 32)
+		ix.GramTerms[next[n]] = uint32(p)
+		next[n]++
+	}
 }

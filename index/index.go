@@ -282,28 +282,6 @@ func (ix *Index) listed(term string) bool {
 	return keyword
 }
 
-// trigrams returns the distinct three-character substrings of s.
-func trigrams(s string) []string {
-	if utf8.RuneCountInString(s) < 3 {
-		return nil
-	}
-	var out []string
-	var offs []int
-	for i := range s {
-		offs = append(offs, i)
-	}
-	offs = append(offs, len(s))
-	seen := map[string]bool{}
-	for i := 0; i+3 < len(offs); i++ {
-		g := s[offs[i]:offs[i+3]]
-		if !seen[g] {
-			seen[g] = true
-			out = append(out, g)
-		}
-	}
-	return out
-}
-
 // SourceHash fingerprints the content an index is built from: each
 // skill's name and ContentSum, in catalog order, the options, the
 // synonyms and the glossary. A skill's sum is computed when its file is
