@@ -7,12 +7,14 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"maps"
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -80,15 +82,15 @@ type FrontCache struct {
 	// files are read, like a stat of its own.
 	Stats map[string]FileStat
 
-	old        map[frontKey]*frontmatter // loaded
-	oldFiles   map[string]fileEntry      // loaded, by path
-	baseID     [16]byte                  // the loaded file's id
-	delta      map[frontKey]*frontmatter // loaded from its delta,
-	deltaFiles map[string]fileEntry      // which the file's entries give way to
-	evict      func()                    // drops the loaded file's pages from memory
+	old        map[frontKey][]byte  // loaded, as encoded in the file (see header)
+	oldFiles   map[string]fileEntry // loaded, by path
+	baseID     [16]byte             // the loaded file's id
+	delta      map[frontKey][]byte  // loaded from its delta,
+	deltaFiles map[string]fileEntry // which the file's entries give way to
+	evict      func()               // drops the loaded file's pages from memory
 	mu         sync.Mutex
-	fresh      map[frontKey]*frontmatter // this load's headers
-	freshFiles map[string]fileEntry      // this load's files
+	fresh      map[frontKey]header  // this load's headers
+	freshFiles map[string]fileEntry // this load's files
 	parsed     atomic.Int64
 	read       atomic.Int64
 	kwBlock    []Keyword // what keywords hands out from
@@ -97,42 +99,56 @@ type FrontCache struct {
 // frontKey is the hash of a frontmatter's YAML text.
 type frontKey [16]byte
 
+// header is a frontmatter as the cache keeps it: as encoded in a cache
+// file (raw), read where it lies and written out as it is, or parsed this
+// load (fm). A skill is made from the encoded form directly
+// (Skill.applyRaw): decoding every header into a frontmatter first, its
+// lists into slices, was a third of making 100,000 skills from the cache.
+type header struct {
+	raw []byte
+	fm  *frontmatter
+}
+
 // parse decodes a header, from the cache when it holds it, and returns
 // the key it is kept under.
-func (fc *FrontCache) parse(header []byte) (frontmatter, frontKey, error) {
+func (fc *FrontCache) parse(text []byte) (frontmatter, frontKey, error) {
 	if fc == nil {
 		var fm frontmatter
-		err := yaml.Unmarshal(header, &fm)
+		err := yaml.Unmarshal(text, &fm)
 		return fm, frontKey{}, err
 	}
-	sum := sha256.Sum256(header)
+	sum := sha256.Sum256(text)
 	k := frontKey(sum[:16])
-	fm, ok := fc.loaded(k)
+	h, ok := fc.loaded(k)
 	if !ok {
 		fc.mu.Lock()
-		fm, ok = fc.fresh[k] // two skills of the same header
+		h, ok = fc.fresh[k] // two skills of the same header
 		fc.mu.Unlock()
 	}
 	if !ok {
-		fm = new(frontmatter)
-		if err := yaml.Unmarshal(header, fm); err != nil {
+		h.fm = new(frontmatter)
+		if err := yaml.Unmarshal(text, h.fm); err != nil {
 			return frontmatter{}, k, err
 		}
 		fc.parsed.Add(1)
 	}
-	fc.keep(k, fm)
+	fc.keep(k, h)
+	if h.fm == nil {
+		fm, err := decodeHeader(h.raw)
+		return fm, k, err
+	}
 	// The fields by value; the lists are shared with the cache, and no
 	// one writes them.
-	return *fm, k, nil
+	return *h.fm, k, nil
 }
 
 // keep keeps a header for the next load.
-func (fc *FrontCache) keep(k frontKey, fm *frontmatter) {
+func (fc *FrontCache) keep(k frontKey, h header) {
 	fc.mu.Lock()
 	if fc.fresh == nil {
-		fc.fresh = map[frontKey]*frontmatter{}
+		fc.fresh = map[frontKey]header{}
 	}
-	fc.fresh[k] = fm
+	fc.fresh[k] = h
 	fc.mu.Unlock()
 }
 
@@ -185,15 +201,15 @@ func (fc *FrontCache) load(path, source, dirName string, read func() ([]byte, er
 	if known && !fc.ReadAll {
 		if e, ok := fc.loadedFile(path); ok && e.size == st.Size && e.mtime == st.ModTime {
 			sk := Skill{Source: source, Name: dirName, unread: true, sum: e.sum}
-			var fm *frontmatter
+			var err error
 			if e.front {
-				fm, _ = fc.loaded(e.header) // there: decodeFront checks
-				fc.keep(e.header, fm)
+				h, _ := fc.loaded(e.header) // there: decodeFront checks
+				fc.keep(e.header, h)
+				err = sk.applyRaw(h.raw, e.desc, fc.keywords)
+			} else {
+				err = sk.apply(false, &frontmatter{}, e.desc, nil)
 			}
-			if fm == nil {
-				fm = &frontmatter{}
-			}
-			if err := sk.apply(e.front, fm, e.desc, fc.keywords); err == nil {
+			if err == nil {
 				fc.keepFile(path, e)
 				return sk, nil
 			}
@@ -237,12 +253,12 @@ func (fc *FrontCache) keywords(n int) []Keyword {
 const keywordBlock = 1 << 15
 
 // loaded returns a header of the loaded file or its delta.
-func (fc *FrontCache) loaded(k frontKey) (*frontmatter, bool) {
-	if fm, ok := fc.delta[k]; ok {
-		return fm, true
+func (fc *FrontCache) loaded(k frontKey) (header, bool) {
+	if raw, ok := fc.delta[k]; ok {
+		return header{raw: raw}, true
 	}
-	fm, ok := fc.old[k]
-	return fm, ok
+	raw, ok := fc.old[k]
+	return header{raw: raw}, ok
 }
 
 // loadedFile returns a file's entry in the loaded file or its delta.
@@ -293,7 +309,7 @@ func (fc *FrontCache) Save(path string) error {
 			}
 		}
 		if len(changed)+gone <= max(deltaFloor, len(fc.oldFiles)/deltaShare) {
-			headers := map[frontKey]*frontmatter{}
+			headers := map[frontKey]header{}
 			for _, p := range changed {
 				if e := fc.freshFiles[p]; e.front && fc.old[e.header] == nil {
 					headers[e.header] = fc.fresh[e.header]
@@ -318,7 +334,7 @@ const deltaSuffix = ".delta"
 
 // writeFront writes a cache file of kind (a whole one, or a delta), of
 // the headers and of the entries of files (those of paths).
-func writeFront(path, kind, ident string, id [16]byte, headers map[frontKey]*frontmatter, files map[string]fileEntry, paths []string) error {
+func writeFront(path, kind, ident string, id [16]byte, headers map[frontKey]header, files map[string]fileEntry, paths []string) error {
 	keys := slices.SortedFunc(maps.Keys(headers), func(a, b frontKey) int { return bytes.Compare(a[:], b[:]) })
 	slices.Sort(paths)
 	// Streamed, as the index is (store.WriteCacheStream): a first pass
@@ -333,7 +349,11 @@ func writeFront(path, kind, ident string, id [16]byte, headers map[frontKey]*fro
 		uvarint(uint64(len(keys)))
 		for _, k := range keys {
 			emit(k[:])
-			fm := headers[k]
+			fm := headers[k].fm
+			if fm == nil { // as the file it was read from encodes it
+				emit(headers[k].raw)
+				continue
+			}
 			for _, s := range fm.strings() {
 				str(*s)
 			}
@@ -409,12 +429,126 @@ func (fc *FrontCache) Release() {
 	}
 }
 
+// frontStrings and frontLists count a frontmatter's fields of each kind.
+const (
+	frontStrings = 5
+	frontLists   = 6
+)
+
+// rawHeader reads a header as a cache file encodes it (writeFront): its
+// strings, then its lists, each a count (0 for an absent list, 1 + its
+// length otherwise) and its strings. decodeFront has checked it.
+type rawHeader struct{ data []byte }
+
+func (r *rawHeader) num() int {
+	v, n := binary.Uvarint(r.data)
+	if n <= 0 || v > uint64(len(r.data)) {
+		r.data = nil
+		return 0
+	}
+	r.data = r.data[n:]
+	return int(v)
+}
+
+func (r *rawHeader) str() string {
+	n := r.num()
+	if n > len(r.data) {
+		r.data = nil
+		return ""
+	}
+	s := unsafe.String(unsafe.SliceData(r.data), n)
+	r.data = r.data[n:]
+	return s
+}
+
+func (r *rawHeader) list() []string {
+	n := r.num()
+	if n == 0 {
+		return nil
+	}
+	l := make([]string, n-1)
+	for i := range l {
+		l[i] = r.str()
+	}
+	return l
+}
+
+// decodeHeader decodes a header a cache file holds.
+func decodeHeader(raw []byte) (frontmatter, error) {
+	var fm frontmatter
+	r := rawHeader{raw}
+	for _, s := range fm.strings() {
+		*s = r.str()
+	}
+	for _, l := range fm.lists() {
+		*l = r.list()
+	}
+	if r.data == nil && len(raw) > 0 {
+		return frontmatter{}, errFrontDamaged
+	}
+	return fm, nil
+}
+
+// applyRaw is apply for a header as a cache file holds it, its strings
+// read where they lie and its keywords made from them without a list of
+// its own for each tier.
+func (sk *Skill) applyRaw(raw []byte, bodyDesc string, room func(n int) []Keyword) error {
+	r := rawHeader{raw}
+	var strs [frontStrings]string // as frontmatter.strings orders them
+	for i := range strs {
+		strs[i] = r.str()
+	}
+	name, desc, whenToUse, triggers, maturity := strs[0], strs[1], strs[2], strs[3], strs[4]
+	if name != "" {
+		sk.Name = name
+	}
+	if sk.Name == "" {
+		return fmt.Errorf("%s:2: skill has no name (no name field and no folder name)", sk.Source)
+	}
+	sk.Description = strings.TrimSpace(desc)
+	sk.WhenToUse = strings.TrimSpace(whenToUse)
+	sk.Triggers = strings.TrimSpace(triggers)
+	sk.Maturity = maturity
+	if sk.Description == "" {
+		sk.Description = bodyDesc
+	}
+	// The keyword tiers (core, strong, extended) come first among the
+	// lists: counted, then read.
+	tiers := r
+	n := 0
+	for range 3 {
+		c := max(0, r.num()-1)
+		n += c
+		for range c {
+			r.str()
+		}
+	}
+	if n > 0 {
+		sk.Keywords = room(n)
+	}
+	for _, tier := range [...]Tier{Core, Strong, Extended} {
+		for range max(0, tiers.num()-1) {
+			if w := trimSpace(tiers.str()); w != "" {
+				sk.Keywords = append(sk.Keywords, Keyword{Text: w, Tier: tier, Weight: tier.Weight()})
+			}
+		}
+	}
+	if len(sk.Keywords) == 0 {
+		sk.Keywords = nil // blank keywords only: none, as before the list was sized
+	}
+	sk.Enhances, sk.Requires, sk.Conflicts = r.list(), r.list(), r.list()
+	if r.data == nil && len(raw) > 0 {
+		return errFrontDamaged
+	}
+	return nil
+}
+
 // strings and lists are a frontmatter's fields, in the file's order.
-func (fm *frontmatter) strings() [5]*string {
+func (fm *frontmatter) strings() [frontStrings]*string {
 	return [...]*string{&fm.Name, &fm.Description, &fm.WhenToUse, &fm.Triggers, &fm.Maturity}
 }
 
-func (fm *frontmatter) lists() [6]*[]string {
+func (fm *frontmatter) lists() [frontLists]*[]string {
 	return [...]*[]string{&fm.Keywords.Core, &fm.Keywords.Strong, &fm.Keywords.Extended, &fm.Enhances, &fm.Requires, &fm.Conflicts}
 }
 
@@ -424,14 +558,14 @@ var errFrontDamaged = errors.New("frontmatter cache damaged")
 type frontFile struct {
 	ident   string
 	id      [16]byte
-	headers map[frontKey]*frontmatter
+	headers map[frontKey][]byte
 	files   map[string]fileEntry
 }
 
 // decodeFront reads a cache's payload; its strings share the mapped file,
 // which is never written. A file entry whose header is neither in the
 // payload nor in base (a delta's file's headers) makes it damaged.
-func decodeFront(data []byte, base map[frontKey]*frontmatter) (frontFile, error) {
+func decodeFront(data []byte, base map[frontKey][]byte) (frontFile, error) {
 	var out frontFile
 	num := func() (int, error) {
 		v, n := binary.Uvarint(data)
@@ -469,33 +603,31 @@ func decodeFront(data []byte, base map[frontKey]*frontmatter) (frontFile, error)
 	if err != nil {
 		return frontFile{}, err
 	}
-	headers := make(map[frontKey]*frontmatter, count)
+	headers := make(map[frontKey][]byte, count)
 	for range count {
 		var k frontKey
 		if err := key(k[:]); err != nil {
 			return frontFile{}, err
 		}
-		fm := new(frontmatter)
-		for _, s := range fm.strings() {
-			if *s, err = str(); err != nil {
+		// Only checked and kept as it lies: decoded when used.
+		start := data
+		for range frontStrings {
+			if _, err = str(); err != nil {
 				return frontFile{}, err
 			}
 		}
-		for _, l := range fm.lists() {
+		for range frontLists {
 			n, err := num()
 			if err != nil {
 				return frontFile{}, err
 			}
-			if n > 0 {
-				*l = make([]string, n-1)
-			}
-			for i := range *l {
-				if (*l)[i], err = str(); err != nil {
+			for range max(0, n-1) {
+				if _, err = str(); err != nil {
 					return frontFile{}, err
 				}
 			}
 		}
-		headers[k] = fm
+		headers[k] = start[:len(start)-len(data)]
 	}
 	if count, err = num(); err != nil {
 		return frontFile{}, err
