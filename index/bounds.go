@@ -1,7 +1,9 @@
 package index
 
 import (
+	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"sync"
@@ -160,18 +162,25 @@ type segmentsOut struct {
 
 // segmentScratch is one segmenting goroutine's buffers.
 type segmentScratch struct {
-	runs, moved []skillRun
-	field       []uint8
-	post        []uint32
-	weight      []float32
-	scores      []float64
-	counts      []int     // skills per tier
-	next        []uint32  // where each tier's postings go
-	ranks       []int     // candidate cut ranks, best first (cutScores)
-	at          []float64 // the score at each
-	cost        []float64 // the least cost of segmenting down to each
-	prev        []int     // the candidate before it in that segmenting
-	cuts        []float64 // the chosen cuts' scores
+	runs       []skillRun
+	field      []uint8
+	post       []uint32
+	weight     []float32
+	scores     []float64
+	counts     []int     // skills per tier
+	into       []int     // the tier each tier's skills end in
+	next       []uint32  // each tier's postings, then where they go
+	exact      []float64 // each tier's bounds
+	partial    []float64
+	ranks      []int     // candidate cut ranks, best first (cutScores)
+	at         []float64 // the score at each
+	buckets    []uint32  // rankScores' counts,
+	where      []int32   // where each bucket is gathered,
+	gathered   []float64 // and the values gathered
+	rankBucket []int     // each rank's bucket
+	cost       []float64 // the least cost of segmenting down to each
+	prev       []int     // the candidate before it in that segmenting
+	cuts       []float64 // the chosen cuts' scores
 }
 
 // cutScores chooses where a term's skills, by their scores, are cut into
@@ -201,7 +210,7 @@ func (sc *segmentScratch) cutScores(scores []float64) []float64 {
 	// The scores at those ranks, by selection.
 	at := append(sc.at[:0], make([]float64, len(ranks))...)
 	sc.at = at
-	selectRanks(scores, ranks, at, 0)
+	sc.rankScores(scores, ranks, at)
 	ranks = append(ranks, n)
 	// Least total of bound × size + a penalty per segment, over cuts at
 	// candidate ranks.
@@ -227,6 +236,79 @@ func (sc *segmentScratch) cutScores(scores []float64) []float64 {
 	return cuts
 }
 
+// rankScores puts in at[i] the score of rank ranks[i] (0: the highest)
+// of a, ranks ascending, reordering a. Scores are bucketed by the high
+// bits of their float64 encoding, which orders non-negative floats as
+// their values: one pass finds the range, one counts each bucket, one
+// gathers the buckets the ranks fall in, and selection finds each rank
+// within its bucket only. selectRanks over the whole list took six to
+// seven partitions of it, a quarter of segmenting (perf record of a
+// recompile of 10,000 generated skills). A list holding a negative score
+// or NaN (weights of a malformed catalog) is left to selectRanks.
+func (sc *segmentScratch) rankScores(a []float64, ranks []int, at []float64) {
+	if len(ranks) == 0 {
+		return
+	}
+	lo, hi := uint64(math.MaxUint64), uint64(0)
+	for _, v := range a {
+		u := math.Float64bits(v)
+		lo, hi = min(lo, u), max(hi, u)
+	}
+	if hi > math.Float64bits(math.Inf(1)) { // a sign bit, or NaN
+		selectRanks(a, ranks, at, 0)
+		return
+	}
+	// About a bucket for every two scores, up to 1 << rankBucketBits.
+	shift := max(0, bits.Len64(hi-lo)-min(rankBucketBits, bits.Len(uint(len(a)))-1))
+	counts := append(sc.buckets[:0], make([]uint32, (hi-lo)>>shift+2)...)
+	sc.buckets = counts
+	for _, v := range a {
+		counts[(math.Float64bits(v)-lo)>>shift+1]++
+	}
+	for b := 1; b < len(counts); b++ { // counts[b]: the values below bucket b
+		counts[b] += counts[b-1]
+	}
+	// Each rank's bucket, as the ascending index of its value; a bucket
+	// that holds several ranks is gathered once.
+	n := len(a)
+	where := append(sc.where[:0], make([]int32, len(counts))...) // bucket -> its first place in gathered, + 1
+	sc.where = where
+	gathered := 0
+	buckets := append(sc.rankBucket[:0], make([]int, len(ranks))...)
+	sc.rankBucket = buckets
+	for i, r := range ranks {
+		k := uint32(n - 1 - r)
+		b, _ := slices.BinarySearchFunc(counts[1:], k, func(c, k uint32) int { return cmp.Compare(c, k+1) })
+		buckets[i] = b
+		if where[b] == 0 {
+			where[b] = int32(gathered) + 1
+			gathered += int(counts[b+1] - counts[b])
+		}
+	}
+	g := append(sc.gathered[:0], make([]float64, gathered)...)
+	sc.gathered = g
+	for _, v := range a {
+		b := (math.Float64bits(v) - lo) >> shift
+		if w := where[b]; w != 0 {
+			g[w-1] = v
+			where[b]++
+		}
+	}
+	// where[b] has moved past the bucket's values: gathered[where[b]-1]
+	// is where the next bucket's start.
+	for i, r := range ranks {
+		k, b := uint32(n-1-r), buckets[i]
+		end := int(where[b] - 1)
+		bucket := g[end-int(counts[b+1]-counts[b]) : end]
+		at[i] = selectNth(bucket, int(k-counts[b]))
+	}
+}
+
+// rankBucketBits is the number of buckets rankScores spreads a term's
+// scores over, as a power of two: 2,048, a few hundred per doubling of
+// the score over the range a term's scores span.
+const rankBucketBits = 11
+
 // selectRanks puts in at[i] the score of rank ranks[i] (0: the highest)
 // of a, ranks ascending, reordering a: a selection per rank, each in the
 // part of a the ranks before and after it left.
@@ -245,12 +327,16 @@ func selectRanks(a []float64, ranks []int, at []float64, offset int) {
 // segmentTerm cuts term t's postings into segments (see buildSegments).
 func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 	out.termSegs = append(out.termSegs, uint32(len(out.exact)))
+	from, to := ix.Starts[t], ix.Starts[t+1]
+	if from == to {
+		return
+	}
 	runs := sc.runs[:0]
-	for p := ix.Starts[t]; p < ix.Starts[t+1]; {
+	for p := from; p < to; {
 		r := skillRun{from: p}
 		s := ix.PostSkill[p]
 		tf, kw := 0.0, 0.0
-		for ; p < ix.Starts[t+1] && ix.PostSkill[p] == s; p++ {
+		for ; p < to && ix.PostSkill[p] == s; p++ {
 			w := float64(ix.PostWeight[p])
 			tf += w
 			if Field(ix.PostField[p]).IsKeyword() {
@@ -265,94 +351,89 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 		}
 		runs = append(runs, r)
 	}
-	if len(runs) >= segmentFrom {
-		// A skill's tier is the number of cuts its score does not
-		// pass; a cut is the best score of the segment below it, so
-		// that a skill tied with it joins that segment, whose bound
-		// it does not raise.
-		scores := sc.scores[:0]
-		for i := range runs {
-			scores = append(scores, runs[i].exact)
-		}
-		sc.scores = scores
-		cuts := sc.cutScores(scores)
-		counts := append(sc.counts[:0], make([]int, len(cuts)+1)...)
-		sc.counts = counts
-		for i := range runs {
-			tier := 0
-			for tier < len(cuts) && runs[i].exact <= cuts[tier] {
-				tier++
-			}
-			runs[i].tier = tier
-			counts[tier]++
-		}
-		// A small segment joins the one above it.
-		for tier := 1; tier < len(counts); tier++ {
-			if counts[tier] > 0 && counts[tier] < segmentMin {
-				for i := range runs {
-					if runs[i].tier == tier {
-						runs[i].tier = tier - 1
-					}
-				}
-				counts[tier-1] += counts[tier]
-				counts[tier] = 0
-			}
-		}
-		if counts[0] != len(runs) {
-			// Reorder the term's postings: by tier, then by skill
-			// (runs are in skill order: a counting sort keeps it).
-			from, to := ix.Starts[t], ix.Starts[t+1]
-			sc.post = append(sc.post[:0], ix.PostSkill[from:to]...)
-			post := sc.post
-			sc.weight = append(sc.weight[:0], ix.PostWeight[from:to]...)
-			weight := sc.weight
-			sc.field = append(sc.field[:0], ix.PostField[from:to]...)
-			field := sc.field
-			next := append(sc.next[:0], make([]uint32, len(counts))...) // where each tier's postings go
-			sc.next = next
-			for i := range runs {
-				next[runs[i].tier] += runs[i].to - runs[i].from
-			}
-			at := from
-			for tier, size := range next {
-				next[tier] = at
-				at += size
-			}
-			sc.moved = append(sc.moved[:0], runs...)
-			moved := sc.moved
-			for i := range moved {
-				r := &moved[i]
-				size := r.to - r.from
-				at := next[r.tier]
-				copy(ix.PostSkill[at:], post[r.from-from:r.to-from])
-				copy(ix.PostWeight[at:], weight[r.from-from:r.to-from])
-				copy(ix.PostField[at:], field[r.from-from:r.to-from])
-				next[r.tier] += size
-				r.from, r.to = at, at+size
-			}
-			// Runs by tier, then skill, as the postings now lie.
-			runs = runs[:0]
-			for tier := range counts {
-				for i := range moved {
-					if moved[i].tier == tier {
-						runs = append(runs, moved[i])
-					}
-				}
-			}
-		}
-	}
-	for i := 0; i < len(runs); {
-		j := i
+	sc.runs = runs
+	if len(runs) < segmentFrom {
 		exact, partial := 0.0, 0.0
-		for ; j < len(runs) && runs[j].tier == runs[i].tier; j++ {
-			exact, partial = max(exact, runs[j].exact), max(partial, runs[j].partial)
+		for i := range runs {
+			exact, partial = max(exact, runs[i].exact), max(partial, runs[i].partial)
 		}
-		out.segStart = append(out.segStart, runs[i].from)
+		out.segStart = append(out.segStart, from)
 		out.exact = append(out.exact, roundUp(exact))
 		out.partial = append(out.partial, roundUp(partial))
-		i = j
+		return
 	}
-	sc.runs = runs[:0]
+	// A skill's tier is the number of cuts its score does not pass; a
+	// cut is the best score of the segment below it, so that a skill
+	// tied with it joins that segment, whose bound it does not raise.
+	scores := sc.scores[:0]
+	for i := range runs {
+		scores = append(scores, runs[i].exact)
+	}
+	sc.scores = scores
+	cuts := sc.cutScores(scores)
+	tiers := len(cuts) + 1
+	counts := append(sc.counts[:0], make([]int, tiers)...)
+	sc.counts = counts
+	for i := range runs {
+		tier := 0
+		for tier < len(cuts) && runs[i].exact <= cuts[tier] {
+			tier++
+		}
+		runs[i].tier = tier
+		counts[tier]++
+	}
+	// A small segment joins the one above it (that one's runs stay
+	// where they are, even if it joined the one above it in turn).
+	into := append(sc.into[:0], make([]int, tiers)...)
+	sc.into = into
+	for tier := range into {
+		into[tier] = tier
+		if tier > 0 && counts[tier] > 0 && counts[tier] < segmentMin {
+			into[tier] = tier - 1
+			counts[tier-1] += counts[tier]
+			counts[tier] = 0
+		}
+	}
+	// Each tier's postings and bounds, its runs in skill order.
+	size := append(sc.next[:0], make([]uint32, tiers)...)
+	exact := append(sc.exact[:0], make([]float64, tiers)...)
+	partial := append(sc.partial[:0], make([]float64, tiers)...)
+	sc.next, sc.exact, sc.partial = size, exact, partial
+	for i := range runs {
+		r := &runs[i]
+		r.tier = into[r.tier]
+		size[r.tier] += r.to - r.from
+		exact[r.tier], partial[r.tier] = max(exact[r.tier], r.exact), max(partial[r.tier], r.partial)
+	}
+	at := from
+	for tier := range size {
+		if counts[tier] > 0 {
+			out.segStart = append(out.segStart, at)
+			out.exact = append(out.exact, roundUp(exact[tier]))
+			out.partial = append(out.partial, roundUp(partial[tier]))
+		}
+		size[tier], at = at, at+size[tier] // size becomes where the tier's postings go
+	}
+	if counts[0] == len(runs) {
+		return // one segment: the postings stay in skill order
+	}
+	// Reorder the term's postings: by tier, then by skill (runs are in
+	// skill order: a counting sort keeps it), an element at a time (a
+	// run is one to three postings: copy's call cost more than the copy).
+	post := append(sc.post[:0], ix.PostSkill[from:to]...)
+	weight := append(sc.weight[:0], ix.PostWeight[from:to]...)
+	field := append(sc.field[:0], ix.PostField[from:to]...)
+	sc.post, sc.weight, sc.field = post, weight, field
+	next := size
+	for i := range runs {
+		r := &runs[i]
+		at := next[r.tier]
+		for p := r.from - from; p < r.to-from; p++ {
+			ix.PostSkill[at], ix.PostWeight[at], ix.PostField[at] = post[p], weight[p], field[p]
+			at++
+		}
+		next[r.tier] = at
+	}
 }
 
 // roundUp returns the least float32 not below x.

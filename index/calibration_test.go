@@ -1,6 +1,7 @@
 package index_test
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -52,4 +53,31 @@ func TestCalibrationSavedAndChecked(t *testing.T) {
 	require.NoError(t, ix.Save(path))
 	_, err = index.Load(path)
 	require.Error(t, err, "a calibration of the wrong size")
+}
+
+// TestSaveCacheLate protects a compile that writes its index while it
+// calibrates: the file is the one SaveCache writes once the calibration
+// is set; a calibration that is not a whole one writes nothing, and says
+// so, for the caller to save again.
+func TestSaveCacheLate(t *testing.T) {
+	ix := index.Compile(catalog(skills.Skill{Name: "a", Keywords: kw(skills.Core, "alpha")}, skills.Skill{Name: "b", Keywords: kw(skills.Strong, "beta")}), nil, index.Options{})
+	c := index.Calibration{Generic: index.Quantiles([]float64{0.5, 1, 2}), Foreign: index.Quantiles([]float64{1, 3, 5, 8}), GenericN: 3, ForeignN: 4}
+	dir := t.TempDir()
+	late := filepath.Join(dir, "late.bin")
+	cal := make(chan index.Calibration, 1)
+	cal <- c
+	require.NoError(t, ix.SaveCacheLate(late, cal))
+	ix.Calibration = c
+	whole := filepath.Join(dir, "whole.bin")
+	require.NoError(t, ix.SaveCache(whole))
+	want, err := os.ReadFile(whole)
+	require.NoError(t, err)
+	got, err := os.ReadFile(late)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+
+	none := filepath.Join(dir, "none.bin")
+	cal <- index.Calibration{}
+	require.ErrorIs(t, ix.SaveCacheLate(none, cal), index.ErrLateCalibration)
+	assert.NoFileExists(t, none)
 }

@@ -2,13 +2,15 @@ package index
 
 import (
 	"cmp"
+	"encoding/binary"
 	"math"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/internal/table"
 	"github.com/skillroute/skillroute/skills"
@@ -75,12 +77,18 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	// The dictionary holds every Han keyword and synonym, so that body text
 	// and prompts are cut into the same words.
 	// Keywords repeat across skills: each distinct text once, not a
-	// string header per keyword (36 MB at 30,000 skills).
+	// string header per keyword (36 MB at 30,000 skills). Only a keyword
+	// that may be all Han can be one of the dictionary's (HanWords): one
+	// that starts with an ASCII byte is not looked up at all (at 100,000
+	// skills, 7 million lookups were half a second).
 	seen := map[string]struct{}{}
 	var dictWords []string
 	needDerive := opt.DeriveKeywords
 	for _, s := range cat.Skills {
 		for _, k := range s.Keywords {
+			if t := strings.TrimLeftFunc(k.Text, unicode.IsSpace); t == "" || t[0] < utf8.RuneSelf {
+				continue
+			}
 			if _, ok := seen[k.Text]; !ok {
 				seen[k.Text] = struct{}{}
 				dictWords = append(dictWords, k.Text)
@@ -100,13 +108,19 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	// Derived keywords weigh a word by its uses in every skill's text
 	// (derive.go): the skills' words are all counted first, and kept for
 	// the second pass, which cuts each skill once only.
+	// Each skill's ContentSum, as its cutter found it: what the cut cache
+	// keeps its words and record under, and what the source hash is made
+	// of.
+	sums := make([]skills.Sum, n)
 	var der *deriver
 	var words [][2][]string
 	if needDerive {
 		der = newDeriver(n, tok)
 		words = make([][2][]string, n)
 		eachSkill(n, workers, tok, opt.Cuts, func(c *cutter, i int) skillTerms {
-			return skillTerms{words: c.words(&cat.Skills[i])}
+			w, sum := c.words(&cat.Skills[i])
+			sums[i] = sum
+			return skillTerms{words: w}
 		}, func(i int, st *skillTerms) {
 			words[i] = st.words
 			der.add(i, st.words)
@@ -114,38 +128,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	}
 
 	ix := &Index{Format: FormatVersion, Synonyms: syn, Skills: make([]SkillInfo, n)}
-	// With Release, the source hash is computed alongside, since each
-	// skill is emptied once compiled; a skill is emptied once the hasher
-	// has passed it too.
-	var hashed atomic.Int64 // skills hashed so far
-	var hashSum chan string
-	var pending []int // compiled, not yet hashed
-	if opt.Release {
-		hashSum = make(chan string, 1)
-		go func() {
-			h := newSourceHasher(opt)
-			for i := range cat.Skills {
-				h.skill(&cat.Skills[i])
-				hashed.Store(int64(i + 1))
-			}
-			hashSum <- h.sum(syn)
-		}()
-	}
-	release := func(upTo int) {
-		kept := pending[:0]
-		for _, i := range pending {
-			if i >= upTo {
-				kept = append(kept, i)
-				continue
-			}
-			if opt.Keep != nil && opt.Keep(i) {
-				continue
-			}
-			s := &cat.Skills[i] // what ix.Skills[i] refers to stays
-			*s = skills.Skill{Name: s.Name, Description: s.Description, Source: s.Source, Enhances: s.Enhances, Conflicts: s.Conflicts}
-		}
-		pending = kept
-	}
+	hash := newSourceHasher(opt)
 	b := newBuilder(n, opt.Cuts)
 	var derivedWords []string
 	eachSkill(n, workers, tok, opt.Cuts, func(c *cutter, i int) skillTerms {
@@ -153,7 +136,9 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		if words != nil {
 			w = &words[i]
 		}
-		return c.cut(i, &cat.Skills[i], w, der, opt)
+		st := c.cut(i, &cat.Skills[i], w, sums[i], der, opt)
+		sums[i] = st.sum
+		return st
 	}, func(i int, st *skillTerms) {
 		s := &cat.Skills[i]
 		b.add(st)
@@ -170,26 +155,21 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 			Keywords: st.keywords, Derived: st.derived,
 			Length: float64(st.keywords) + lengthOfTextTerm*float64(st.fieldTerms[0]+st.fieldTerms[1]),
 		}
-		if opt.Release {
-			pending = append(pending, i)
-			release(int(hashed.Load()))
+		hash.skill(s.Name, sums[i])
+		if opt.Release && (opt.Keep == nil || !opt.Keep(i)) {
+			*s = skills.Skill{Name: s.Name, Description: s.Description, Source: s.Source, Enhances: s.Enhances, Conflicts: s.Conflicts} // what ix.Skills[i] refers to stays
 		}
 	})
 	der = nil
-	if opt.Cuts != nil {
-		opt.Cuts.done(b.terms, b.weights) // the words the index is built from are copied into it
-	}
-	if opt.Release {
-		ix.SourceHash = <-hashSum
-		release(n)
-	} else {
-		ix.SourceHash = SourceHash(cat, syn, opt)
-	}
+	ix.SourceHash = hash.sum(syn)
 	ix.Dict = dict
 	if len(derivedWords) > 0 {
 		ix.Dict = table.New(tokenize.HanWords(append(dictWords, derivedWords...)))
 	}
 	b.layout(ix, workers)
+	if opt.Cuts != nil {
+		opt.Cuts.done(b.terms, b.weights, b.used()) // the words and records the index is built from are copied into it
+	}
 
 	total := 0.0
 	for _, s := range ix.Skills {
@@ -220,11 +200,12 @@ type skillTerms struct {
 	derivedWords []string
 	words        [2][]string // the first pass of a derivation: description and body words
 
-	// With a cut cache, a skill of written keywords has a record
-	// (cutcache.go): key is its recordKey, and cached, when set, its
-	// record from the last compile, which entries then leave empty.
+	// The skill's ContentSum. With a cut cache, a skill of written
+	// keywords has a record (cutcache.go), kept under it: cached, when
+	// set, is its record from the last compile, which entries then leave
+	// empty.
+	sum    skills.Sum
 	keyed  bool
-	key    cutKey
 	cached *cachedTerms
 	rec    []byte
 }
@@ -270,26 +251,36 @@ type kwKey struct {
 }
 
 // words cuts a skill's description text (description, when_to_use and
-// triggers) and body into words.
-func (c *cutter) words(s *skills.Skill) [2][]string {
+// triggers) and body into words, and returns them with the skill's
+// ContentSum.
+func (c *cutter) words(s *skills.Skill) ([2][]string, skills.Sum) {
 	if c.cuts != nil {
 		return c.cuts.words(s, c.cutWords)
 	}
-	return c.cutWords(s)
+	return c.cutWords(s), s.ContentSum()
 }
 
+// cutWords cuts a skill's texts into words, reading its body first if it
+// was left unread (skills.Skill.ReadBody). A body that cannot be read is
+// cut as empty, which the skill's sum then says: the next compile finds
+// the file changed, or gone, and reads it again.
 func (c *cutter) cutWords(s *skills.Skill) [2][]string {
+	_ = s.ReadBody()
 	return [2][]string{c.tok.Words(s.Text()), c.tok.Words(s.Body)}
 }
 
 // cut cuts skill i into its terms: its keywords (derived with der when it
 // has none or opt says so) and its text fields' words, given in words
-// when a first pass cut them.
-func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, opt Options) skillTerms {
-	var st skillTerms
+// when a first pass cut them (sum is then the skill's ContentSum, as that
+// pass found it).
+func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, sum skills.Sum, der *deriver, opt Options) skillTerms {
+	st := skillTerms{sum: sum}
 	if c.cuts != nil && !opt.DeriveKeywords && len(s.Keywords) > 0 {
-		st.keyed, st.key = true, recordKey(s)
-		if rec, ok := c.cuts.record(st.key); ok {
+		st.keyed = true
+		if words == nil {
+			st.sum = s.ContentSum()
+		}
+		if rec, ok := c.cuts.record(cutKey(st.sum)); ok {
 			st.cached, st.rec, st.keywords, st.fieldTerms = &rec, rec.raw, rec.keywords, rec.fieldTerms
 			return st
 		}
@@ -301,10 +292,14 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, der *deriver, o
 	case st.keyed:
 		// Its record is kept, not its words: no later compile needs
 		// them unless this one changes.
+		unread := s.Unread()
 		w = c.cutWords(s)
+		if unread {
+			st.sum = s.ContentSum() // its body read: the sum of what is cut
+		}
 		c.cuts.cut.Add(1)
 	default:
-		w = c.words(s)
+		w, st.sum = c.words(s)
 	}
 	kws := s.Keywords
 	if opt.DeriveKeywords || len(kws) == 0 {
@@ -405,58 +400,101 @@ const (
 )
 
 // builder gathers the merged skills.
+//
+// A skill's entries are either copied into blocks, or, for a skill whose
+// record the cut cache had and whose numbers the builder shares, left in
+// the record, where the layout reads them: at 100,000 skills a recompile
+// copied 30 million entries (240 MB) on the merge's one goroutine. The
+// terms' document frequencies are counted as the layout reads the
+// entries, on every core.
 type builder struct {
 	n          int
 	ids        map[string]uint32
-	terms      []string // by id
-	keyword    []bool   // by id: some skill has it as a keyword
-	dfKeyword  []uint32 // by id: skills with it in a keyword field
-	dfText     []uint32 // by id: skills with it in a text field
-	lastKw     []uint32 // by id: 1 + the last skill counted in dfKeyword
-	lastText   []uint32
+	terms      []string    // by id
+	keyword    []bool      // by id: some skill has it as a keyword (layout)
+	dfKeyword  []uint32    // by id: skills with it in a keyword field (layout)
+	dfText     []uint32    // by id: skills with it in a text field (layout)
 	entries    [][]entry   // in blocks of blockSize: no copy of them all as they grow
-	count      uint32      // entries so far
-	skillEnds  []uint32    // skill i's entries end at skillEnds[i]
+	count      uint32      // entries in blocks so far
+	total      uint32      // entries so far, blocks and records
+	skillEnds  []uint32    // skill i's entries end at skillEnds[i], counting every skill's
+	blockFrom  []uint32    // skill i's entries start there in the blocks (unless it has a record)
+	recs       [][]byte    // skill i's record's entries (cachedTerms.entries), or nil
 	fieldTerms [][2]uint32 // skill i's distinct description and body terms
 	fieldSum   [2]float64  // the same, summed over skills
 	weights    []float64
 	weightNums map[float64]uint32
 
 	// Records from the last compile (cutcache.go) are numbered by its
-	// terms and weights: cuts holds those tables, and remapTerm and
-	// remapWeight map each number to this builder's, plus one (0: not
-	// met yet).
+	// terms and weights: cuts holds those tables. When the compile keeps
+	// the file's numbers (numbering.extend), they are this builder's
+	// (shared): a record's entries are laid out as they are, and a term
+	// no skill uses any more keeps its number, with no posting. Otherwise
+	// remapTerm and remapWeight map each number to this builder's, plus
+	// one (0: not met yet).
 	cuts        *CutCache
+	shared      bool
 	remapTerm   []uint32
 	remapWeight []uint32
 	recBuf      []byte
 }
 
 func newBuilder(n int, cuts *CutCache) *builder {
-	b := &builder{n: n, ids: map[string]uint32{}, weightNums: map[float64]uint32{}, skillEnds: make([]uint32, 0, n), fieldTerms: make([][2]uint32, 0, n), cuts: cuts}
-	if cuts != nil {
+	b := &builder{n: n, ids: map[string]uint32{}, weightNums: map[float64]uint32{}, skillEnds: make([]uint32, 0, n),
+		blockFrom: make([]uint32, 0, n), recs: make([][]byte, 0, n), fieldTerms: make([][2]uint32, 0, n), cuts: cuts}
+	switch {
+	case cuts != nil && cuts.num.extend:
+		// The maps of the file's terms and weights are made when a skill
+		// cut afresh first needs them.
+		b.shared, b.ids, b.weightNums = true, nil, nil
+		b.terms, b.weights = slices.Clip(cuts.terms), slices.Clip(cuts.wts)
+	case cuts != nil:
 		b.remapTerm, b.remapWeight = make([]uint32, len(cuts.terms)), make([]uint32, len(cuts.wts))
 	}
 	return b
 }
 
+// used is how many of the builder's terms some skill uses (after layout).
+func (b *builder) used() int {
+	n := 0
+	for i := range b.terms {
+		if b.dfKeyword[i] > 0 || b.dfText[i] > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // termID returns the number of term, numbering it if it is new.
 func (b *builder) termID(term string) uint32 {
+	if b.ids == nil {
+		b.ids = make(map[string]uint32, len(b.terms))
+		for i, t := range b.terms {
+			if _, ok := b.ids[t]; !ok {
+				b.ids[t] = uint32(i)
+			}
+		}
+	}
 	id, ok := b.ids[term]
 	if !ok {
 		id = uint32(len(b.terms))
 		term = strings.Clone(term) // term may be a slice of a whole body
 		b.ids[term] = id
 		b.terms = append(b.terms, term)
-		b.keyword = append(b.keyword, false)
-		b.dfKeyword, b.dfText = append(b.dfKeyword, 0), append(b.dfText, 0)
-		b.lastKw, b.lastText = append(b.lastKw, 0), append(b.lastText, 0)
 	}
 	return id
 }
 
 // weightNum returns the number of keyword weight w, numbering it if it is new.
 func (b *builder) weightNum(w float64) uint32 {
+	if b.weightNums == nil {
+		b.weightNums = make(map[float64]uint32, len(b.weights))
+		for i, v := range b.weights {
+			if _, ok := b.weightNums[v]; !ok {
+				b.weightNums[v] = uint32(i)
+			}
+		}
+	}
 	num, ok := b.weightNums[w]
 	if !ok {
 		num = uint32(len(b.weights))
@@ -466,31 +504,36 @@ func (b *builder) weightNum(w float64) uint32 {
 	return num
 }
 
-// add merges the next skill: its entries, or its record from the last
-// compile, whose numbers become this builder's on the way, in the order
-// cutting would have met them, so the builder ends as a cold compile's.
+// add merges the next skill: its record from the last compile, left
+// where it is when the builder shares its numbers, else its entries, or
+// its record's with its numbers made this builder's on the way, in the
+// order cutting would have met them, so the builder ends as a cold
+// compile's.
 func (b *builder) add(st *skillTerms) {
-	skill := uint32(len(b.skillEnds)) + 1 // as stored in lastKw and lastText
-	if st.cached != nil {
+	start := b.count
+	var rec []byte
+	switch {
+	case st.cached != nil && b.shared:
+		rec = st.cached.entries
+		b.total += uint32(st.cached.n)
+	case st.cached != nil:
 		st.cached.each(func(term uint32, field Field, value uint32) {
 			id := b.remapTerm[term]
 			if id == 0 {
 				id = b.termID(b.cuts.terms[term]) + 1
 				b.remapTerm[term] = id
-				b.cuts.num.noteTerm(id-1, term)
 			}
 			if field.IsKeyword() {
 				num := b.remapWeight[value]
 				if num == 0 {
 					num = b.weightNum(b.cuts.wts[value]) + 1
 					b.remapWeight[value] = num
-					b.cuts.num.noteWeight(num-1, value)
 				}
 				value = num - 1
 			}
-			b.put(skill, id-1, field, value)
+			b.put(id-1, field, value)
 		})
-	} else {
+	default:
 		for _, e := range st.entries {
 			id := b.termID(e.term)
 			var value uint32
@@ -499,28 +542,20 @@ func (b *builder) add(st *skillTerms) {
 			} else {
 				value = uint32(min(e.value, valueMask))
 			}
-			b.put(skill, id, e.field, value)
+			b.put(id, e.field, value)
 		}
 	}
-	b.skillEnds = append(b.skillEnds, b.count)
+	b.total += b.count - start
+	b.recs = append(b.recs, rec)
+	b.blockFrom = append(b.blockFrom, start)
+	b.skillEnds = append(b.skillEnds, b.total)
 	b.fieldTerms = append(b.fieldTerms, [2]uint32{uint32(st.fieldTerms[0]), uint32(st.fieldTerms[1])})
 	b.fieldSum[0] += float64(st.fieldTerms[0])
 	b.fieldSum[1] += float64(st.fieldTerms[1])
 }
 
-// put adds an entry of skill (numbered from 1) and counts its term's
-// document frequency.
-func (b *builder) put(skill, id uint32, field Field, value uint32) {
-	if field.IsKeyword() {
-		b.keyword[id] = true
-		if b.lastKw[id] != skill {
-			b.lastKw[id] = skill
-			b.dfKeyword[id]++
-		}
-	} else if b.lastText[id] != skill {
-		b.lastText[id] = skill
-		b.dfText[id]++
-	}
+// put adds an entry to the blocks.
+func (b *builder) put(id uint32, field Field, value uint32) {
 	if b.count%blockSize == 0 {
 		b.entries = append(b.entries, make([]entry, 0, blockSize))
 	}
@@ -531,25 +566,73 @@ func (b *builder) put(skill, id uint32, field Field, value uint32) {
 
 // keepRecord keeps the skill just added as a record for the next compile.
 func (b *builder) keepRecord(st *skillTerms) {
-	from := uint32(0)
-	if len(b.skillEnds) > 1 {
-		from = b.skillEnds[len(b.skillEnds)-2]
-	}
-	to := b.count
-	b.recBuf = b.cuts.keepRecord(st.key, st.rec, st.keywords, st.fieldTerms, func(yield func(entry) bool) {
+	k := len(b.skillEnds) - 1
+	from, to := b.blockFrom[k], b.count
+	b.recBuf = b.cuts.keepRecord(cutKey(st.sum), st.rec, st.keywords, st.fieldTerms, func(yield func(entry) bool) {
 		for i := from; i < to; i++ {
 			if !yield(b.entry(i)) {
 				return
 			}
 		}
-	}, int(to-from), b.terms, b.weights, b.recBuf)
+	}, int(to-from), b.recBuf)
 }
 
-// run is a run of skills' entries, from entry from (skill firstSkill's
-// first) to entry to, that one worker lays out.
+// skillEntries returns the entries of skill i: read from its record into
+// *scratch (reused), or the blocks' own where they lie in one. The
+// layout's passes loop over them with no call per entry: a callback per
+// entry was a third of laying 100,000 skills out.
+func (b *builder) skillEntries(i int, scratch *[]entry) []entry {
+	buf := (*scratch)[:0]
+	defer func() { *scratch = buf[:0] }()
+	if rec := b.recs[i]; rec != nil {
+		for len(rec) > 0 {
+			// A term's number, then its value and field, each mostly one
+			// byte: read here without binary.Uvarint's call.
+			var t, v uint64
+			if rec[0] < 0x80 {
+				t, rec = uint64(rec[0]), rec[1:]
+			} else {
+				var n int
+				t, n = binary.Uvarint(rec)
+				rec = rec[n:]
+			}
+			if rec[0] < 0x80 {
+				v, rec = uint64(rec[0]), rec[1:]
+			} else {
+				var n int
+				v, n = binary.Uvarint(rec)
+				rec = rec[n:]
+			}
+			buf = append(buf, entry{uint32(t), uint32(v&fieldMask)<<fieldShift | uint32(v>>fieldBits)})
+		}
+		return buf
+	}
+	from := b.blockFrom[i]
+	to := from + (b.skillEnds[i] - b.start(i))
+	if from == to {
+		return nil
+	}
+	if from/blockSize == (to-1)/blockSize {
+		return b.entries[from/blockSize][from%blockSize : from%blockSize+(to-from) : from%blockSize+(to-from)]
+	}
+	for j := from; j < to; j++ {
+		buf = append(buf, b.entry(j))
+	}
+	return buf
+}
+
+// start is where skill i's entries start, counting every skill's.
+func (b *builder) start(i int) uint32 {
+	if i == 0 {
+		return 0
+	}
+	return b.skillEnds[i-1]
+}
+
+// run is a run of skills, from firstSkill to endSkill, that one worker
+// lays out.
 type run struct {
-	firstSkill int
-	from, to   uint32
+	firstSkill, endSkill int
 }
 
 // layoutPart is the fewest entries worth a worker of their own in the
@@ -559,23 +642,17 @@ var layoutPart = 1 << 16
 
 // runs cuts the skills into at most workers runs of about equal entries.
 func (b *builder) runs(workers int) []run {
-	parts := max(1, min(workers, int(b.count)/layoutPart))
+	parts := max(1, min(workers, int(b.total)/layoutPart))
 	var out []run
 	skill := 0
 	for k := range parts {
 		r := run{firstSkill: skill}
-		if skill > 0 {
-			r.from = b.skillEnds[skill-1]
-		}
-		share := uint32(uint64(b.count) * uint64(k+1) / uint64(parts))
+		share := uint32(uint64(b.total) * uint64(k+1) / uint64(parts))
 		for skill < len(b.skillEnds) && (k == parts-1 || b.skillEnds[skill] <= share) {
 			skill++
 		}
-		r.to = r.from
-		if skill > 0 {
-			r.to = b.skillEnds[skill-1]
-		}
-		if r.to > r.from || k == parts-1 {
+		r.endSkill = skill
+		if b.start(r.firstSkill) < b.start(r.endSkill) || k == parts-1 {
 			out = append(out, r)
 		}
 	}
@@ -598,54 +675,87 @@ func parallelRuns(runs []run, fn func(k int, r run)) {
 // blockSize is how many entries a block of builder.entries holds (512 KiB).
 const blockSize = 1 << 16
 
-// entry returns entry number i.
+// entry returns entry number i of the blocks.
 func (b *builder) entry(i uint32) entry { return b.entries[i/blockSize][i%blockSize] }
+
+// runCount is what a run's first pass over its entries counts, by term:
+// its postings, and its skills with the term in a keyword and in a text
+// field.
+type runCount struct {
+	posts, dfKeyword, dfText []uint32
+	lastKw, lastText         []uint32 // 1 + the last skill counted in dfKeyword, dfText
+}
 
 // layout sorts the terms, lays the postings out by term (a counting sort:
 // skills in order, a skill's fields in order), with tf-idf weights, and
 // indexes the keyword terms by trigram.
 func (b *builder) layout(ix *Index, workers int) {
-	order := make([]uint32, len(b.terms)) // ids by term
-	for i := range order {
-		order[i] = uint32(i)
-	}
-	slices.SortFunc(order, func(x, y uint32) int { return cmp.Compare(b.terms[x], b.terms[y]) })
-	rank := make([]uint32, len(b.terms)) // id -> position in order
-	sorted := make([]string, len(b.terms))
-	for r, id := range order {
-		rank[id] = uint32(r)
-		sorted[r] = b.terms[id]
-	}
-	ix.Terms = table.New(sorted)
-	ix.TextDF = make([]uint32, len(order))
-	for r, id := range order {
-		ix.TextDF[r] = b.dfText[id]
-	}
-
 	// The skills are shared out in runs of about equal postings, one per
-	// worker; each counts its run's postings per term, and lays them out
-	// after those of the runs before it, so each term's postings come in
-	// skill order as from one worker (TestCompileParallel). At 100,000
-	// skills the layout, one after the other, was 1.6 s of a recompile.
+	// worker; each counts its run's postings and document frequencies per
+	// term, and lays its postings out after those of the runs before it,
+	// so each term's postings come in skill order as from one worker
+	// (TestCompileParallel). At 100,000 skills the layout, one after the
+	// other, was 1.6 s of a recompile.
+	nt := len(b.terms)
 	runs := b.runs(workers)
-	counts := make([][]uint32, len(runs)) // by run and term rank
+	counts := make([]runCount, len(runs))
 	parallelRuns(runs, func(k int, r run) {
-		c := make([]uint32, len(b.terms))
-		for i := r.from; i < r.to; i++ {
-			c[rank[b.entry(i).term]]++
+		c := runCount{posts: make([]uint32, nt), dfKeyword: make([]uint32, nt), dfText: make([]uint32, nt),
+			lastKw: make([]uint32, nt), lastText: make([]uint32, nt)}
+		var scratch []entry
+		for i := r.firstSkill; i < r.endSkill; i++ {
+			skill := uint32(i) + 1
+			for _, e := range b.skillEntries(i, &scratch) {
+				term := e.term
+				c.posts[term]++
+				if Field(e.code >> fieldShift).IsKeyword() {
+					if c.lastKw[term] != skill {
+						c.lastKw[term] = skill
+						c.dfKeyword[term]++
+					}
+				} else if c.lastText[term] != skill {
+					c.lastText[term] = skill
+					c.dfText[term]++
+				}
+			}
 		}
+		c.lastKw, c.lastText = nil, nil
 		counts[k] = c
 	})
-	starts := make([]uint32, len(b.terms)+1)
-	for t := range b.terms {
-		at := starts[t]
-		for _, c := range counts {
-			at, c[t] = at+c[t], at // c becomes the run's next position
+	b.dfKeyword, b.dfText, b.keyword = make([]uint32, nt), make([]uint32, nt), make([]bool, nt)
+	for _, c := range counts {
+		for t := range nt {
+			b.dfKeyword[t] += c.dfKeyword[t]
+			b.dfText[t] += c.dfText[t]
 		}
-		starts[t+1] = at
+	}
+	order := make([]uint32, 0, nt) // the ids of the terms some skill uses, by term
+	for t := range nt {
+		b.keyword[t] = b.dfKeyword[t] > 0
+		if b.dfKeyword[t] > 0 || b.dfText[t] > 0 {
+			order = append(order, uint32(t))
+		}
+	}
+	slices.SortFunc(order, func(x, y uint32) int { return cmp.Compare(b.terms[x], b.terms[y]) })
+	sorted := make([]string, len(order))
+	ix.TextDF = make([]uint32, len(order))
+	for r, id := range order {
+		sorted[r] = b.terms[id]
+		ix.TextDF[r] = b.dfText[id]
+	}
+	ix.Terms = table.New(sorted)
+	// Each run's postings of a term go after the runs' before it: posts
+	// becomes, by term, where the run's next one goes.
+	starts := make([]uint32, len(order)+1)
+	for r, id := range order {
+		at := starts[r]
+		for _, c := range counts {
+			at, c.posts[id] = at+c.posts[id], at
+		}
+		starts[r+1] = at
 	}
 	ix.Starts = starts
-	total := int(b.count)
+	total := int(b.total)
 	ix.PostSkill = make([]uint32, total)
 	ix.PostWeight = make([]float32, total)
 	ix.PostField = make([]uint8, total)
@@ -656,9 +766,9 @@ func (b *builder) layout(ix *Index, workers int) {
 	defer grams.Wait()
 	// Each term's IDFs once, not once per posting (3 million at 10,000
 	// skills, each a logarithm).
-	idfKw := make([]float64, len(b.terms))
-	idfTx := make([]float64, len(b.terms))
-	for id := range b.terms {
+	idfKw := make([]float64, nt)
+	idfTx := make([]float64, nt)
+	for id := range nt {
 		idfKw[id] = IDF(b.n, int(b.dfKeyword[id]))
 		idfTx[id] = TextIDF(b.n, int(b.dfText[id]))
 	}
@@ -682,64 +792,125 @@ func (b *builder) layout(ix *Index, workers int) {
 		avg[f] = max(1, b.fieldSum[f]/float64(max(1, b.n)))
 	}
 	parallelRuns(runs, func(k int, r run) {
-		next := counts[k]
-		i := r.from
-		for skill := r.firstSkill; i < r.to; skill++ {
+		next := counts[k].posts
+		// The blocks this run's skills' entries lie in alone, which the
+		// collector may have back once laid out: in a cold compile they
+		// are the largest thing built.
+		firstBlock, endBlock := b.runBlocks(r)
+		var scratch []entry
+		for skill := r.firstSkill; skill < r.endSkill; skill++ {
 			var norm [2]float64
 			for f := range norm {
 				norm[f] = 1 - TextFieldB + TextFieldB*float64(b.fieldTerms[skill][f])/avg[f]
 			}
-			for end := b.skillEnds[skill]; i < end; i++ {
-				if i%blockSize == 0 && i > r.from && i-blockSize >= r.from {
-					b.entries[i/blockSize-1] = nil // laid out, and the run's alone: the collector may have it back
-				}
-				e := b.entry(i)
-				field := Field(e.code >> fieldShift)
-				value := e.code & valueMask
+			for _, e := range b.skillEntries(skill, &scratch) {
+				term, field, value := e.term, Field(e.code>>fieldShift), e.code&valueMask
 				var w float64
 				switch field {
 				case FieldDescription:
-					w = DescriptionWeight * tf(value) / norm[0] * idfTx[e.term]
+					w = DescriptionWeight * tf(value) / norm[0] * idfTx[term]
 				case FieldBody:
-					w = BodyWeight * tf(value) / norm[1] * idfTx[e.term]
+					w = BodyWeight * tf(value) / norm[1] * idfTx[term]
 				default:
-					w = b.weights[value] * idfKw[e.term]
+					w = b.weights[value] * idfKw[term]
 				}
-				r := rank[e.term]
-				p := next[r]
-				next[r]++
+				p := next[term]
+				next[term]++
 				ix.PostSkill[p] = uint32(skill)
 				ix.PostField[p] = uint8(field)
 				ix.PostWeight[p] = float32(w)
+			}
+			if b.recs[skill] == nil {
+				// Laid out up to here: the blocks before this skill's
+				// last entry's, that are the run's alone.
+				last := (b.blockFrom[skill] + b.skillEnds[skill] - b.start(skill)) / blockSize
+				for ; firstBlock < min(last, endBlock); firstBlock++ {
+					b.entries[firstBlock] = nil
+				}
 			}
 		}
 	})
 	b.entries = nil // the largest thing built; the layout is done with it
 }
 
+// runBlocks returns the blocks that hold entries of run r's skills and of
+// no other run's: [first, end).
+func (b *builder) runBlocks(r run) (first, end uint32) {
+	if r.firstSkill == r.endSkill {
+		return 0, 0
+	}
+	from := b.blockFrom[r.firstSkill]
+	to := b.count
+	if r.endSkill < len(b.blockFrom) {
+		to = b.blockFrom[r.endSkill]
+	}
+	// A block the run starts or ends in the middle of is shared.
+	first, end = (from+blockSize-1)/blockSize, to/blockSize
+	return first, max(first, end)
+}
+
 // trigrams indexes the keyword terms by trigram, in term order (order:
 // the terms' numbers by term), so that each gram's list comes sorted.
+// Each gram is numbered as met, its terms counted, then laid out by gram
+// (a counting sort, as the postings): a list per gram grown by append,
+// and a map of grams per term, were a fifth of a recompile's layout.
 func (b *builder) trigrams(ix *Index, order []uint32) {
-	grams := map[string][]uint32{}
+	num := map[string]uint32{}
 	var gramList []string
+	var counts []uint32
+	var pairs []uint64 // gram number << 32 | term rank, in rank order
+	var offs []int
 	for r, id := range order {
 		if !b.keyword[id] {
 			continue
 		}
-		for _, g := range trigrams(b.terms[id]) {
-			l, ok := grams[g]
+		term := b.terms[id]
+		offs = offs[:0]
+		for i := range term {
+			offs = append(offs, i)
+		}
+		offs = append(offs, len(term))
+		first := len(pairs)
+	grams:
+		for k := 0; k+3 < len(offs); k++ {
+			g := term[offs[k]:offs[k+3]]
+			n, ok := num[g]
 			if !ok {
+				n = uint32(len(gramList))
+				num[g] = n
 				gramList = append(gramList, g)
+				counts = append(counts, 0)
 			}
-			grams[g] = append(l, uint32(r))
+			for _, p := range pairs[first:] { // a term's grams once each
+				if uint32(p>>32) == n {
+					continue grams
+				}
+			}
+			counts[n]++
+			pairs = append(pairs, uint64(n)<<32|uint64(r))
 		}
 	}
-	slices.Sort(gramList)
-	ix.Grams = table.New(gramList)
-	ix.GramStarts = make([]uint32, 0, len(gramList)+1)
-	for _, g := range gramList {
-		ix.GramStarts = append(ix.GramStarts, uint32(len(ix.GramTerms)))
-		ix.GramTerms = append(ix.GramTerms, grams[g]...)
+	byGram := make([]uint32, len(gramList)) // gram numbers, by gram
+	for i := range byGram {
+		byGram[i] = uint32(i)
 	}
-	ix.GramStarts = append(ix.GramStarts, uint32(len(ix.GramTerms)))
+	slices.SortFunc(byGram, func(x, y uint32) int { return strings.Compare(gramList[x], gramList[y]) })
+	sorted := make([]string, len(gramList))
+	next := make([]uint32, len(gramList)) // by gram number: where its next term goes
+	ix.GramStarts = make([]uint32, len(gramList)+1)
+	at := uint32(0)
+	for i, n := range byGram {
+		sorted[i] = gramList[n]
+		ix.GramStarts[i] = at
+		next[n] = at
+		at += counts[n]
+	}
+	ix.GramStarts[len(gramList)] = at
+	ix.Grams = table.New(sorted)
+	ix.GramTerms = make([]uint32, at)
+	for _, p := range pairs {
+		n := uint32(p >> 32)
+		ix.GramTerms[next[n]] = uint32(p)
+		next[n]++
+	}
 }

@@ -1,11 +1,8 @@
 package index
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -84,55 +81,6 @@ func TestCompileRestoresGC(t *testing.T) {
 	assert.Equal(t, 20, debug.SetGCPercent(20), "a lower setting is kept")
 	restore()
 	assert.Equal(t, 20, debug.SetGCPercent(123))
-}
-
-// oldSourceHash is SourceHash as it was written with fmt.
-func oldSourceHash(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) string {
-	h := sha256.New()
-	if opt.DeriveKeywords {
-		h.Write([]byte("derive\x00"))
-	}
-	for _, s := range cat.Skills {
-		for _, part := range []string{s.Name, s.Description, s.WhenToUse, s.Triggers, s.Body, s.Maturity, s.Source,
-			strings.Join(s.Enhances, ","), strings.Join(s.Conflicts, ",")} {
-			h.Write([]byte(part))
-			h.Write([]byte{0})
-		}
-		for _, k := range s.Keywords {
-			fmt.Fprintf(h, "%s\x00%d\x00%g\x00", k.Text, k.Tier, k.Weight)
-		}
-	}
-	for _, w := range syn.WordList() {
-		h.Write([]byte(w))
-		h.Write([]byte{0})
-	}
-	if syn != nil {
-		fmt.Fprintf(h, "%v %v %v", syn.Mates, syn.Weight, syn.Groups)
-	}
-	if opt.Glossary != nil {
-		fmt.Fprintf(h, "\x00glossary %s", opt.Glossary.Hash)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// TestSourceHashBytes protects cached indexes and calibration tables,
-// which are keyed by the source hash: it is the one fmt computed, for odd
-// weights too.
-func TestSourceHashBytes(t *testing.T) {
-	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
-	require.NoError(t, err)
-	cat, err := skills.Builtin()
-	require.NoError(t, err)
-	odd := &skills.Catalog{Skills: []skills.Skill{{Name: "odd", Triggers: "when odd", Enhances: []string{"a", "b"}, Conflicts: []string{"c"}, Keywords: []skills.Keyword{
-		{Text: "x", Tier: skills.Strong, Weight: math.Inf(1)}, {Text: "y", Weight: math.NaN()}, {Text: "z", Weight: 1e21},
-		{Text: "w", Weight: math.Copysign(0, -1)}, {Text: "v", Weight: 1.0 / 3}, {Text: "u", Tier: 7, Weight: 2e-7}}}}}
-	for _, c := range []*skills.Catalog{cat, odd, {}} {
-		for _, opt := range []Options{{}, {DeriveKeywords: true}, {Glossary: &tokenize.GlossaryFile{Hash: "g1"}}} {
-			for _, s := range []*tokenize.Synonyms{nil, syn} {
-				assert.Equal(t, oldSourceHash(c, s, opt), SourceHash(c, s, opt))
-			}
-		}
-	}
 }
 
 // TestCutCacheRecompile protects incremental compiles: with the words of
@@ -308,9 +256,9 @@ func TestSegmentsBound(t *testing.T) {
 
 // TestCutCacheSpill protects the cut cache written through a spill file
 // (a cache read from a folder): it is the file a cache kept in memory
-// makes, byte for byte, with two skills of the same text among them,
-// for records (written keywords) and words (derived ones); the next
-// compile finds every skill in it; no spill file is left behind.
+// makes, byte for byte, with two skills of the same content among them
+// (kept once), for records (written keywords) and words (derived ones);
+// the next compile finds every skill in it; no spill file is left behind.
 func TestCutCacheSpill(t *testing.T) {
 	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
 	require.NoError(t, err)
@@ -340,11 +288,7 @@ func TestCutCacheSpill(t *testing.T) {
 		got, err := os.ReadFile(filepath.Join(dir, "cuts.bin"))
 		require.NoError(t, err)
 		assert.Equal(t, want, got, "derive %v", derive)
-		if derive {
-			assert.Equal(t, len(cat.Skills)-1, spilled.Cut(), "the twin's words are the first's")
-		} else {
-			assert.Equal(t, len(cat.Skills), spilled.Cut(), "a record is kept after its skill is merged: the twin is cut too")
-		}
+		assert.Equal(t, len(cat.Skills), spilled.Cut(), "derive %v: a cold cache cuts every skill", derive)
 
 		again := LoadCutCache(filepath.Join(dir, "cuts.bin"), "bin")
 		opt.Cuts = again
@@ -415,7 +359,7 @@ func TestCutCacheRecords(t *testing.T) {
 	}
 
 	got, want, cut, _ := recompile(cat, func(c *CutCache) {
-		k := recordKey(&cat.Skills[11])
+		k := cutKey(cat.Skills[11].ContentSum())
 		rec := slices.Clone(c.recs[k])
 		require.NotEmpty(t, rec)
 		// The first entry's term number, past the keyword and term counts,
@@ -446,4 +390,60 @@ func TestCutCacheRecords(t *testing.T) {
 	assert.Zero(t, cut)
 	assert.True(t, extended)
 	assert.Equal(t, want, got)
+}
+
+// TestCutCacheDelta protects recompiles of large catalogs, which must not
+// rewrite the whole cut cache for one edited skill: a compile that keeps
+// the file's numbers and cut few skills leaves the file as it was and
+// writes what it lacks to its delta, which the next compile reads with it
+// (no skill cut again, a cold compile's index); one that changed much
+// rewrites the file and drops the delta; a delta written for another file
+// is not read.
+func TestCutCacheDelta(t *testing.T) {
+	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
+	require.NoError(t, err)
+	set, err := synth.Generate(synth.Options{Skills: 700, Seed: 8, Queries: 1})
+	require.NoError(t, err)
+	cat := parsed(t, set)
+	path := filepath.Join(t.TempDir(), "cuts.bin")
+	recompile := func() (cut int) {
+		cuts := LoadCutCache(path, "bin")
+		ix := compile(cat, syn, Options{Cuts: cuts}, 2)
+		require.NoError(t, cuts.Save(path))
+		assert.Equal(t, saved(t, compile(cat, syn, Options{}, 1)), saved(t, ix), "a cold compile's index")
+		return cuts.Cut()
+	}
+	file := func() []byte {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		return data
+	}
+	require.Equal(t, len(cat.Skills), recompile())
+	whole := file()
+
+	cat.Skills[500].Body += "\nZorblax quuxification."
+	cat.Skills[600].Keywords = append(cat.Skills[600].Keywords, skills.Keyword{Text: "flibbertigibbet", Tier: skills.Core, Weight: 1})
+	assert.Equal(t, 2, recompile())
+	assert.Equal(t, whole, file(), "the file is left as it was")
+	assert.FileExists(t, path+".delta")
+	assert.Zero(t, recompile(), "the edited skills are found in the delta")
+	oldDelta, err := os.ReadFile(path + ".delta")
+	require.NoError(t, err)
+
+	for i := range 100 { // past an eighth of the file's records
+		cat.Skills[i].Body += "\nRewritten."
+	}
+	assert.Equal(t, 100, recompile())
+	assert.NotEqual(t, whole, file(), "the file is written afresh")
+	assert.NoFileExists(t, path+".delta")
+
+	// The old delta beside a file numbered afresh: it names the old
+	// file, and is not read (its records, skill 600's among them, number
+	// terms as the old file did, its new terms last, where the new file
+	// numbers them as they were met).
+	require.NoError(t, os.Remove(path))
+	assert.Equal(t, len(cat.Skills), recompile())
+	require.NoError(t, os.WriteFile(path+".delta", oldDelta, 0o600))
+	cat.Skills[5].Body += "\nAgain."
+	assert.Equal(t, 1, recompile())
 }

@@ -8,11 +8,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,8 +26,9 @@ import (
 // Per-skill cut cache. Cutting the skills' texts into words (tokenizing,
 // stemming, segmenting Chinese) is the largest part of a compile that
 // depends on each skill alone, so a compile can keep each skill's words,
-// keyed by a hash of the text they were cut from, and the next compile
-// reuses them for every skill whose text did not change: after one skill
+// keyed by the skill's ContentSum (which covers the text they were cut
+// from), and the next compile reuses them for every skill whose content
+// did not change: after one skill
 // is edited, only that one is cut again. Everything that depends on the
 // whole catalog (document frequencies, weights, derived keywords, impact
 // segments, calibration) is computed afresh, so the index is the one a
@@ -35,8 +36,10 @@ import (
 //
 // A skill with written keywords is kept further along: as the builder's
 // entries for it (its terms, each with its field and its count or keyword
-// weight), keyed by a hash of its keywords, description text and body
-// (recordKey). A recompile takes those entries as they are, with no words
+// weight), keyed by its ContentSum too, which covers its keywords,
+// description text and body: a skill whose file is unchanged is known by
+// the sum kept for its file (skills.FrontCache), not read. A recompile
+// takes those entries as they are, with no words
 // to count and no keyword to normalise: at 10,000 skills, cutting from the
 // words was the largest part of a recompile's compile. Words are still
 // kept for the skills that need them (derived keywords count every
@@ -49,10 +52,26 @@ import (
 // of the last compile's skills only: those of removed or edited skills go
 // with the next write.
 
-// cutsKind and cutsVersion frame the cache file (store.WriteCache).
+// cutsKind and cutsVersion frame the cache file (store.WriteCache), and
+// cutsDeltaKind its delta.
 const (
-	cutsKind    = "cuts"
-	cutsVersion = 2
+	cutsKind      = "cuts"
+	cutsDeltaKind = "cutsdel"
+	cutsVersion   = 4 // 2 keyed words and records by hashes of their text, not by the skill's ContentSum; 3 had no delta
+)
+
+// Like the frontmatter cache (skills.FrontCache), the file is rewritten
+// whole only when much has changed: a compile that keeps the loaded
+// file's numbers (numbering.extend) and cut few skills afresh writes to a
+// delta beside it what the file lacks (those skills' words and records,
+// the terms and weights numbered past the file's), and the next load
+// reads the file and the delta as one. At 100,000 skills the file is
+// 100 MB. The delta names its file by the id the file was written with
+// (fileID). Past an eighth of the file's entries (deltaShare) changed or
+// unused, or when the numbers are made afresh, the file is rewritten.
+const (
+	deltaShare = 8
+	deltaFloor = 64
 )
 
 // CutCache holds skills' words between compiles. The zero value is an
@@ -65,10 +84,17 @@ type CutCache struct {
 
 	loaded string // the identity the loaded words were cut under
 	old    map[cutKey][2]string
-	recs   map[cutKey][]byte // loaded records by recordKey (see record)
+	recs   map[cutKey][]byte // loaded records by ContentSum (see record)
 	terms  []string          // the loaded records' terms, by number
 	wts    []float64         // the loaded records' keyword weights, by number
 	evict  func()            // drops the loaded file's pages from memory (nil: none)
+
+	// The loaded file without its delta: its id, how many words,
+	// records, terms and weights it holds; and which of the loaded
+	// words and records are the delta's.
+	base       [16]byte
+	baseCounts [4]int
+	fromDelta  map[cutKey]bool
 
 	ident string // this compile's identity (begin)
 	mu    sync.Mutex
@@ -78,8 +104,9 @@ type CutCache struct {
 
 	used int // how many of the loaded terms the last compile used
 
-	kept      map[cutKey][]byte // this compile's records as loaded (with numbering.extend)
-	keptEvict func()            // drops the loaded file's pages, for Save
+	kept      map[cutKey][]byte    // this compile's records as loaded (with numbering.extend)
+	keptWords map[cutKey][2]string // and words as loaded
+	keptEvict func()               // drops the loaded file's pages, for Save
 
 	num numbering // how this compile's records number terms and weights
 }
@@ -87,16 +114,17 @@ type CutCache struct {
 // numbering is how a compile's records number their terms and weights.
 // Renumbering every record as the builder numbers it cost a recompile of
 // 10,000 skills 0.16 s of encoding on the merge's one goroutine, so a
-// recompile keeps the loaded file's numbers, to which new terms and
-// weights are added at the end: an unchanged skill's record is copied as
-// it was read. Terms no skill uses any more stay in the table; when they
-// are more than a quarter of those used (compactSlack), a compile numbers
-// afresh, as a cold one does: the builder's numbers.
+// recompile keeps the loaded file's numbers (extend), which the builder
+// then numbers its terms and weights by, new ones added at the end: an
+// unchanged skill's record is copied as it was read, and merged as it is.
+// Terms no skill uses any more stay in the table; when they are more than
+// a quarter of those used (compactSlack), a compile numbers afresh, as a
+// cold one does: in the order the builder meets them.
 type numbering struct {
 	extend bool
-	terms  renumber[string, string]  // the file's terms
-	wts    renumber[float64, uint64] // the file's keyword weights, by their bits
-	used   int                       // how many terms this compile used
+	terms  []string  // the file's terms, by number
+	wts    []float64 // the file's keyword weights, by number
+	used   int       // how many terms this compile used
 }
 
 // compactSlack is how many unused terms, as a share of the used ones,
@@ -192,15 +220,6 @@ func (sp *spill) keepRecord(k cutKey, rec []byte) {
 	}
 }
 
-// read returns the words at a; false if the spill failed.
-func (sp *spill) read(a spillAt) ([2]string, bool) {
-	b := sp.bytes(a)
-	if b == nil {
-		return [2]string{}, false
-	}
-	return [2]string{string(b[:a.len[0]]), string(b[a.len[0]:])}, true
-}
-
 // bytes returns the bytes at a, all its parts, in a buffer the next call
 // may reuse; nil if the spill failed.
 func (sp *spill) bytes(a spillAt) []byte {
@@ -261,46 +280,10 @@ func split(j [2]string) [2][]string {
 	return w
 }
 
-// cutKey is the hash of a skill's description text and body.
-type cutKey [16]byte
-
-func keyOf(s *skills.Skill) cutKey {
-	h := sha256.New()
-	d := s.Text()
-	h.Write([]byte(strconv.Itoa(len(d))))
-	h.Write([]byte{0})
-	h.Write([]byte(d))
-	h.Write([]byte(s.Body))
-	var k cutKey
-	copy(k[:], h.Sum(nil))
-	return k
-}
-
-// recordKey is the hash of everything a skill's record is cut from: its
-// keywords as written (text, tier, weight) and keyOf's text.
-func recordKey(s *skills.Skill) cutKey {
-	var buf [512]byte
-	b := binary.AppendUvarint(buf[:0], uint64(len(s.Keywords)))
-	h := sha256.New()
-	for _, k := range s.Keywords {
-		if len(b) > len(buf)-binary.MaxVarintLen64-len(k.Text)-9 {
-			h.Write(b)
-			b = buf[:0]
-		}
-		b = binary.AppendUvarint(b, uint64(len(k.Text)))
-		b = append(b, k.Text...)
-		b = append(b, byte(k.Tier))
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(k.Weight))
-	}
-	d := s.Text()
-	b = binary.AppendUvarint(b, uint64(len(d)))
-	h.Write(b)
-	h.Write(unsafe.Slice(unsafe.StringData(d), len(d)))
-	h.Write(unsafe.Slice(unsafe.StringData(s.Body), len(s.Body)))
-	var k cutKey
-	copy(k[:], h.Sum(buf[:0]))
-	return k
-}
+// cutKey is a skill's ContentSum, which covers everything its words
+// (description text and body) and its record (those and its keywords as
+// written) are cut from.
+type cutKey skills.Sum
 
 // begin starts a compile whose dictionary is dict: the loaded words count
 // only if they were cut under the same identity.
@@ -313,128 +296,49 @@ func (c *CutCache) begin(dict table.Strings) {
 	}
 	c.ident = hex.EncodeToString(h.Sum(nil))
 	if c.loaded != c.ident {
-		c.old, c.recs, c.terms, c.wts = nil, nil, nil, nil
+		c.old, c.recs, c.terms, c.wts, c.base = nil, nil, nil, nil, [16]byte{}
 	}
 	if c.spill != nil {
 		c.spill.close()
 	}
 	c.spill = newSpill(c.dir)
-	c.kept = map[cutKey][]byte{}
+	c.kept, c.keptWords = map[cutKey][]byte{}, map[cutKey][2]string{}
 	c.num = numbering{}
 	if c.recs != nil && float64(len(c.terms)) <= float64(c.used)*(1+compactSlack)+compactFloor {
-		c.num = numbering{extend: true, terms: renumber[string, string]{vals: slices.Clip(c.terms)}, wts: renumber[float64, uint64]{vals: slices.Clip(c.wts)}}
+		c.num.extend = true
 	}
 	c.cut.Store(0)
 }
 
-// renumber is one kind of value's numbers in the file (terms, keyword
-// weights): with extend, the loaded values, then the new ones a compile
-// adds, and which builder number is which file number.
-type renumber[V any, K comparable] struct {
-	vals      []V      // the file's values by number
-	byBuilder []uint32 // by builder number: the file's number + 1 (0: not known yet)
-	old       map[K]uint32
-}
-
-// note records that builder number id is the file's number num.
-func (r *renumber[V, K]) note(id, num uint32) {
-	if int(id) >= len(r.byBuilder) {
-		r.byBuilder = append(r.byBuilder, make([]uint32, int(id)+1-len(r.byBuilder))...)
-	}
-	r.byBuilder[id] = num + 1
-}
-
-// number returns the file's number of builder number id, whose value is
-// v (key: its map key), adding v at the end when the file has none.
-func (r *renumber[V, K]) number(id uint32, v V, key func(V) K) uint32 {
-	if int(id) < len(r.byBuilder) && r.byBuilder[id] != 0 {
-		return r.byBuilder[id] - 1
-	}
-	if r.old == nil {
-		r.old = make(map[K]uint32, len(r.vals))
-		for i, x := range r.vals {
-			if _, ok := r.old[key(x)]; !ok {
-				r.old[key(x)] = uint32(i)
-			}
-		}
-	}
-	num, ok := r.old[key(v)]
-	if !ok {
-		num = uint32(len(r.vals))
-		r.vals = append(r.vals, v)
-		r.old[key(v)] = num
-	}
-	r.note(id, num)
-	return num
-}
-
-// reset forgets the builder's numbers, keeping the file's values.
-func (r *renumber[V, K]) reset() { r.byBuilder, r.old = nil, nil }
-
-func termKey(t string) string { return t }
-
-// term returns the file's number of builder term id, whose text is t.
-func (n *numbering) term(id uint32, t string) uint32 {
-	if !n.extend {
-		return id
-	}
-	return n.terms.number(id, t, termKey)
-}
-
-// weight is term for a builder weight number, whose value is w.
-func (n *numbering) weight(num uint32, w float64) uint32 {
-	if !n.extend {
-		return num
-	}
-	return n.wts.number(num, w, math.Float64bits)
-}
-
-// noteTerm records, with extend, that builder term id is the loaded
-// file's term number old.
-func (n *numbering) noteTerm(id, old uint32) {
-	if n.extend {
-		n.terms.note(id, old)
-	}
-}
-
-// noteWeight is noteTerm for a builder weight number.
-func (n *numbering) noteWeight(num, old uint32) {
-	if n.extend {
-		n.wts.note(num, old)
-	}
-}
-
 // words returns skill s's description and body words, from the cache or
-// cut by cut, and keeps them for the next compile.
-func (c *CutCache) words(s *skills.Skill, cut func(*skills.Skill) [2][]string) [2][]string {
-	return split(c.joined(s, cut))
+// cut by cut, and keeps them for the next compile, with the skill's
+// ContentSum, which they are kept under.
+func (c *CutCache) words(s *skills.Skill, cut func(*skills.Skill) [2][]string) ([2][]string, skills.Sum) {
+	j, sum := c.joined(s, cut)
+	return split(j), sum
 }
 
 // joined is words, each field's words joined with wordSep.
-func (c *CutCache) joined(s *skills.Skill, cut func(*skills.Skill) [2][]string) [2]string {
-	k := keyOf(s)
-	j, ok := c.old[k]
-	if !ok {
+func (c *CutCache) joined(s *skills.Skill, cut func(*skills.Skill) [2][]string) ([2]string, skills.Sum) {
+	sum := s.ContentSum()
+	k := cutKey(sum)
+	if j, ok := c.old[k]; ok {
 		c.mu.Lock()
-		j, ok = c.recall(k) // two skills of the same text
+		c.keptWords[k] = j // copied from the loaded file when the cache is saved
 		c.mu.Unlock()
+		return j, sum
 	}
-	if !ok {
-		j = join(cut(s))
-		c.cut.Add(1)
+	unread := s.Unread()
+	j := join(cut(s))
+	c.cut.Add(1)
+	if unread {
+		sum = s.ContentSum() // its body read: the sum of what is cut
+		k = cutKey(sum)
 	}
 	c.mu.Lock()
 	c.spill.keep(k, j)
 	c.mu.Unlock()
-	return j
-}
-
-// recall returns the words of a text kept this compile.
-func (c *CutCache) recall(k cutKey) ([2]string, bool) {
-	if a, ok := c.spill.words[k]; ok {
-		return c.spill.read(a)
-	}
-	return [2]string{}, false
+	return j, sum
 }
 
 // A record is a skill's entries as the builder made them, in the
@@ -516,9 +420,9 @@ func (ct *cachedTerms) each(fn func(term uint32, field Field, value uint32)) {
 
 // keepRecord keeps a skill's record for the next compile: rec as it was
 // loaded, when the numbering extends the loaded file's, else its entries
-// es (n of them) encoded, given in the builder's numbering, whose terms
-// and weights are terms and weights. buf is reused, and returned.
-func (c *CutCache) keepRecord(k cutKey, rec []byte, keywords int, fieldTerms [2]int, es func(yield func(entry) bool), n int, terms []string, weights []float64, buf []byte) []byte {
+// es (n of them) encoded, in the builder's numbering, which is the
+// file's. buf is reused, and returned.
+func (c *CutCache) keepRecord(k cutKey, rec []byte, keywords int, fieldTerms [2]int, es func(yield func(entry) bool), n int, buf []byte) []byte {
 	if rec != nil && c.num.extend {
 		// Unchanged, it is copied from the loaded file when the cache is
 		// saved: no copy of it made now.
@@ -535,10 +439,7 @@ func (c *CutCache) keepRecord(k cutKey, rec []byte, keywords int, fieldTerms [2]
 	buf = binary.AppendUvarint(buf, uint64(n))
 	for e := range es {
 		field, v := Field(e.code>>fieldShift), e.code&valueMask
-		if field.IsKeyword() {
-			v = c.num.weight(v, weights[v])
-		}
-		buf = binary.AppendUvarint(buf, uint64(c.num.term(e.term, terms[e.term])))
+		buf = binary.AppendUvarint(buf, uint64(e.term))
 		buf = binary.AppendUvarint(buf, uint64(v)<<fieldBits|uint64(field))
 	}
 	c.mu.Lock()
@@ -555,7 +456,10 @@ func (c *CutCache) Cut() int { return int(c.cut.Load()) }
 
 // Save writes the words and records of the last compile's skills to
 // path, streamed (store.WriteCacheStream), each sorted by key: the
-// identity, the words, the records' terms and weights, the records.
+// identity and the file's id, the words, the records' terms and weights,
+// the records. When the compile kept the loaded file's numbers and
+// changed little, only what the file lacks goes, to its delta (path +
+// ".delta").
 func (c *CutCache) Save(path string) error {
 	sp := c.spill
 	if sp == nil {
@@ -563,44 +467,100 @@ func (c *CutCache) Save(path string) error {
 	}
 	defer sp.close()
 	c.spill = nil
-	kept, evict := c.kept, c.keptEvict
-	c.kept, c.keptEvict = nil, nil
+	kept, keptWords, evict := c.kept, c.keptWords, c.keptEvict
+	c.kept, c.keptWords, c.keptEvict = nil, nil, nil
+	defer func() {
+		if evict != nil {
+			evict()
+		}
+	}()
 	if err := sp.flush(); err != nil {
 		return err
 	}
-	wordKeys, recKeys := sortedKeys(sp.words), sortedKeys(sp.recs)
-	for k := range kept {
-		recKeys = append(recKeys, k)
+	var s cutsSection
+	s.words, s.recs = sortedKeys(sp.words), sortedKeys(sp.recs)
+	s.terms, s.wts = c.num.terms, c.num.wts
+	delta := c.num.extend && c.base != [16]byte{}
+	if delta {
+		// What the file lacks: the words and records cut this compile,
+		// those of its delta still in use, the terms and weights past
+		// its own.
+		baseUsed := 0
+		for k := range keptWords {
+			if c.fromDelta[k] {
+				s.words = append(s.words, k)
+			} else {
+				baseUsed++
+			}
+		}
+		for k := range kept {
+			if c.fromDelta[k] {
+				s.recs = append(s.recs, k)
+			} else {
+				baseUsed++
+			}
+		}
+		// And, against the delta's size, what the file holds that no
+		// skill uses any more.
+		unused := c.baseCounts[0] + c.baseCounts[1] - baseUsed
+		delta = len(s.words)+len(s.recs)+unused <= max(deltaFloor, (c.baseCounts[0]+c.baseCounts[1])/deltaShare) &&
+			len(s.terms) >= c.baseCounts[2] && len(s.wts) >= c.baseCounts[3]
+		if delta {
+			s.terms, s.wts = s.terms[c.baseCounts[2]:], s.wts[c.baseCounts[3]:]
+		}
 	}
-	sortKeys(recKeys)
-	// The records kept as loaded are read from the loaded file's pages,
-	// which leave memory again every keptEvictEvery bytes.
+	if !delta {
+		s.words, s.recs = append(sortedKeys(sp.words), mapKeys(keptWords)...), append(sortedKeys(sp.recs), mapKeys(kept)...)
+	}
+	sortKeys(s.words)
+	sortKeys(s.recs)
+	// The words and records kept as loaded are read from the loaded
+	// file's pages, which leave memory again every keptEvictEvery bytes.
 	var sinceEvict int
+	read := func(b []byte, counting bool) {
+		if sinceEvict += len(b); sinceEvict > keptEvictEvery && evict != nil && !counting {
+			evict()
+			sinceEvict = 0
+		}
+	}
+	id, kind := c.base, cutsDeltaKind
+	if !delta {
+		id, kind = fileID(c.ident, s), cutsKind
+	}
 	encode := func(w writer, counting bool) error {
 		w.str(c.ident)
-		w.num(uint64(len(wordKeys)))
-		for _, k := range wordKeys {
-			a := sp.words[k]
-			if counting {
-				w.s.n += int64(len(k)) + 16 + int64(a.len[0]) + int64(a.len[1])
-				continue
-			}
-			b := sp.bytes(a)
-			if b == nil {
-				return sp.err
+		w.s.write(id[:])
+		w.num(uint64(len(s.words)))
+		for _, k := range s.words {
+			var j [2][]byte
+			if a, spilled := sp.words[k]; spilled {
+				if counting {
+					w.s.n += int64(len(k)) + 16 + int64(a.len[0]) + int64(a.len[1])
+					continue
+				}
+				b := sp.bytes(a)
+				if b == nil {
+					return sp.err
+				}
+				j = [2][]byte{b[:a.len[0]], b[a.len[0]:]}
+			} else {
+				kw := keptWords[k]
+				j = [2][]byte{unsafe.Slice(unsafe.StringData(kw[0]), len(kw[0])), unsafe.Slice(unsafe.StringData(kw[1]), len(kw[1]))}
+				read(j[0], counting)
+				read(j[1], counting)
 			}
 			w.s.write(k[:])
-			w.bytes(b[:a.len[0]])
-			w.bytes(b[a.len[0]:])
+			w.bytes(j[0])
+			w.bytes(j[1])
 		}
 		w.num(uint64(c.num.used))
-		w.strs(c.num.terms.vals)
-		w.num(uint64(len(c.num.wts.vals)))
-		for _, v := range c.num.wts.vals {
+		w.strs(s.terms)
+		w.num(uint64(len(s.wts)))
+		for _, v := range s.wts {
 			w.f64(v)
 		}
-		w.num(uint64(len(recKeys)))
-		for _, k := range recKeys {
+		w.num(uint64(len(s.recs)))
+		for _, k := range s.recs {
 			var b []byte
 			a, spilled := sp.recs[k]
 			switch {
@@ -613,22 +573,72 @@ func (c *CutCache) Save(path string) error {
 				}
 			default:
 				b = kept[k]
-				if sinceEvict += len(b); sinceEvict > keptEvictEvery && evict != nil && !counting {
-					evict()
-					sinceEvict = 0
-				}
+				read(b, counting)
 			}
 			w.s.write(k[:])
 			w.bytes(b)
 		}
 		return nil
 	}
-	defer func() {
-		if evict != nil {
-			evict()
+	if delta {
+		return saveStream(path+deltaSuffix, kind, cutsVersion, false, encode)
+	}
+	if err := saveStream(path, kind, cutsVersion, false, encode); err != nil {
+		return err
+	}
+	if err := os.Remove(path + deltaSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// fileID is the id a whole cache file is written with, for its delta to
+// name: a hash of what the file's records are read against (identity,
+// keys, terms and weights), so that the delta of another file is never
+// read with this one, and the same file is written with the same id.
+func fileID(ident string, s cutsSection) [16]byte {
+	h := sha256.New()
+	var buf [binary.MaxVarintLen64]byte
+	put := func(b []byte) {
+		h.Write(binary.AppendUvarint(buf[:0], uint64(len(b))))
+		h.Write(b)
+	}
+	put([]byte(ident))
+	for _, keys := range [][]cutKey{s.words, s.recs} {
+		h.Write(binary.AppendUvarint(buf[:0], uint64(len(keys))))
+		for _, k := range keys {
+			h.Write(k[:])
 		}
-	}()
-	return saveStream(path, cutsKind, cutsVersion, false, encode)
+	}
+	h.Write(binary.AppendUvarint(buf[:0], uint64(len(s.terms))))
+	for _, t := range s.terms {
+		put(unsafe.Slice(unsafe.StringData(t), len(t)))
+	}
+	for _, w := range s.wts {
+		h.Write(binary.LittleEndian.AppendUint64(buf[:0], math.Float64bits(w)))
+	}
+	var id [16]byte
+	copy(id[:], h.Sum(nil))
+	return id
+}
+
+// cutsSection is what Save writes: the keys of the words and records, the
+// terms and weights.
+type cutsSection struct {
+	words, recs []cutKey
+	terms       []string
+	wts         []float64
+}
+
+// deltaSuffix names a cache file's delta.
+const deltaSuffix = ".delta"
+
+func mapKeys[V any](m map[cutKey]V) []cutKey {
+	keys := make([]cutKey, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return keys
 }
 
 // keptEvictEvery is how many bytes of the loaded file's records Save
@@ -658,22 +668,43 @@ func LoadCutCache(path, ident string) *CutCache {
 	if err != nil {
 		return c
 	}
-	if d, err := decodeCuts(payload); err == nil {
-		c.old, c.recs, c.terms, c.wts, c.used, c.loaded, c.evict = d.words, d.recs, d.terms, d.wts, d.used, d.ident, evict
+	d, err := decodeCuts(payload)
+	if err != nil {
+		evict()
+		return c
 	}
+	c.old, c.recs, c.terms, c.wts, c.used, c.loaded, c.evict = d.words, d.recs, d.terms, d.wts, d.used, d.ident, evict
+	c.base, c.baseCounts = d.id, [4]int{len(d.words), len(d.recs), len(d.terms), len(d.wts)}
+	// Its delta, read over it: words and records added, terms and
+	// weights numbered past its own.
+	payload, err = store.LoadCache(path+deltaSuffix, cutsDeltaKind, cutsVersion)
+	if err != nil {
+		return c
+	}
+	delta, err := decodeCuts(payload)
+	if err != nil || delta.id != d.id || delta.ident != d.ident {
+		return c
+	}
+	c.fromDelta = make(map[cutKey]bool, len(delta.words)+len(delta.recs))
+	for k, w := range delta.words {
+		c.old[k] = w
+		c.fromDelta[k] = true
+	}
+	for k, r := range delta.recs {
+		c.recs[k] = r
+		c.fromDelta[k] = true
+	}
+	c.terms = append(slices.Clip(c.terms), delta.terms...)
+	c.wts = append(slices.Clip(c.wts), delta.wts...)
+	c.used = delta.used
 	return c
 }
 
 // done ends a compile's use of the loaded words: they leave memory, the
 // file's pages with them (store.MapCache); at 100,000 skills they were
 // 215 MB of a recompile's peak. A cache serves one compile.
-func (c *CutCache) done(terms []string, weights []float64) {
-	if !c.num.extend {
-		c.num.terms.vals, c.num.wts.vals = terms, weights
-	}
-	c.num.used = len(terms)
-	c.num.terms.reset()
-	c.num.wts.reset()
+func (c *CutCache) done(terms []string, weights []float64, used int) {
+	c.num.terms, c.num.wts, c.num.used = terms, weights, used
 	c.old, c.recs, c.terms, c.wts = nil, nil, nil, nil
 	if c.evict != nil {
 		c.evict()
@@ -684,6 +715,7 @@ func (c *CutCache) done(terms []string, weights []float64) {
 // decoded is a cache file's payload.
 type decoded struct {
 	ident string
+	id    [16]byte
 	words map[cutKey][2]string
 	used  int
 	terms []string
@@ -704,6 +736,7 @@ func decodeCuts(data []byte) (decoded, error) {
 		r.skip(len(k))
 		return k
 	}
+	d.id = key()
 	n := r.length(len(cutKey{}) + 16)
 	d.words = make(map[cutKey][2]string, n)
 	for i := 0; i < n && r.err == nil; i++ {

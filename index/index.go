@@ -38,12 +38,12 @@ package index
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"hash"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -115,8 +115,13 @@ const MinPartial = 3
 // (bounds.go), the skills by column (skillfile.go) and each term's text
 // document frequency (TextDF); 10, the same layout, with each term's
 // segments cut where they waste least bound (bounds.go, cutScores), not
-// at fixed shares: an index of 9 prunes less, and is compiled again.
-const FormatVersion = 10
+// at fixed shares: an index of 9 prunes less, and is compiled again; 11,
+// the same layout, with the source hash made of each skill's name and
+// ContentSum (SourceHash), which a recompile has without reading the
+// skills it did not change: what is keyed by the hash of an index of 10
+// (the calibration table, the prompt memory's weights, the rules cache)
+// is built again once, as after any edit.
+const FormatVersion = 11
 
 // SkillInfo is what the router needs to know about a skill at route time.
 type SkillInfo struct {
@@ -277,41 +282,22 @@ func (ix *Index) listed(term string) bool {
 	return keyword
 }
 
-// trigrams returns the distinct three-character substrings of s.
-func trigrams(s string) []string {
-	if utf8.RuneCountInString(s) < 3 {
-		return nil
-	}
-	var out []string
-	var offs []int
-	for i := range s {
-		offs = append(offs, i)
-	}
-	offs = append(offs, len(s))
-	seen := map[string]bool{}
-	for i := 0; i+3 < len(offs); i++ {
-		g := s[offs[i]:offs[i+3]]
-		if !seen[g] {
-			seen[g] = true
-			out = append(out, g)
-		}
-	}
-	return out
-}
-
-// SourceHash fingerprints the content an index is built from.
+// SourceHash fingerprints the content an index is built from: each
+// skill's name and ContentSum, in catalog order, the options, the
+// synonyms and the glossary. A skill's sum is computed when its file is
+// read, and kept with the frontmatter cache's entry for the file
+// (skills.FrontCache), so that a recompile hashes no unchanged skill
+// again, nor reads it.
 func SourceHash(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options) string {
 	h := newSourceHasher(opt)
 	for i := range cat.Skills {
-		h.skill(&cat.Skills[i])
+		h.skill(cat.Skills[i].Name, cat.Skills[i].ContentSum())
 	}
 	return h.sum(syn)
 }
 
 // sourceHasher computes SourceHash a skill at a time, so that a compile can
-// hash skills as it goes (Options.Release). It writes what fmt wrote
-// before, with strconv's appends (TestSourceHashBytes): fmt.Fprintf per
-// keyword was a second of a 100,000-skill compile.
+// hash skills as it merges them.
 type sourceHasher struct {
 	h        hash.Hash
 	buf      []byte
@@ -326,25 +312,9 @@ func newSourceHasher(opt Options) *sourceHasher {
 	return h
 }
 
-func (h *sourceHasher) skill(s *skills.Skill) {
-	b := h.buf[:0]
-	for _, part := range [...]string{s.Name, s.Description, s.WhenToUse, s.Triggers, s.Body, s.Maturity, s.Source} {
-		b = append(append(b, part...), 0)
-	}
-	for _, list := range [...][]string{s.Enhances, s.Conflicts} {
-		for i, e := range list {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, e...)
-		}
-		b = append(b, 0)
-	}
-	for _, k := range s.Keywords {
-		b = append(append(b, k.Text...), 0)
-		b = append(strconv.AppendUint(b, uint64(k.Tier), 10), 0)
-		b = append(strconv.AppendFloat(b, k.Weight, 'g', -1, 64), 0)
-	}
+func (h *sourceHasher) skill(name string, sum skills.Sum) {
+	b := binary.AppendUvarint(h.buf[:0], uint64(len(name)))
+	b = append(append(b, name...), sum[:]...)
 	h.h.Write(b)
 	h.buf = b
 }

@@ -225,16 +225,29 @@ func TestIndexLookups(t *testing.T) {
 	}
 }
 
-// TestSourceHash protects index rebuilds: any change to the sources
-// changes the hash, nothing else does.
+// TestSourceHash protects index rebuilds and the learned tables keyed by
+// the hash: any change to the sources changes it (a skill's through its
+// ContentSum, skills.TestContentSum), nothing else does, and a compile
+// that empties its skills as it goes computes the same.
 func TestSourceHash(t *testing.T) {
 	a := index.SourceHash(keywordCatalog(), nil, index.Options{})
 	assert.Equal(t, a, index.SourceHash(keywordCatalog(), nil, index.Options{}))
 	assert.Equal(t, a, index.Compile(keywordCatalog(), nil, index.Options{}).SourceHash)
 
-	changed := keywordCatalog()
-	changed.Skills[0].Keywords[0].Tier = skills.Strong
-	assert.NotEqual(t, a, index.SourceHash(changed, nil, index.Options{}))
+	released := keywordCatalog()
+	assert.Equal(t, a, index.Compile(released, nil, index.Options{Release: true}).SourceHash, "hashed as the skills are merged and emptied")
+
+	for what, change := range map[string]func(c *skills.Catalog){
+		"a keyword's tier": func(c *skills.Catalog) { c.Skills[0].Keywords[0].Tier = skills.Strong },
+		"a body":           func(c *skills.Catalog) { c.Skills[1].Body += " more" },
+		"a name":           func(c *skills.Catalog) { c.Skills[1].Name += "-2" },
+		"a skill removed":  func(c *skills.Catalog) { c.Skills = c.Skills[1:] },
+		"the order":        func(c *skills.Catalog) { c.Skills[0], c.Skills[1] = c.Skills[1], c.Skills[0] },
+	} {
+		changed := keywordCatalog()
+		change(changed)
+		assert.NotEqual(t, a, index.SourceHash(changed, nil, index.Options{}), what)
+	}
 	assert.NotEqual(t, a, index.SourceHash(keywordCatalog(), nil, index.Options{DeriveKeywords: true}))
 	syn, err := tokenize.ParseSynonyms("s.yaml", []byte("groups:\n  - words: [redis, 缓存]\n"))
 	require.NoError(t, err)

@@ -3,6 +3,7 @@ package loader
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
@@ -10,12 +11,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/skillroute/skillroute/bookworm"
 	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/internal/parallel"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/rules"
 	"github.com/skillroute/skillroute/skills"
@@ -93,6 +96,9 @@ func Compile(cfg Config) (*index.Index, error) {
 type Stamps struct {
 	quick, full string
 	taken       time.Time // before the files were statted: what a compile from them is dated
+	// The skill files as the full stamp saw them, by path: the compile
+	// reads their sizes and times from here (skills.FrontCache.Stats).
+	stats map[string]skills.FileStat
 }
 
 // TakeStamps takes a configuration's stamps.
@@ -102,7 +108,7 @@ func TakeStamps(cfg Config) (Stamps, error) {
 	if st.quick, err = Stamp(cfg); err != nil {
 		return st, err
 	}
-	st.full, err = FullStamp(cfg)
+	st.full, st.stats, err = fullStamp(cfg)
 	return st, err
 }
 
@@ -122,7 +128,7 @@ func Current(cfg Config, st Stamps) bool {
 func compile(cfg Config, quick string) (*index.Index, error) {
 	st := Stamps{quick: quick, taken: time.Now()}
 	var err error
-	if st.full, err = FullStamp(cfg); err != nil {
+	if st.full, st.stats, err = fullStamp(cfg); err != nil {
 		return nil, err
 	}
 	return CompileStamped(cfg, st)
@@ -142,6 +148,7 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 		// (skills.FrontCache): after one edit, at most that header is
 		// parsed again.
 		fronts = skills.LoadFrontCache(frontFile(cfg), binaryStamp(cfg))
+		fronts.ReadAll, fronts.Stats = cfg.ReadAll, st.stats
 	}
 	src, err := readSources(cfg, fronts)
 	if err != nil {
@@ -164,9 +171,16 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 	n := len(src.catalog.Skills)
 	// Compile empties the skills it is done with (src is not used again),
 	// but those Calibrate reads: a catalog of 100,000 skills is half a
-	// gigabyte beside its postings.
-	opt := index.Options{DeriveKeywords: cfg.DeriveKeywords, Glossary: src.glossary,
-		Release: true, Keep: func(i int) bool { return router.Calibrated(n, i) }}
+	// gigabyte beside its postings. Their bodies are read now if the
+	// frontmatter cache left them unread: before the compile takes their
+	// sums.
+	sampled, _ := router.Sample(src.catalog.Names())
+	kept := make([]bool, n)
+	parallel.For(len(sampled), 16, func(k int) {
+		kept[sampled[k]] = true
+		_ = src.catalog.Skills[sampled[k]].ReadBody() // one that cannot be read is calibrated without
+	})
+	opt := index.Options{DeriveKeywords: cfg.DeriveKeywords, Glossary: src.glossary, Release: true, Keep: func(i int) bool { return kept[i] }}
 	if cfg.CacheDir != "" {
 		// The words of every skill whose text did not change since the
 		// last compile of this kind of catalog (index.CutCache): after one
@@ -185,20 +199,32 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 		})
 		opt.Cuts = nil
 	}
+	ix.Stamp = full
+	ix.Built = began
+	// The index is written while its calibration is measured, which is
+	// written last (index.SaveCacheLate).
+	path := indexFile(cfg, quick)
+	var saved sync.WaitGroup
+	cal := make(chan index.Calibration, 1)
+	if cfg.CacheDir != "" {
+		saved.Go(func() { err = ix.SaveCacheLate(path, cal) })
+	}
 	// Each catalog's abstain and HIGH lines, measured once here and kept
 	// in the index (router.Calibrate).
-	ix.Calibration = router.Calibrate(ix, func(i int) (string, string) {
+	calibration := router.Calibrate(ix, func(i int) (string, string) {
 		s := &src.catalog.Skills[i]
 		return s.Text(), s.Body
 	})
+	cal <- calibration
+	saved.Wait()
+	ix.Calibration = calibration
 	cached.Wait()
-	ix.Stamp = full
-	ix.Built = began
 	if cfg.CacheDir == "" {
 		return ix, nil
 	}
-	path := indexFile(cfg, quick)
-	err = ix.SaveCache(path)
+	if errors.Is(err, index.ErrLateCalibration) {
+		err = ix.SaveCache(path)
+	}
 	if err == nil {
 		// The file's time is when the sources were read: a skill saved
 		// during the compile is newer than it, and Changed sees it.
@@ -324,7 +350,7 @@ func binaryStamp(cfg Config) string {
 		return ""
 	}
 	h := sha256.New()
-	_ = stampPath(h, cfg.Binary, false)
+	_ = stampPath(h, cfg.Binary, nil)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -334,7 +360,7 @@ func binaryStamp(cfg Config) string {
 // folders skills are read from, not the files in them. See the notes at the top of this file.
 func Stamp(cfg Config) (string, error) {
 	h := sha256.New()
-	if err := stampSources(h, cfg, false); err != nil {
+	if err := stampSources(h, cfg, nil); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
@@ -343,17 +369,27 @@ func Stamp(cfg Config) (string, error) {
 // FullStamp is Stamp with every skill file's path, size and modification
 // time: it changes whenever a source does.
 func FullStamp(cfg Config) (string, error) {
-	h := sha256.New()
-	if err := stampSources(h, cfg, true); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	full, _, err := fullStamp(cfg)
+	return full, err
 }
 
-func stampSources(h hash.Hash, cfg Config, files bool) error {
+// fullStamp is FullStamp, with the skill files' sizes and times it saw.
+func fullStamp(cfg Config) (string, map[string]skills.FileStat, error) {
+	h := sha256.New()
+	stats := map[string]skills.FileStat{}
+	if err := stampSources(h, cfg, stats); err != nil {
+		return "", nil, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), stats, nil
+}
+
+// stampSources writes what the stamps cover to h; with files set (the
+// full stamp), every skill file too, and keeps their sizes and times in
+// it.
+func stampSources(h hash.Hash, cfg Config, files map[string]skills.FileStat) error {
 	fmt.Fprintf(h, "format %d derive %v\n", index.FormatVersion, cfg.DeriveKeywords)
 	if cfg.Binary != "" {
-		_ = stampPath(h, cfg.Binary, false)
+		_ = stampPath(h, cfg.Binary, nil)
 	}
 	if cfg.Catalog == "" || cfg.Catalog == Installed {
 		for _, d := range cfg.Places.Dirs() {
@@ -365,7 +401,7 @@ func stampSources(h hash.Hash, cfg Config, files bool) error {
 	if cfg.Catalog == "" || cfg.Catalog == Builtin {
 		// Inside the binary, whose stamp covers them; hashed when there is
 		// no binary to stamp (tests, library use).
-		if cfg.Binary == "" || files {
+		if cfg.Binary == "" || files != nil {
 			stamped, err := skills.BuiltinFiles()
 			if err != nil {
 				return err
@@ -383,25 +419,25 @@ func stampSources(h hash.Hash, cfg Config, files bool) error {
 	if cfg.Synonyms == "" || cfg.Synonyms == Builtin {
 		// Inside the binary too: hashing its 150 KB was 3 % of a hook
 		// process (perf record of 200 prompt events at 50 skills).
-		if cfg.Binary == "" || files {
+		if cfg.Binary == "" || files != nil {
 			fmt.Fprintf(h, "builtin synonyms %d\n", len(rules.Synonyms))
 			h.Write(rules.Synonyms)
 		}
-	} else if err := stampPath(h, cfg.Synonyms, false); err != nil {
+	} else if err := stampPath(h, cfg.Synonyms, nil); err != nil {
 		return fmt.Errorf("synonyms: %w", err)
 	}
 	switch cfg.Glossary {
 	case "", Builtin:
 		// Inside the binary, like the built-in skills: 33 KB not hashed
 		// on every hook call.
-		if cfg.Binary == "" || files {
+		if cfg.Binary == "" || files != nil {
 			fmt.Fprintf(h, "builtin glossary %d\n", len(rules.Glossary))
 			h.Write(rules.Glossary)
 		}
 	case NoGlossary:
 		fmt.Fprintf(h, "no glossary\n")
 	default:
-		if err := stampPath(h, cfg.Glossary, false); err != nil {
+		if err := stampPath(h, cfg.Glossary, nil); err != nil {
 			return fmt.Errorf("glossary: %w", err)
 		}
 	}
@@ -409,32 +445,55 @@ func stampSources(h hash.Hash, cfg Config, files bool) error {
 }
 
 // stampPath writes a file's or folder's path, size and modification time,
-// and with files, those of every DIR/NAME/SKILL.md in a folder.
-func stampPath(w io.Writer, path string, files bool) error {
+// and with files set, those of every DIR/NAME/SKILL.md in a folder, which
+// it keeps in files. The files are stat'ed on every core (at 100,000
+// skills, one after the other, the stamp took most of a second), and
+// written in folder order.
+func stampPath(w io.Writer, path string, files map[string]skills.FileStat) error {
 	info, err := os.Stat(path)
 	if err != nil {
 		return err
 	}
 	abs, _ := filepath.Abs(path)
 	fmt.Fprintf(w, "%s %d %d\n", abs, info.Size(), info.ModTime().UnixNano())
-	if !info.IsDir() || !files {
+	if !info.IsDir() || files == nil {
 		return nil
 	}
 	entries, err := os.ReadDir(path)
 	if err != nil {
 		return err
 	}
-	for _, e := range entries {
-		p := filepath.Join(path, e.Name(), "SKILL.md")
+	type stat struct {
+		path string
+		st   skills.FileStat
+		ok   bool
+	}
+	stats := make([]stat, len(entries))
+	parallel.For(len(entries), 256, func(i int) {
+		p := filepath.Join(path, entries[i].Name(), "SKILL.md")
 		if fi, err := os.Stat(p); err == nil {
-			fmt.Fprintf(w, "%s %d %d\n", p, fi.Size(), fi.ModTime().UnixNano())
+			stats[i] = stat{p, skills.FileStat{Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}, fi.Mode().IsRegular()}
+		}
+	})
+	var line []byte
+	for _, s := range stats {
+		if s.path == "" {
+			continue
+		}
+		line = append(append(line[:0], s.path...), ' ')
+		line = strconv.AppendInt(line, s.st.Size, 10)
+		line = append(line, ' ')
+		line = strconv.AppendInt(line, s.st.ModTime, 10)
+		w.Write(append(line, '\n'))
+		if s.ok {
+			files[s.path] = s.st
 		}
 	}
 	return nil
 }
 
 func pruneCache(dir string) {
-	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin", "front-*.bin"} {
+	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin", "front-*.bin", "front-*.bin.delta"} {
 		store.PruneCaches(dir, pattern, cacheKeep)
 	}
 }

@@ -68,6 +68,11 @@ type Config struct {
 	Glossary string // a glossary file (rules/glossary.yaml's format), "builtin", or "none"
 	// DeriveKeywords ignores written keyword tiers (see index.Options).
 	DeriveKeywords bool
+	// ReadAll makes a compile read and hash every skill file. Otherwise
+	// a file of the size and modification time it had when the last
+	// compile read it is taken as unchanged, and not read
+	// (skills.FrontCache): a full check.
+	ReadAll bool
 	// Places are where Claude Code keeps skills on this machine: read for
 	// the default and "installed" catalogs.
 	Places skills.Places
@@ -105,7 +110,7 @@ func Open(cfg Config) (*router.Router, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := LoadRules(cfg.Rules, ix, cfg.Warn, cfg.CacheDir)
+	set, err := LoadRules(cfg, ix)
 	if err != nil {
 		return nil, err
 	}
@@ -238,10 +243,14 @@ func decodeFavours(b []byte) (sctx.ProjectFavours, bool) {
 	return f, ok
 }
 
-// LoadRules reads a rules file ("" or "builtin" for the default) and
-// checks it against the index's skills. With a cache folder, a file already
-// checked against the same catalog is loaded from the cache instead.
-func LoadRules(path string, ix *index.Index, warn io.Writer, cacheDir string) (*disambig.Set, error) {
+// LoadRules reads the rules file of cfg.Rules ("" or "builtin" for the
+// default) and checks it against the index's skills. With a cache folder,
+// a file already checked against the same skill names, by the same
+// binary, is loaded from the cache instead: a skill edited but not renamed
+// leaves it as it was (parsing the built-in rules was a twentieth of a
+// recompile of 10,000 skills).
+func LoadRules(cfg Config, ix *index.Index) (*disambig.Set, error) {
+	path, warn := cfg.Rules, cfg.Warn
 	name, data := rules.DisambiguationName, rules.Disambiguation
 	if path != "" && path != Builtin {
 		var err error
@@ -251,15 +260,26 @@ func LoadRules(path string, ix *index.Index, warn io.Writer, cacheDir string) (*
 		name = path
 	}
 	var cache string
-	if cacheDir != "" {
-		// ix.Stamp already covers the binary (and the catalog): the
-		// built-in rules are part of the binary, so it keys them too.
+	if cfg.CacheDir != "" {
+		// The binary's stamp covers the built-in rules, which are part of
+		// it, and the code that checks them; without one (tests, library
+		// use), the index's stamp does, which covers the catalog too.
 		h := sha256.New()
-		fmt.Fprintf(h, "%s\x00%s\x00%s\x00", name, ix.SourceHash, ix.Stamp)
+		fmt.Fprintf(h, "%s\x00", name)
+		if cfg.Binary != "" {
+			fmt.Fprintf(h, "binary %s\x00", binaryStamp(cfg))
+		} else {
+			fmt.Fprintf(h, "%s\x00%s\x00", ix.SourceHash, ix.Stamp)
+		}
+		var names []byte
+		for _, s := range ix.Skills {
+			names = append(binary.AppendUvarint(names, uint64(len(s.Name))), s.Name...)
+		}
+		h.Write(names)
 		if name != rules.DisambiguationName {
 			h.Write(data)
 		}
-		cache = filepath.Join(cacheDir, "rules-"+hex.EncodeToString(h.Sum(nil))[:16]+".bin")
+		cache = filepath.Join(cfg.CacheDir, "rules-"+hex.EncodeToString(h.Sum(nil))[:16]+".bin")
 		if set, problems, err := disambig.LoadCached(cache); err == nil {
 			warnProblems(warn, name, set.Read, problems)
 			return set, nil

@@ -1,9 +1,11 @@
 package loader_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -237,7 +239,7 @@ func TestRulesWarningCountsRules(t *testing.T) {
 	cache := t.TempDir()
 	for _, pass := range []string{"parsed", "cached"} {
 		var warn strings.Builder
-		set, err := loader.LoadRules(path, ix, &warn, cache)
+		set, err := loader.LoadRules(loader.Config{Rules: path, Warn: &warn, CacheDir: cache}, ix)
 		require.NoError(t, err, pass)
 		assert.Len(t, set.Rules, 2, pass)
 		assert.Contains(t, warn.String(), "3 rules: 2 loaded (1 of them trimmed), 1 skipped", pass)
@@ -323,4 +325,114 @@ func TestRecompileIsColdCompile(t *testing.T) {
 	require.NoError(t, os.WriteFile(header, []byte(edited), 0o644))
 
 	assert.Equal(t, compile(""), compile(cache), "the recompile writes the cold compile's index")
+}
+
+// TestRecompileReadsOnlyChanged protects the recompile of a large
+// catalog: a skill file of the size and modification time the last
+// compile read is not read again (one rewritten to the same size, its time
+// put back, still compiles as it was), unless calibration samples it; an
+// edited one is; the index is the one a cold compile of what was read
+// writes. A full check (ReadAll) reads every file.
+func TestRecompileReadsOnlyChanged(t *testing.T) {
+	dir := t.TempDir()
+	n := router.PieceBudgetFrom + 50 // past it, calibration reads a sample only
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("topic-%04d", i)
+		writeSkill(t, dir, names[i], fmt.Sprintf("---\ndescription: Work on topic %d, its reports and its alerts.\nkeywords:\n  core: [topic%d]\n---\n# Topic %d\n\nCheck the reports for topic %d before changing alerts.\n", i, i, i, i))
+	}
+	sampled, _ := router.Sample(names) // the names are in catalog order
+	var unsampled []int
+	for i := range names {
+		if !slices.Contains(sampled, i) {
+			unsampled = append(unsampled, i)
+		}
+	}
+	require.GreaterOrEqual(t, len(unsampled), 2)
+	saved := func(cfg loader.Config) []byte {
+		ix, err := loader.Compile(cfg)
+		require.NoError(t, err)
+		path := filepath.Join(t.TempDir(), "index.bin")
+		require.NoError(t, ix.Save(path))
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		return data
+	}
+	cached := loader.Config{Catalog: dir, CacheDir: t.TempDir()}
+	cold := loader.Config{Catalog: dir}
+	saved(cached)
+
+	// A file rewritten to the same size, with its old time: unchanged by
+	// every measure the loader takes, and not read.
+	swapped := filepath.Join(dir, names[unsampled[0]], "SKILL.md")
+	orig, err := os.ReadFile(swapped)
+	require.NoError(t, err)
+	info, err := os.Stat(swapped)
+	require.NoError(t, err)
+	other := strings.Replace(string(orig), "before changing", "zorblaxing with", 1)
+	require.Len(t, other, len(orig))
+	put := func(data string) {
+		require.NoError(t, os.WriteFile(swapped, []byte(data), 0o644))
+		require.NoError(t, os.Chtimes(swapped, info.ModTime(), info.ModTime()))
+	}
+	put(other)
+	edited := filepath.Join(dir, names[unsampled[1]], "SKILL.md")
+	data, err := os.ReadFile(edited)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(edited, append(data, "Also check the flaky retry logic.\n"...), 0o644))
+
+	got := saved(cached)
+	put(string(orig))
+	assert.Equal(t, saved(cold), got, "the recompile read the edited file, not the other")
+
+	put(other)
+	full := cached
+	full.ReadAll = true
+	got = saved(full)
+	assert.Equal(t, saved(cold), got, "a full check reads every file")
+	ix, err := index.Load(writeIndex(t, got))
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, ix.Terms.Find("zorblax"), 0, "the rewritten file's words are in the index")
+}
+
+// writeIndex writes an index file's bytes to a file of its own.
+func writeIndex(t *testing.T, data []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "index.bin")
+	require.NoError(t, os.WriteFile(path, data, 0o600))
+	return path
+}
+
+// TestRulesCacheKeptAcrossEdits protects recompiles: the checked rules
+// are cached by the skills' names and the binary, so a skill edited but
+// not renamed loads them from the cache; a renamed one checks them again.
+func TestRulesCacheKeptAcrossEdits(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	bin, err := os.Executable()
+	require.NoError(t, err)
+	body := "---\ndescription: Postgres slow queries and indexes.\nkeywords:\n  core: [postgres]\n---\nUse EXPLAIN ANALYZE.\n"
+	writeSkill(t, dir, "db-tuning", body)
+	writeSkill(t, dir, "frontend-expert", "---\ndescription: React pages and CSS.\n---\nMeasure first.\n")
+	cfg := loader.Config{Catalog: dir, CacheDir: cache, Binary: bin}
+	rulesFiles := func() []string {
+		files, err := filepath.Glob(filepath.Join(cache, "rules-*.bin"))
+		require.NoError(t, err)
+		return files
+	}
+	_, err = loader.Open(cfg)
+	require.NoError(t, err)
+	first := rulesFiles()
+	require.Len(t, first, 1)
+
+	writeSkill(t, dir, "db-tuning", body+"\nCheck the index hit rate.\n")
+	_, err = loader.Compile(cfg)
+	require.NoError(t, err)
+	_, err = loader.Open(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, first, rulesFiles(), "an edited skill keeps the checked rules")
+
+	require.NoError(t, os.Rename(filepath.Join(dir, "db-tuning"), filepath.Join(dir, "postgres-tuning")))
+	_, err = loader.Open(cfg)
+	require.NoError(t, err)
+	assert.Len(t, rulesFiles(), 2, "a renamed skill checks them again")
 }

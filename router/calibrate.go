@@ -1,8 +1,11 @@
 package router
 
 import (
+	"cmp"
 	"fmt"
+	"hash/fnv"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/skillroute/skillroute/bm25"
@@ -55,21 +58,44 @@ const (
 // sample is then spread over the catalog. The dev catalogs (44 to 66
 // skills) stay under the cap.
 //
-// Past PieceBudgetFrom skills the cap shrinks as the catalog grows, to
-// MinPieces: each piece is scored against the whole catalog, so the
-// pieces' cost grew with it (at 10,000 skills, 770 pieces were 43 % of a
-// recompile's CPU). Where the HIGH line lies depends on how many pieces
-// are measured, not on how many skills they come from: on a generated
-// catalog of 10,000 skills, six disjoint samples of 209 pieces put it
-// within 1.1 % of where 5,000 pieces do (25.09 to 25.55 against 25.30),
-// samples of 834 within 0.3 %.
+// Past PieceBudgetFrom skills a catalog measures one piece of each skill
+// of a sample, which shrinks as the catalog grows, to MinPieces: each
+// piece is scored against the whole catalog, so a piece costs as much as
+// the catalog is large (1.7 ms of CPU at 10,000 generated skills, 17 ms
+// at 100,000), and at 200 pieces calibration was a third of a recompile
+// after one edit. The sample is the skills whose names hash lowest
+// (sampleOrder), not every so many of them: it does not depend on the
+// catalog's order, and a skill added, removed or edited changes one
+// member of it at most, so that a recompile moves the lines no further
+// than that skill's piece does.
+//
+// Where the HIGH line lies depends on how many pieces are measured, not
+// on how many skills they come from. Against the line of thousands of
+// pieces (all 10,000 of `/tmp/g10k`, 4,000 of the 100,000 of `/tmp/g100k`,
+// BENCHMARKS.md), 40 samples of each size by other hashes put it within,
+// rms (and at worst):
+//
+//	pieces          25     50     100    200    400
+//	10,000 skills   2.6 %  1.8 %  1.3 %  0.9 %  0.7 %
+//	100,000 skills  2.5 %  1.8 %  1.4 %  1.0 %  0.6 %
+//	(at worst)      6.1 %  4.8 %  3.3 %  2.5 %  1.8 %
+//
+// The dev sets' figures hardly move with the number of pieces: with the
+// dev catalogs' pieces cut down to 25, 50, 64, 100 or 200 (three hashes
+// each), top-1 and the share of "none" prompts left silent stayed as
+// they are on every set; HIGH decisions moved by a few (fresh 142 to 152,
+// real-dev 70 to 76, precision 0.93 to 0.99). MinPieces is 64, about
+// 1.6 % against 0.9 % for the 200 pieces it replaced, for a third of
+// their cost: 1.1 s of CPU at 100,000 skills instead of 3.4 s. On
+// `/tmp/g10k` the HIGH line moved from 24.27 to 24.02 (all 10,000
+// pieces: 24.06).
 const (
 	MinPieceWords   = 5
 	MaxPieceWords   = 24
 	PiecesPerSkill  = 8
 	MaxPieces       = 800
 	PieceBudgetFrom = 1000
-	MinPieces       = 200
+	MinPieces       = 64
 )
 
 // Calibrate measures a compiled index: the best scores of the generic
@@ -87,9 +113,8 @@ func Calibrate(ix *index.Index, texts func(skill int) (description, body string)
 	for _, line := range index.GenericPrompts() {
 		qs = append(qs, query{line, -2})
 	}
-	n := len(ix.Skills)
-	per, stride := sample(n)
-	for id := 0; id < n; id += stride {
+	ids, per := Sample(ix.SkillNames())
+	for _, id := range ids {
 		desc, body := texts(id)
 		for _, piece := range Pieces(desc, body, per) {
 			qs = append(qs, query{piece, id})
@@ -133,24 +158,55 @@ func Calibrate(ix *index.Index, texts func(skill int) (description, body string)
 	return c
 }
 
-// sample is how many pieces Calibrate cuts from a skill's texts, and
-// from which skills: every stride-th, from the first.
-func sample(n int) (per, stride int) {
-	budget := pieceBudget(n)
-	per, stride = PiecesPerSkill, 1
-	if n*per > budget {
-		per = max(1, budget/max(1, n))
-		if n > budget {
-			stride = (n + budget - 1) / budget
+// Sample returns the skills whose texts Calibrate reads in a catalog of
+// these names (their indexes, ascending), and how many pieces it cuts
+// from each: up to PieceBudgetFrom skills, as many pieces from each as
+// MaxPieces allows, up to PiecesPerSkill, from every skill (every other
+// past MaxPieces skills); past it, one piece of each of pieceBudget(n)
+// skills, those whose names come first in sampleOrder.
+func Sample(names []string) (ids []int, per int) {
+	n := len(names)
+	if n <= PieceBudgetFrom {
+		// Past MaxPieces skills, every so many, from the first.
+		stride := (n + MaxPieces - 1) / MaxPieces
+		for id := 0; id < n; id += stride {
+			ids = append(ids, id)
 		}
+		return ids, min(PiecesPerSkill, max(1, MaxPieces/max(1, n)))
 	}
-	return per, stride
+	type keyed struct {
+		hash uint64
+		id   int
+	}
+	order := make([]keyed, n)
+	for i, name := range names {
+		order[i] = keyed{sampleOrder(name), i}
+	}
+	budget := pieceBudget(n)
+	slices.SortFunc(order, func(a, b keyed) int {
+		return cmp.Or(cmp.Compare(a.hash, b.hash), strings.Compare(names[a.id], names[b.id]))
+	})
+	ids = make([]int, budget)
+	for i := range ids {
+		ids[i] = order[i].id
+	}
+	slices.Sort(ids)
+	return ids, 1
+}
+
+// sampleOrder is where a skill's name puts it in the order the sample is
+// drawn in: its FNV-1a hash, which spreads names that share a prefix
+// (a plugin's skills, a family of generated ones) over the order.
+func sampleOrder(name string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return h.Sum64()
 }
 
 // pieceBudget is how many pieces a catalog of n skills measures at most.
 func pieceBudget(n int) int {
 	if n > PieceBudgetFrom {
-		return max(MinPieces, MaxPieces*PieceBudgetFrom/n)
+		return min(n, max(MinPieces, MaxPieces*PieceBudgetFrom/n))
 	}
 	return MaxPieces
 }
@@ -167,14 +223,6 @@ func piecesCounted(n, measured int) int {
 		return measured * MaxPieces / pieceBudget(n)
 	}
 	return measured
-}
-
-// Calibrated reports whether Calibrate reads skill id's texts in a catalog
-// of n skills: a compile that empties the skills it has compiled
-// (index.Options.Release) keeps those.
-func Calibrated(n, id int) bool {
-	_, stride := sample(n)
-	return id%stride == 0
 }
 
 // best is the top score among the results, skipping skill leave (-1: none).

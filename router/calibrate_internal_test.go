@@ -1,12 +1,16 @@
 package router
 
 import (
+	"fmt"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skillroute/skillroute/eval/synth"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/skills"
 )
@@ -96,35 +100,102 @@ func TestPieces(t *testing.T) {
 
 // TestSampleBudget protects the confidence lines: catalogs up to
 // PieceBudgetFrom skills (every dev catalog) are sampled as before the
-// budget shrank, at most MaxPieces pieces; larger ones measure about
-// MinPieces, whatever their size, so that calibration's cost stops
-// growing with the number of pieces, and those count as MaxPieces against
-// the reference line.
+// budget shrank, every skill, at most MaxPieces pieces; larger ones
+// measure one piece of each of fewer skills as they grow, down to
+// MinPieces, and those count as MaxPieces against the reference line.
+// The sample is drawn by name: the same skills whatever the catalog's
+// order, and one skill added or removed changes one member at most.
 func TestSampleBudget(t *testing.T) {
-	pieces := func(n int) int {
-		per, stride := sample(n)
-		return per * ((n + stride - 1) / stride)
+	names := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("skill-%06d", i)
+		}
+		return out
 	}
 	for _, c := range []struct{ n, want int }{
 		{4, 32}, {44, 352}, {66, 528}, {100, 800}, {400, 800}, {1000, 500},
-		{2000, 400}, {4000, 200}, {10000, 200}, {100000, 200},
+		{2000, 400}, {4000, 200}, {10000, 80}, {100000, MinPieces},
 	} {
-		assert.Equal(t, c.want, pieces(c.n), "%d skills", c.n)
-		// The HIGH line is drawn towards RefHigh as little as before the
-		// budget shrank: pieces cut for cost count as MaxPieces would.
+		ids, per := Sample(names(c.n))
+		assert.Equal(t, c.want, per*len(ids), "%d skills", c.n)
+		assert.True(t, slices.IsSorted(ids), "%d skills", c.n)
+		assert.Len(t, slices.Compact(slices.Clone(ids)), len(ids), "%d skills: each skill once", c.n)
 		if c.n > PieceBudgetFrom {
-			assert.Equal(t, MaxPieces, piecesCounted(c.n, pieces(c.n)), "%d skills", c.n)
+			assert.Equal(t, 1, per)
+			// The HIGH line is drawn towards RefHigh as little as before
+			// the budget shrank: pieces cut for cost count as MaxPieces
+			// would.
+			assert.Equal(t, MaxPieces, piecesCounted(c.n, len(ids)), "%d skills", c.n)
 		} else {
-			assert.Equal(t, pieces(c.n), piecesCounted(c.n, pieces(c.n)), "%d skills", c.n)
+			assert.Equal(t, per*len(ids), piecesCounted(c.n, per*len(ids)), "%d skills", c.n)
 		}
-		// Calibrated names the skills whose texts make those pieces.
-		per, _ := sample(c.n)
+	}
+
+	all := names(5000)
+	chosen := func(list []string) []string {
+		ids, _ := Sample(list)
+		var out []string
+		for _, id := range ids {
+			out = append(out, list[id])
+		}
+		slices.Sort(out)
+		return out
+	}
+	base := chosen(all)
+	reversed := slices.Clone(all)
+	slices.Reverse(reversed)
+	assert.Equal(t, base, chosen(reversed), "the same skills whatever the order")
+	for _, other := range [][]string{append(slices.Clone(all), "skill-new"), all[1:]} {
+		changed := chosen(other)
 		kept := 0
-		for id := 0; id < c.n; id++ {
-			if Calibrated(c.n, id) {
+		for _, name := range changed {
+			if _, found := slices.BinarySearch(base, name); found {
 				kept++
 			}
 		}
-		assert.Equal(t, c.want, per*kept, "%d skills", c.n)
+		assert.GreaterOrEqual(t, kept, len(base)-1, "one skill added or removed changes one member at most")
 	}
+}
+
+// TestCalibrateSampledCatalog protects the lines of a large catalog,
+// which calibration samples: the same lines on every run and on any
+// number of cores, from one piece of each sampled skill; an edit to a
+// skill outside the sample leaves the pieces as they were.
+func TestCalibrateSampledCatalog(t *testing.T) {
+	set, err := synth.Generate(synth.Options{Skills: PieceBudgetFrom + 200, Seed: 3, Queries: 1})
+	require.NoError(t, err)
+	cat := &skills.Catalog{}
+	for _, f := range set.Files {
+		sk, err := skills.Parse(f.Name+"/SKILL.md", f.Name, f.Data)
+		require.NoError(t, err)
+		cat.Skills = append(cat.Skills, sk)
+	}
+	var read []int
+	texts := func(i int) (string, string) {
+		read = append(read, i)
+		return cat.Skills[i].Text(), cat.Skills[i].Body
+	}
+	ix := index.Compile(cat, nil, index.Options{})
+	first := Calibrate(ix, texts)
+	require.True(t, first.Calibrated())
+	ids, per := Sample(cat.Names())
+	assert.Equal(t, ids, read, "the sampled skills' texts, and no other's")
+	assert.Equal(t, 1, per)
+	assert.LessOrEqual(t, first.ForeignN, len(ids))
+	assert.Greater(t, first.ForeignN, len(ids)*9/10, "a piece of nearly every sampled skill meets another skill")
+
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	read = nil
+	assert.Equal(t, first, Calibrate(ix, texts), "the same lines on one core")
+
+	outside := 0
+	for slices.Contains(ids, outside) {
+		outside++
+	}
+	cat.Skills[outside].Body += "\nA line about zorblax quuxification.\n"
+	read = nil
+	edited := Calibrate(index.Compile(cat, nil, index.Options{}), texts)
+	assert.Equal(t, ids, read, "the same sample")
+	assert.Equal(t, first.ForeignN, edited.ForeignN)
 }

@@ -3,11 +3,18 @@ package skills
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
+	"maps"
+	"math"
+	"os"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -33,8 +40,27 @@ import (
 
 // frontKind and frontVersion frame the cache file (store.WriteCache).
 const (
-	frontKind    = "front"
-	frontVersion = 1
+	frontKind      = "front"
+	frontDeltaKind = "frontdel"
+	frontVersion   = 3 // 1 had no files, 2 no delta
+)
+
+// The file is rewritten whole only when much has changed. A load that
+// changed little writes what changed since the file was written (the
+// entries of the files read again, the headers they need) to a small
+// delta file beside it instead, which the next load reads over it: at
+// 100,000 skills the whole file is 100 MB, written on every recompile.
+// The delta names the file it goes with by the random id the file was
+// written with; a delta of another file is no delta. An entry the delta
+// replaces stays in the file, never used: a file whose size and time are
+// not what an entry holds is read again.
+const (
+	// deltaShare and deltaFloor bound the delta: once the files that
+	// changed since the file was written (or are gone) are more than one
+	// in deltaShare of those it holds, and more than deltaFloor, the file
+	// is rewritten.
+	deltaShare = 8
+	deltaFloor = 64
 )
 
 // FrontCache holds parsed frontmatter between loads. The zero value is an
@@ -46,63 +72,271 @@ type FrontCache struct {
 	// its stamp). Headers parsed under another identity are not used.
 	Ident string
 
-	old    map[frontKey]*frontmatter // loaded
-	evict  func()                    // drops the loaded file's pages from memory
-	mu     sync.Mutex
-	fresh  map[frontKey]*frontmatter // this load's headers
-	parsed atomic.Int64
+	// ReadAll reads every file, trusting none to be unchanged by its size
+	// and modification time: a full check (`skillroute compile --full`).
+	ReadAll bool
+	// Stats, when set, holds the files' sizes and modification times as
+	// the caller found them, by path: a file in it is not stat'ed again
+	// (the loader stats every skill file for its stamp just before; at
+	// 100,000 skills a stat each was most of a second). Taken before the
+	// files are read, like a stat of its own.
+	Stats map[string]FileStat
+
+	old        map[frontKey][]byte  // loaded, as encoded in the file (see header)
+	oldFiles   map[string]fileEntry // loaded, by path
+	baseID     [16]byte             // the loaded file's id
+	delta      map[frontKey][]byte  // loaded from its delta,
+	deltaFiles map[string]fileEntry // which the file's entries give way to
+	evict      func()               // drops the loaded file's pages from memory
+	mu         sync.Mutex
+	fresh      map[frontKey]header  // this load's headers
+	freshFiles map[string]fileEntry // this load's files
+	parsed     atomic.Int64
+	read       atomic.Int64
+	kwBlock    []Keyword // what keywords hands out from
 }
 
 // frontKey is the hash of a frontmatter's YAML text.
 type frontKey [16]byte
 
-// parse decodes a header, from the cache when it holds it.
-func (fc *FrontCache) parse(header []byte) (frontmatter, error) {
+// header is a frontmatter as the cache keeps it: as encoded in a cache
+// file (raw), read where it lies and written out as it is, or parsed this
+// load (fm). A skill is made from the encoded form directly
+// (Skill.applyRaw): decoding every header into a frontmatter first, its
+// lists into slices, was a third of making 100,000 skills from the cache.
+type header struct {
+	raw []byte
+	fm  *frontmatter
+}
+
+// parse decodes a header, from the cache when it holds it, and returns
+// the key it is kept under.
+func (fc *FrontCache) parse(text []byte) (frontmatter, frontKey, error) {
 	if fc == nil {
 		var fm frontmatter
-		err := yaml.Unmarshal(header, &fm)
-		return fm, err
+		err := yaml.Unmarshal(text, &fm)
+		return fm, frontKey{}, err
 	}
-	sum := sha256.Sum256(header)
+	sum := sha256.Sum256(text)
 	k := frontKey(sum[:16])
-	fm, ok := fc.old[k]
+	h, ok := fc.loaded(k)
 	if !ok {
 		fc.mu.Lock()
-		fm, ok = fc.fresh[k] // two skills of the same header
+		h, ok = fc.fresh[k] // two skills of the same header
 		fc.mu.Unlock()
 	}
 	if !ok {
-		fm = new(frontmatter)
-		if err := yaml.Unmarshal(header, fm); err != nil {
-			return frontmatter{}, err
+		h.fm = new(frontmatter)
+		if err := yaml.Unmarshal(text, h.fm); err != nil {
+			return frontmatter{}, k, err
 		}
 		fc.parsed.Add(1)
 	}
-	fc.mu.Lock()
-	if fc.fresh == nil {
-		fc.fresh = map[frontKey]*frontmatter{}
+	fc.keep(k, h)
+	if h.fm == nil {
+		fm, err := decodeHeader(h.raw)
+		return fm, k, err
 	}
-	fc.fresh[k] = fm
-	fc.mu.Unlock()
 	// The fields by value; the lists are shared with the cache, and no
 	// one writes them.
-	return *fm, nil
+	return *h.fm, k, nil
+}
+
+// keep keeps a header for the next load.
+func (fc *FrontCache) keep(k frontKey, h header) {
+	fc.mu.Lock()
+	if fc.fresh == nil {
+		fc.fresh = map[frontKey]header{}
+	}
+	fc.fresh[k] = h
+	fc.mu.Unlock()
+}
+
+// A file unchanged since the last load is not read at all. The cache
+// keeps, by path, each SKILL.md's size and modification time when it was
+// read, with the key of its header, the description its body gave when
+// its header has none, and its skill's ContentSum: a load that finds the
+// file of the same size and time makes the same skill from those, its
+// body left unread (Skill.ReadBody reads it when needed). At 100,000
+// skills reading and hashing every file was a third of a recompile after
+// one edit. The size and time are the ones the loader's stamp compares
+// (loader.FullStamp), so a file this trusts unchanged is one the stamp
+// calls unchanged too; a full check (ReadAll) reads every file.
+
+// FileStat is a file's size and modification time (in nanoseconds since
+// the epoch), as a stat gives them.
+type FileStat struct {
+	Size, ModTime int64
+}
+
+// fileEntry is what the cache keeps of a SKILL.md.
+type fileEntry struct {
+	size, mtime int64 // as stat'ed before it was read
+	sum         Sum
+	front       bool     // it has a header, kept under header
+	header      frontKey //
+	desc        string   // its body's first paragraph, when the header gives no description
+}
+
+// load makes the skill of the SKILL.md at path, found in folder dirName:
+// from the cache when the file is as it was last read, else read (by
+// read) and parsed. A nil cache reads and parses.
+func (fc *FrontCache) load(path, source, dirName string, read func() ([]byte, error)) (Skill, error) {
+	if fc == nil {
+		data, err := read()
+		if err != nil {
+			return Skill{}, err
+		}
+		sk, _, err := parse(source, dirName, data, nil)
+		return sk, err
+	}
+	// Stat'ed before it is read: a file changed between the two is
+	// newer than the time kept, and read again next time.
+	st, known := fc.Stats[path]
+	if !known {
+		if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() {
+			st, known = FileStat{info.Size(), info.ModTime().UnixNano()}, true
+		}
+	}
+	if known && !fc.ReadAll {
+		if e, ok := fc.loadedFile(path); ok && e.size == st.Size && e.mtime == st.ModTime {
+			sk := Skill{Source: source, Name: dirName, unread: true, sum: e.sum}
+			var err error
+			if e.front {
+				h, _ := fc.loaded(e.header) // there: decodeFront checks
+				fc.keep(e.header, h)
+				err = sk.applyRaw(h.raw, e.desc, fc.keywords)
+			} else {
+				err = sk.apply(false, &frontmatter{}, e.desc, nil)
+			}
+			if err == nil {
+				fc.keepFile(path, e)
+				return sk, nil
+			}
+		}
+	}
+	data, err := read()
+	if err != nil {
+		return Skill{}, err
+	}
+	fc.read.Add(1)
+	sk, e, err := parse(source, dirName, data, fc)
+	if err != nil {
+		return sk, err
+	}
+	if known {
+		e.size, e.mtime, e.sum = st.Size, st.ModTime, sk.ContentSum()
+		fc.keepFile(path, e)
+	}
+	return sk, nil
+}
+
+// keywords returns room for n keywords, cut from a block shared by many
+// skills: a list of its own for each skill was most of making the skills
+// of unchanged files (100,000 skills list 7 million keywords).
+func (fc *FrontCache) keywords(n int) []Keyword {
+	if n > keywordBlock/16 {
+		return make([]Keyword, 0, n)
+	}
+	fc.mu.Lock()
+	defer fc.mu.Unlock()
+	if len(fc.kwBlock)+n > cap(fc.kwBlock) {
+		fc.kwBlock = make([]Keyword, 0, keywordBlock)
+	}
+	from := len(fc.kwBlock)
+	fc.kwBlock = fc.kwBlock[:from+n]
+	return fc.kwBlock[from : from : from+n]
+}
+
+// keywordBlock is how many keywords FrontCache.keywords allocates at once
+// (1 MiB).
+const keywordBlock = 1 << 15
+
+// loaded returns a header of the loaded file or its delta.
+func (fc *FrontCache) loaded(k frontKey) (header, bool) {
+	if raw, ok := fc.delta[k]; ok {
+		return header{raw: raw}, true
+	}
+	raw, ok := fc.old[k]
+	return header{raw: raw}, ok
+}
+
+// loadedFile returns a file's entry in the loaded file or its delta.
+func (fc *FrontCache) loadedFile(path string) (fileEntry, bool) {
+	if e, ok := fc.deltaFiles[path]; ok {
+		return e, true
+	}
+	e, ok := fc.oldFiles[path]
+	return e, ok
+}
+
+// keepFile keeps a file's entry for the next load.
+func (fc *FrontCache) keepFile(path string, e fileEntry) {
+	fc.mu.Lock()
+	if fc.freshFiles == nil {
+		fc.freshFiles = map[string]fileEntry{}
+	}
+	fc.freshFiles[path] = e
+	fc.mu.Unlock()
 }
 
 // Parsed returns how many headers were parsed since the cache was loaded,
 // not found in it.
 func (fc *FrontCache) Parsed() int { return int(fc.parsed.Load()) }
 
-// Save writes the headers of the loads since the cache was loaded to
-// path, replacing what it held.
+// Read returns how many skill files were read since the cache was
+// loaded: those it did not know unchanged.
+func (fc *FrontCache) Read() int { return int(fc.read.Load()) }
+
+// Save writes the headers and files of the loads since the cache was
+// loaded to path, replacing what it held: what changed since the loaded
+// file was written to its delta (path + ".delta"), when that is little,
+// else the whole file afresh.
 func (fc *FrontCache) Save(path string) error {
 	fc.mu.Lock()
 	defer fc.mu.Unlock()
-	keys := make([]frontKey, 0, len(fc.fresh))
-	for k := range fc.fresh {
-		keys = append(keys, k)
+	if fc.old != nil {
+		var changed []string
+		for p, e := range fc.freshFiles {
+			if old, ok := fc.oldFiles[p]; !ok || old != e {
+				changed = append(changed, p)
+			}
+		}
+		gone := 0
+		for p := range fc.oldFiles {
+			if _, ok := fc.freshFiles[p]; !ok {
+				gone++
+			}
+		}
+		if len(changed)+gone <= max(deltaFloor, len(fc.oldFiles)/deltaShare) {
+			headers := map[frontKey]header{}
+			for _, p := range changed {
+				if e := fc.freshFiles[p]; e.front && fc.old[e.header] == nil {
+					headers[e.header] = fc.fresh[e.header]
+				}
+			}
+			return writeFront(path+deltaSuffix, frontDeltaKind, fc.Ident, fc.baseID, headers, fc.freshFiles, changed)
+		}
 	}
-	slices.SortFunc(keys, func(a, b frontKey) int { return bytes.Compare(a[:], b[:]) })
+	var id [16]byte
+	rand.Read(id[:])
+	err := writeFront(path, frontKind, fc.Ident, id, fc.fresh, fc.freshFiles, slices.Collect(maps.Keys(fc.freshFiles)))
+	if err == nil {
+		if err = os.Remove(path + deltaSuffix); errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+	}
+	return err
+}
+
+// deltaSuffix names a cache file's delta.
+const deltaSuffix = ".delta"
+
+// writeFront writes a cache file of kind (a whole one, or a delta), of
+// the headers and of the entries of files (those of paths).
+func writeFront(path, kind, ident string, id [16]byte, headers map[frontKey]header, files map[string]fileEntry, paths []string) error {
+	keys := slices.SortedFunc(maps.Keys(headers), func(a, b frontKey) int { return bytes.Compare(a[:], b[:]) })
+	slices.Sort(paths)
 	// Streamed, as the index is (store.WriteCacheStream): a first pass
 	// counts the bytes, the second writes them; at 100,000 skills the file
 	// is 100 MB, no buffer of it is held.
@@ -110,11 +344,16 @@ func (fc *FrontCache) Save(path string) error {
 		var num [binary.MaxVarintLen64]byte
 		uvarint := func(v uint64) { emit(binary.AppendUvarint(num[:0], v)) }
 		str := func(s string) { uvarint(uint64(len(s))); emit(unsafe.Slice(unsafe.StringData(s), len(s))) }
-		str(fc.Ident)
+		str(ident)
+		emit(id[:])
 		uvarint(uint64(len(keys)))
 		for _, k := range keys {
 			emit(k[:])
-			fm := fc.fresh[k]
+			fm := headers[k].fm
+			if fm == nil { // as the file it was read from encodes it
+				emit(headers[k].raw)
+				continue
+			}
 			for _, s := range fm.strings() {
 				str(*s)
 			}
@@ -131,27 +370,51 @@ func (fc *FrontCache) Save(path string) error {
 				}
 			}
 		}
+		uvarint(uint64(len(paths)))
+		for _, p := range paths {
+			e := files[p]
+			str(p)
+			uvarint(uint64(e.size))
+			emit(binary.AppendVarint(num[:0], e.mtime))
+			emit(e.sum[:])
+			if e.front {
+				emit([]byte{1})
+				emit(e.header[:])
+			} else {
+				emit([]byte{0})
+			}
+			str(e.desc)
+		}
 	}
 	var size int64
 	encode(func(b []byte) { size += int64(len(b)) })
-	return store.WriteCacheStream(path, frontKind, frontVersion, size, false, func(w io.Writer) error {
+	return store.WriteCacheStream(path, kind, frontVersion, size, false, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<20)
 		encode(func(b []byte) { bw.Write(b) }) // an error sticks, and Flush returns it
 		return bw.Flush()
 	})
 }
 
-// LoadFrontCache reads the cache at path for the identity ident; a cache
-// missing, damaged, of another version or identity is an empty one
-// (every header is parsed).
+// LoadFrontCache reads the cache at path, and its delta, for the identity
+// ident; a cache missing, damaged, of another version or identity is an
+// empty one (every file is read, every header parsed); a delta that does
+// not go with the file is none.
 func LoadFrontCache(path, ident string) *FrontCache {
 	fc := &FrontCache{Ident: ident}
 	payload, evict, err := store.MapCache(path, frontKind, frontVersion)
 	if err != nil {
 		return fc
 	}
-	if old, loaded, err := decodeFront(payload); err == nil && loaded == ident {
-		fc.old, fc.evict = old, evict
+	d, err := decodeFront(payload, nil)
+	if err != nil || d.ident != ident {
+		evict()
+		return fc
+	}
+	fc.old, fc.oldFiles, fc.baseID, fc.evict = d.headers, d.files, d.id, evict
+	if payload, err := store.LoadCache(path+deltaSuffix, frontDeltaKind, frontVersion); err == nil {
+		if d, err := decodeFront(payload, fc.old); err == nil && d.ident == ident && d.id == fc.baseID {
+			fc.delta, fc.deltaFiles = d.headers, d.files
+		}
 	}
 	return fc
 }
@@ -166,20 +429,144 @@ func (fc *FrontCache) Release() {
 	}
 }
 
+// frontStrings and frontLists count a frontmatter's fields of each kind.
+const (
+	frontStrings = 5
+	frontLists   = 6
+)
+
+// rawHeader reads a header as a cache file encodes it (writeFront): its
+// strings, then its lists, each a count (0 for an absent list, 1 + its
+// length otherwise) and its strings. decodeFront has checked it.
+type rawHeader struct{ data []byte }
+
+func (r *rawHeader) num() int {
+	v, n := binary.Uvarint(r.data)
+	if n <= 0 || v > uint64(len(r.data)) {
+		r.data = nil
+		return 0
+	}
+	r.data = r.data[n:]
+	return int(v)
+}
+
+func (r *rawHeader) str() string {
+	n := r.num()
+	if n > len(r.data) {
+		r.data = nil
+		return ""
+	}
+	s := unsafe.String(unsafe.SliceData(r.data), n)
+	r.data = r.data[n:]
+	return s
+}
+
+func (r *rawHeader) list() []string {
+	n := r.num()
+	if n == 0 {
+		return nil
+	}
+	l := make([]string, n-1)
+	for i := range l {
+		l[i] = r.str()
+	}
+	return l
+}
+
+// decodeHeader decodes a header a cache file holds.
+func decodeHeader(raw []byte) (frontmatter, error) {
+	var fm frontmatter
+	r := rawHeader{raw}
+	for _, s := range fm.strings() {
+		*s = r.str()
+	}
+	for _, l := range fm.lists() {
+		*l = r.list()
+	}
+	if r.data == nil && len(raw) > 0 {
+		return frontmatter{}, errFrontDamaged
+	}
+	return fm, nil
+}
+
+// applyRaw is apply for a header as a cache file holds it, its strings
+// read where they lie and its keywords made from them without a list of
+// its own for each tier.
+func (sk *Skill) applyRaw(raw []byte, bodyDesc string, room func(n int) []Keyword) error {
+	r := rawHeader{raw}
+	var strs [frontStrings]string // as frontmatter.strings orders them
+	for i := range strs {
+		strs[i] = r.str()
+	}
+	name, desc, whenToUse, triggers, maturity := strs[0], strs[1], strs[2], strs[3], strs[4]
+	if name != "" {
+		sk.Name = name
+	}
+	if sk.Name == "" {
+		return fmt.Errorf("%s:2: skill has no name (no name field and no folder name)", sk.Source)
+	}
+	sk.Description = strings.TrimSpace(desc)
+	sk.WhenToUse = strings.TrimSpace(whenToUse)
+	sk.Triggers = strings.TrimSpace(triggers)
+	sk.Maturity = maturity
+	if sk.Description == "" {
+		sk.Description = bodyDesc
+	}
+	// The keyword tiers (core, strong, extended) come first among the
+	// lists: counted, then read.
+	tiers := r
+	n := 0
+	for range 3 {
+		c := max(0, r.num()-1)
+		n += c
+		for range c {
+			r.str()
+		}
+	}
+	if n > 0 {
+		sk.Keywords = room(n)
+	}
+	for _, tier := range [...]Tier{Core, Strong, Extended} {
+		for range max(0, tiers.num()-1) {
+			if w := trimSpace(tiers.str()); w != "" {
+				sk.Keywords = append(sk.Keywords, Keyword{Text: w, Tier: tier, Weight: tier.Weight()})
+			}
+		}
+	}
+	if len(sk.Keywords) == 0 {
+		sk.Keywords = nil // blank keywords only: none, as before the list was sized
+	}
+	sk.Enhances, sk.Requires, sk.Conflicts = r.list(), r.list(), r.list()
+	if r.data == nil && len(raw) > 0 {
+		return errFrontDamaged
+	}
+	return nil
+}
+
 // strings and lists are a frontmatter's fields, in the file's order.
-func (fm *frontmatter) strings() [5]*string {
+func (fm *frontmatter) strings() [frontStrings]*string {
 	return [...]*string{&fm.Name, &fm.Description, &fm.WhenToUse, &fm.Triggers, &fm.Maturity}
 }
 
-func (fm *frontmatter) lists() [6]*[]string {
+func (fm *frontmatter) lists() [frontLists]*[]string {
 	return [...]*[]string{&fm.Keywords.Core, &fm.Keywords.Strong, &fm.Keywords.Extended, &fm.Enhances, &fm.Requires, &fm.Conflicts}
 }
 
 var errFrontDamaged = errors.New("frontmatter cache damaged")
 
+// frontFile is a cache file's payload, decoded.
+type frontFile struct {
+	ident   string
+	id      [16]byte
+	headers map[frontKey][]byte
+	files   map[string]fileEntry
+}
+
 // decodeFront reads a cache's payload; its strings share the mapped file,
-// which is never written.
-func decodeFront(data []byte) (map[frontKey]*frontmatter, string, error) {
+// which is never written. A file entry whose header is neither in the
+// payload nor in base (a delta's file's headers) makes it damaged.
+func decodeFront(data []byte, base map[frontKey][]byte) (frontFile, error) {
+	var out frontFile
 	num := func() (int, error) {
 		v, n := binary.Uvarint(data)
 		if n <= 0 || v > uint64(len(data)) {
@@ -197,46 +584,97 @@ func decodeFront(data []byte) (map[frontKey]*frontmatter, string, error) {
 		data = data[n:]
 		return s, nil
 	}
+	key := func(k []byte) error {
+		if len(data) < len(k) {
+			return errFrontDamaged
+		}
+		copy(k, data)
+		data = data[len(k):]
+		return nil
+	}
 	ident, err := str()
 	if err != nil {
-		return nil, "", err
+		return frontFile{}, err
+	}
+	if err := key(out.id[:]); err != nil {
+		return frontFile{}, err
 	}
 	count, err := num()
 	if err != nil {
-		return nil, "", err
+		return frontFile{}, err
 	}
-	out := make(map[frontKey]*frontmatter, count)
+	headers := make(map[frontKey][]byte, count)
 	for range count {
-		if len(data) < len(frontKey{}) {
-			return nil, "", errFrontDamaged
-		}
 		var k frontKey
-		copy(k[:], data)
-		data = data[len(k):]
-		fm := new(frontmatter)
-		for _, s := range fm.strings() {
-			if *s, err = str(); err != nil {
-				return nil, "", err
+		if err := key(k[:]); err != nil {
+			return frontFile{}, err
+		}
+		// Only checked and kept as it lies: decoded when used.
+		start := data
+		for range frontStrings {
+			if _, err = str(); err != nil {
+				return frontFile{}, err
 			}
 		}
-		for _, l := range fm.lists() {
+		for range frontLists {
 			n, err := num()
 			if err != nil {
-				return nil, "", err
+				return frontFile{}, err
 			}
-			if n > 0 {
-				*l = make([]string, n-1)
-			}
-			for i := range *l {
-				if (*l)[i], err = str(); err != nil {
-					return nil, "", err
+			for range max(0, n-1) {
+				if _, err = str(); err != nil {
+					return frontFile{}, err
 				}
 			}
 		}
-		out[k] = fm
+		headers[k] = start[:len(start)-len(data)]
+	}
+	if count, err = num(); err != nil {
+		return frontFile{}, err
+	}
+	files := make(map[string]fileEntry, count)
+	for range count {
+		var e fileEntry
+		p, err := str()
+		if err != nil {
+			return frontFile{}, err
+		}
+		size, n := binary.Uvarint(data)
+		if n <= 0 || size > math.MaxInt64 {
+			return frontFile{}, errFrontDamaged
+		}
+		data = data[n:]
+		mtime, n := binary.Varint(data)
+		if n <= 0 {
+			return frontFile{}, errFrontDamaged
+		}
+		data = data[n:]
+		e.size, e.mtime = int64(size), mtime
+		if err := key(e.sum[:]); err != nil {
+			return frontFile{}, err
+		}
+		var flag [1]byte
+		if err := key(flag[:]); err != nil {
+			return frontFile{}, err
+		}
+		if e.front = flag[0] == 1; e.front {
+			if err := key(e.header[:]); err != nil {
+				return frontFile{}, err
+			}
+			if headers[e.header] == nil && base[e.header] == nil {
+				return frontFile{}, errFrontDamaged
+			}
+		} else if flag[0] != 0 {
+			return frontFile{}, errFrontDamaged
+		}
+		if e.desc, err = str(); err != nil {
+			return frontFile{}, err
+		}
+		files[p] = e
 	}
 	if len(data) != 0 {
-		return nil, "", errFrontDamaged
+		return frontFile{}, errFrontDamaged
 	}
-	return out, ident, nil
+	out.ident, out.headers, out.files = ident, headers, files
+	return out, nil
 }

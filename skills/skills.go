@@ -28,9 +28,14 @@ package skills
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 
 	"gopkg.in/yaml.v3"
 )
@@ -98,6 +103,99 @@ type Skill struct {
 	Maturity    string
 	Body        string
 	Source      string // where it was read: a path, "builtin:NAME", or "FILE#NAME"
+
+	// A skill whose file a FrontCache knew unchanged (same size and
+	// modification time as when it was last read) is made from the cache
+	// without reading it: unread, its Body empty until ReadBody, and sum
+	// its ContentSum as computed from the file then.
+	unread bool
+	sum    Sum
+}
+
+// Sum is a hash of a skill's content (ContentSum).
+type Sum [16]byte
+
+// ContentSum returns a hash of everything a skill holds but its name,
+// which the folder or plugin it is found in gives: its header's fields,
+// its body and its source. It changes when the skill does, and only then
+// (TestContentSum): what is built from a skill can be kept under it. A
+// skill left unread (Unread) has the sum its file had when last read,
+// without reading it again.
+func (s *Skill) ContentSum() Sum {
+	if s.unread {
+		return s.sum
+	}
+	return s.computeSum()
+}
+
+// computeSum hashes the fields, each with its length (a list with its
+// count, absent apart from empty), so that no two skills hash alike by
+// moving text from one field to the next.
+func (s *Skill) computeSum() Sum {
+	var buf [512]byte
+	b := buf[:0]
+	h := sha256.New()
+	str := func(v string) {
+		b = binary.AppendUvarint(b, uint64(len(v)))
+		if len(b)+len(v) > len(buf) {
+			h.Write(b)
+			h.Write(unsafe.Slice(unsafe.StringData(v), len(v)))
+			b = buf[:0]
+			return
+		}
+		b = append(b, v...)
+	}
+	for _, v := range [...]string{s.Description, s.WhenToUse, s.Triggers, s.Maturity, s.Source, s.Body} {
+		str(v)
+	}
+	for _, list := range [...][]string{s.Enhances, s.Requires, s.Conflicts} {
+		n := uint64(0)
+		if list != nil {
+			n = 1 + uint64(len(list))
+		}
+		b = binary.AppendUvarint(b, n)
+		for _, v := range list {
+			str(v)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.Keywords)))
+	for _, k := range s.Keywords {
+		str(k.Text)
+		b = append(b, byte(k.Tier))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(k.Weight))
+	}
+	h.Write(b)
+	var sum Sum
+	copy(sum[:], h.Sum(buf[:0]))
+	return sum
+}
+
+// Unread reports whether the skill was made from a FrontCache without
+// reading its file: its Body is empty until ReadBody reads it.
+func (s *Skill) Unread() bool { return s.unread }
+
+// ReadBody reads the body of a skill left unread (a no-op for any other).
+// The file may have changed since it was stat'ed: the body read is then
+// the new one, and the skill's ContentSum is computed anew, so that what
+// is kept under the sum describes what was built. A file that can no
+// longer be read is an error naming it, and leaves the body empty, the
+// sum that of a skill without one: the next load finds the file changed,
+// or gone.
+func (s *Skill) ReadBody() error {
+	if !s.unread {
+		return nil
+	}
+	s.unread, s.sum = false, Sum{}
+	data, err := ReadFile(s.Source)
+	if err != nil {
+		return err
+	}
+	_, body, _, err := split(s.Source, data)
+	if err != nil {
+		return err
+	}
+	s.Body = string(body)
+	return nil
 }
 
 // Text is what the router reads as the skill's description field: the
@@ -128,12 +226,46 @@ type tiers struct {
 // Parse reads one SKILL.md. name is used in errors and as the skill's name
 // when the frontmatter has none (Claude Code names a skill by its folder).
 func Parse(source, dirName string, data []byte) (Skill, error) {
-	return parse(source, dirName, data, nil)
+	sk, _, err := parse(source, dirName, data, nil)
+	return sk, err
 }
 
 // parse is Parse, taking the frontmatter from fc when it holds the same
-// YAML (nil: none).
-func parse(source, dirName string, data []byte, fc *FrontCache) (Skill, error) {
+// YAML (nil: none). It also returns what fc keeps of the file (fileEntry)
+// so that a later load can make the same skill without reading it; its
+// identity and sum are the caller's to fill in.
+func parse(source, dirName string, data []byte, fc *FrontCache) (Skill, fileEntry, error) {
+	sk := Skill{Source: source, Name: dirName}
+	header, body, front, err := split(source, data)
+	if err != nil {
+		return sk, fileEntry{}, err
+	}
+	var e fileEntry
+	var fm frontmatter
+	if front {
+		if fm, e.header, err = fc.parse(header); err != nil {
+			return sk, fileEntry{}, fmt.Errorf("%s:%w", source, shiftYAMLError(err, 1))
+		}
+		e.front = true
+	}
+	// A copy of the body alone: the frontmatter's text is half of each
+	// file, and a catalog of 100,000 skills is held whole while it
+	// compiles.
+	sk.Body = string(body)
+	if strings.TrimSpace(fm.Description) == "" {
+		// No description: Claude Code takes the first paragraph.
+		e.desc = firstParagraph(sk.Body)
+	}
+	if err := sk.apply(front, &fm, e.desc, nil); err != nil {
+		return sk, fileEntry{}, err
+	}
+	return sk, e, nil
+}
+
+// split cuts a SKILL.md into its frontmatter's YAML and its body; front
+// is false for a file without frontmatter, all body. A byte order mark is
+// dropped and CRLF line ends read as LF.
+func split(source string, data []byte) (header, body []byte, front bool, err error) {
 	// Read as bytes: only the body is copied into a string (the whole
 	// file was copied twice, which at 100,000 skills is 1.7 GB of
 	// garbage a compile makes before it starts).
@@ -141,66 +273,64 @@ func parse(source, dirName string, data []byte, fc *FrontCache) (Skill, error) {
 	if bytes.Contains(data, []byte("\r\n")) {
 		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 	}
-	sk := Skill{Source: source, Name: dirName}
 	if !bytes.HasPrefix(data, []byte("---\n")) {
-		// No frontmatter: Claude Code takes the first paragraph as description.
-		sk.Body = string(data)
-		sk.Description = firstParagraph(sk.Body)
-		return sk, nil
+		return nil, data, false, nil
 	}
 	// The frontmatter ends at the first line that is exactly "---" (it
 	// may be empty: "---\n---").
 	rest := data[len("---\n"):]
-	var header, body []byte
-	closed := false
 	for off := 0; off <= len(rest); {
 		line, next := rest[off:], len(rest)
 		if i := bytes.IndexByte(line, '\n'); i >= 0 {
 			line, next = line[:i], off+i+1
 		}
 		if string(bytes.TrimRight(line, " \t")) == "---" {
-			header, body, closed = rest[:off], rest[next:], true
-			break
+			return rest[:off], rest[next:], true, nil
 		}
 		if next == len(rest) {
 			break
 		}
 		off = next
 	}
-	if !closed {
-		return sk, fmt.Errorf("%s:1: frontmatter opened with --- is never closed", source)
-	}
-	fm, err := fc.parse(header)
-	if err != nil {
-		return sk, fmt.Errorf("%s:%w", source, shiftYAMLError(err, 1))
+	return nil, nil, false, fmt.Errorf("%s:1: frontmatter opened with --- is never closed", source)
+}
+
+// apply fills a skill's fields from its parsed frontmatter (front: the
+// file has one) and the description its body gives (bodyDesc), used when
+// the frontmatter has none. room, when set, gives the keyword list its
+// memory (nil: a list of its own).
+func (sk *Skill) apply(front bool, fm *frontmatter, bodyDesc string, room func(n int) []Keyword) error {
+	if !front {
+		sk.Description = bodyDesc
+		return nil
 	}
 	if fm.Name != "" {
 		sk.Name = fm.Name
 	}
 	if sk.Name == "" {
-		return sk, fmt.Errorf("%s:2: skill has no name (no name field and no folder name)", source)
+		return fmt.Errorf("%s:2: skill has no name (no name field and no folder name)", sk.Source)
 	}
 	sk.Description = strings.TrimSpace(fm.Description)
 	sk.WhenToUse = strings.TrimSpace(fm.WhenToUse)
 	sk.Triggers = strings.TrimSpace(fm.Triggers)
 	sk.Enhances, sk.Requires, sk.Conflicts = fm.Enhances, fm.Requires, fm.Conflicts
 	sk.Maturity = fm.Maturity
-	// A copy of the body alone: the frontmatter's text is half of each
-	// file, and a catalog of 100,000 skills is held whole while it
-	// compiles.
-	sk.Body = string(body)
 	if sk.Description == "" {
-		sk.Description = firstParagraph(sk.Body)
+		sk.Description = bodyDesc
 	}
 	if n := len(fm.Keywords.Core) + len(fm.Keywords.Strong) + len(fm.Keywords.Extended); n > 0 {
-		sk.Keywords = make([]Keyword, 0, n) // one allocation, not one per doubling
+		if room != nil {
+			sk.Keywords = room(n)
+		} else {
+			sk.Keywords = make([]Keyword, 0, n) // one allocation, not one per doubling
+		}
 	}
 	for _, t := range []struct {
 		words []string
 		tier  Tier
 	}{{fm.Keywords.Core, Core}, {fm.Keywords.Strong, Strong}, {fm.Keywords.Extended, Extended}} {
 		for _, w := range t.words {
-			if w = strings.TrimSpace(w); w != "" {
+			if w = trimSpace(w); w != "" {
 				sk.Keywords = append(sk.Keywords, Keyword{Text: w, Tier: t.tier, Weight: t.tier.Weight()})
 			}
 		}
@@ -208,7 +338,28 @@ func parse(source, dirName string, data []byte, fc *FrontCache) (Skill, error) {
 	if len(sk.Keywords) == 0 {
 		sk.Keywords = nil // blank keywords only: none, as before the list was sized
 	}
-	return sk, nil
+	return nil
+}
+
+// trimSpace is strings.TrimSpace, which for a word that starts or ends
+// outside ASCII (a Chinese keyword) decodes runes and calls a function on
+// each: a fifth of making 100,000 skills from their cached headers. A
+// word that starts and ends with a printable ASCII byte or a CJK
+// character (UTF-8 lead bytes 0xE4 to 0xE9, which no space has) has
+// nothing to trim.
+func trimSpace(w string) string {
+	if w == "" {
+		return w
+	}
+	plain := func(b byte) bool { return b > ' ' && b < utf8.RuneSelf || b >= 0xE4 && b <= 0xE9 }
+	last := len(w) - 1
+	for last > 0 && w[last]&0xC0 == 0x80 && len(w)-last < utf8.UTFMax { // back to the last rune's first byte
+		last--
+	}
+	if plain(w[0]) && plain(w[last]) {
+		return w
+	}
+	return strings.TrimSpace(w)
 }
 
 // shiftYAMLError moves yaml.v3's line numbers by offset, so that they count

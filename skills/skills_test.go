@@ -383,3 +383,20 @@ func TestFrontmatterDelimiter(t *testing.T) {
 	assert.Equal(t, "cee", sk.Name)
 	assert.Empty(t, sk.Body)
 }
+
+// trimSpace's shortcut trims as strings.TrimSpace does: keywords are
+// trimmed as ever, however they start and end.
+func TestKeywordsTrimmed(t *testing.T) {
+	for _, w := range []string{"redis", " redis ", "缓存", " 缓存\u3000", "\u3000缓存", "缓存\u00a0", "\u00a0redis", "a", "缓", "é", " é", "缓存x", "x缓存", "\t", "\u2003x\u2003", "\u3000"} {
+		text := fmt.Sprintf("---\nname: s\nkeywords:\n  core: [%q]\n---\n", w)
+		sk, err := skills.Parse("s/SKILL.md", "s", []byte(text))
+		require.NoError(t, err)
+		want := strings.TrimSpace(w)
+		if want == "" {
+			assert.Empty(t, sk.Keywords, "%q", w)
+			continue
+		}
+		require.Len(t, sk.Keywords, 1, "%q", w)
+		assert.Equal(t, want, sk.Keywords[0].Text, "%q", w)
+	}
+}

@@ -37,15 +37,17 @@ type compileStatus struct {
 const statusFile = "compile.json"
 
 func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("compile", "compile [--catalog P] [--synonyms P] [-o FILE] [--background]", stderr)
+	fs := newFlags("compile", "compile [--catalog P] [--synonyms P] [-o FILE] [--background] [--full]", stderr)
 	var data dataFlags
 	data.register(fs, false)
 	out := fs.String("o", "", "write the index here (default: the cache in the state folder, where route and hook look, with the rules compiled beside it)")
 	background := fs.Bool("background", false, "the hook's background compile: one at a time, its heap capped, its progress in the cache folder")
+	full := fs.Bool("full", false, "read and hash every skill file, trusting none unchanged by its size and time, and compile even when the cached index is current")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	cfg := a.config(&data, stderr)
+	cfg.ReadAll = *full
 	if *out != "" {
 		cfg.CacheDir = ""
 	}
@@ -98,7 +100,8 @@ func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
 }
 
 // compile compiles the index unless the cached one is current (every
-// skill file checked against the stamp in its head), writes it to out when given, and the rules cache
+// skill file checked against the stamp in its head) and cfg asks for no
+// full check (ReadAll), writes it to out when given, and the rules cache
 // beside a cached index: the hook loads both, and with only the index
 // cached the rules would be parsed on the prompt's clock again.
 func (a *app) compile(cfg loader.Config, out string) (ix *index.Index, compiled bool, err error) {
@@ -110,7 +113,7 @@ func (a *app) compile(cfg loader.Config, out string) (ix *index.Index, compiled 
 	if err != nil {
 		return nil, false, err
 	}
-	if loader.Current(cfg, st) {
+	if !cfg.ReadAll && loader.Current(cfg, st) {
 		ix, _ = loader.OpenIndex(cfg) // compiles it again if the file is damaged
 	}
 	if ix == nil {
@@ -123,7 +126,9 @@ func (a *app) compile(cfg loader.Config, out string) (ix *index.Index, compiled 
 		return ix, compiled, ix.Save(out)
 	}
 	if cfg.CacheDir != "" {
-		_, err = loader.LoadRules("", ix, cfg.Warn, cfg.CacheDir)
+		builtin := cfg
+		builtin.Rules = ""
+		_, err = loader.LoadRules(builtin, ix)
 	}
 	return ix, compiled, err
 }

@@ -3,7 +3,7 @@
 // Usage:
 //
 //	skillroute route [--json] [--explain] [--catalog P] [--rules P] [--synonyms P] [--memories F] [--tools F] [--router R] TEXT...
-//	skillroute compile [--catalog P] [--synonyms P] [-o FILE]
+//	skillroute compile [--catalog P] [--synonyms P] [-o FILE] [--full]
 //	skillroute eval [--catalog P] [--rules P] [--synonyms P] [--derive-keywords] [--memories F] [--tools F] [--router R] [--json] [-v] FILE.jsonl
 //	skillroute rules lint [--catalog P] [--synonyms P] FILE
 //	skillroute skills list [--catalog P]

@@ -1,0 +1,43 @@
+package skills_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/skillroute/skillroute/eval/synth"
+	"github.com/skillroute/skillroute/skills"
+)
+
+// BenchmarkLoadUnchanged measures what a recompile pays to make the
+// skills of a catalog none of whose files changed since the frontmatter
+// cache was written (none is read): the catalog $SKILLROUTE_BENCH_CATALOG
+// (`skillroute bench gen`, see BENCHMARKS.md), else 2,000 generated
+// skills.
+func BenchmarkLoadUnchanged(b *testing.B) {
+	dir := os.Getenv("SKILLROUTE_BENCH_CATALOG")
+	if dir == "" {
+		dir = filepath.Join(b.TempDir(), "catalog")
+		if _, err := synth.Write(dir, synth.Options{Skills: 2000, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cache := filepath.Join(b.TempDir(), "front.bin")
+	fc := skills.LoadFrontCache(cache, "bench")
+	if _, err := skills.LoadCached(dir, fc); err != nil {
+		b.Fatal(err)
+	}
+	if err := fc.Save(cache); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		fc := skills.LoadFrontCache(cache, "bench")
+		if _, err := skills.LoadCached(dir, fc); err != nil {
+			b.Fatal(err)
+		}
+		if fc.Read() != 0 {
+			b.Fatalf("%d files read", fc.Read())
+		}
+	}
+}
