@@ -32,11 +32,22 @@ func (p *pruner) sift(k int, skillScale float64) {
 	a := p.accumulate()
 	defer sums.Put(a)
 	theta := math.Inf(-1) // the k-th best score over skillScale
-	for _, s := range p.seed(a, k, skillScale) {
-		a.sum[s] = math.NaN() // scored: no comparison takes it again
+	top := p.highest(a)
+	for _, s := range top {
+		if a.sum[s] < theta {
+			return // nothing after it can reach theta: it is among the highest sums
+		}
+		score, hit := p.score(s, p.reaching(a, s), true, theta, false)
+		p.scored++
+		if hit && p.offer(entry{score, s}, k) && len(p.heap) == k {
+			theta = p.heap[0].score / skillScale
+		}
 	}
-	if len(p.heap) == k {
-		theta = p.heap[0].score / skillScale
+	if len(top) == len(a.touched) {
+		return // every skill reached was scored
+	}
+	for _, s := range top {
+		a.sum[s] = math.NaN() // scored: no comparison takes it again
 	}
 	// The rest that can reach theta, in skill order.
 	cands := a.cands[:0]
@@ -51,7 +62,7 @@ func (p *pruner) sift(k int, skillScale float64) {
 		if a.sum[s] < theta {
 			continue // theta rose past it
 		}
-		score, hit := p.score(s, p.reaching(a, s), false, theta)
+		score, hit := p.score(s, p.reaching(a, s), false, theta, false)
 		p.scored++
 		if hit && p.offer(entry{score, s}, k) && len(p.heap) == k {
 			theta = p.heap[0].score / skillScale
@@ -59,23 +70,16 @@ func (p *pruner) sift(k int, skillScale float64) {
 	}
 }
 
-// seedCount is how many skills, of the highest sums, are scored before
-// the rest, to learn a k-th best score that leaves few to score. Twice k
-// ran fewer instructions than k on the generated catalogs' prompts (1.59
-// against 1.68 million a prompt at 10,000 skills, 11.5 against 12.2 at
-// 100,000): the k highest sums are often not the k best scores.
-func seedCount(k int) int { return 2 * k }
+// bestFirst is how many skills, of the highest sums, are scored first,
+// highest first: scoring stops at the first whose sum is under the k-th
+// best score.
+const bestFirst = 64
 
-// seed scores the skills of the highest sums first (seedCount of them),
-// fresh, and returns them.
-func (p *pruner) seed(a *skillSums, k int, skillScale float64) []uint32 {
-	n := min(seedCount(k), len(a.touched))
-	if n == 0 {
-		return nil
-	}
-	// The n highest sums: a small heap of them over the touched skills,
-	// the lowest at its root; most skills fall below it at one
-	// comparison.
+// highest returns the skills of the bestFirst highest sums, highest first.
+func (p *pruner) highest(a *skillSums) []uint32 {
+	n := min(bestFirst, len(a.touched))
+	// A small heap of them over the touched skills, the lowest at its
+	// root; most skills fall below it at one comparison.
 	h := a.heap[:0]
 	for _, s := range a.touched {
 		e := entry{a.sum[s], s}
@@ -111,38 +115,24 @@ func (p *pruner) seed(a *skillSums, k int, skillScale float64) []uint32 {
 		}
 	}
 	a.heap = h
+	slices.SortFunc(h, func(x, y entry) int { return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(x.skill, y.skill)) })
 	top := a.top[:0]
 	for _, e := range h {
 		top = append(top, e.skill)
 	}
 	a.top = top
-	slices.Sort(top) // skill order: the cursors move forward only
-	theta := math.Inf(-1)
-	for _, s := range top {
-		if a.sum[s] < theta {
-			continue
-		}
-		score, hit := p.score(s, p.reaching(a, s), false, theta)
-		p.scored++
-		if hit && p.offer(entry{score, s}, k) && len(p.heap) == k {
-			theta = p.heap[0].score / skillScale
-		}
-	}
-	// The walk after the seeds starts again from the first posting.
-	for c := range p.cursors {
-		p.cursors[c].at = 0
-	}
 	return top
 }
 
-// skillSums is, per skill, the sum of its words' best segment bounds, and
-// the skills touched, reused between calls (sums), so that a call clears
-// nothing the size of the catalog: a mark says which call wrote a skill's
-// entries.
+// skillSums is, per skill, the sum of its words' best posting bounds,
+// and the skills touched, reused between calls (sums), so that a call
+// clears nothing the size of the catalog: a mark says which call and word
+// wrote a skill's entry.
 type skillSums struct {
 	sum     []float64
-	mark    []uint64 // call << 32 | word + 1: the skill's last word this call
-	words   []uint64 // the words (mod 64) that reach the skill, this call
+	cur     []float64 // the skill's bound from its last word, in sum
+	mark    []uint64  // call << 32 | word + 1: the skill's last word this call
+	words   []uint64  // the words (mod 64) that reach the skill, this call
 	call    uint64
 	touched []uint32
 	cands   []uint32
@@ -152,13 +142,14 @@ type skillSums struct {
 
 var sums = sync.Pool{New: func() any { return &skillSums{} }}
 
-// accumulate sums the bounds: per word, its cursors best bound first, so
-// that a skill takes the bound of its word's best segment that holds it.
+// accumulate sums the bounds: per word, its cursors best bound first, and
+// per skill the bound of its own postings (index.Index.PostExact,
+// PostPartial), the best of its word's.
 func (p *pruner) accumulate() *skillSums {
 	a := sums.Get().(*skillSums)
 	n := len(p.ix.Skills)
 	if len(a.sum) < n {
-		a.sum, a.mark, a.words, a.call = make([]float64, n), make([]uint64, n), make([]uint64, n), 0
+		a.sum, a.cur, a.mark, a.words, a.call = make([]float64, n), make([]float64, n), make([]uint64, n), make([]uint64, n), 0
 	}
 	if a.call++; a.call == 1<<32 { // the marks would wrap: start them again
 		clear(a.mark)
@@ -174,25 +165,46 @@ func (p *pruner) accumulate() *skillSums {
 		return cmp.Or(cmp.Compare(cx.word, cy.word), cmp.Compare(cy.bound, cx.bound), cmp.Compare(x, y))
 	})
 	call := a.call << 32
-	sum, mark, words := a.sum[:n], a.mark[:n], a.words[:n]
+	sum, cur, mark, words := a.sum[:n], a.cur[:n], a.mark[:n], a.words[:n]
 	for _, c := range order {
 		cu := &p.cursors[c]
-		b, m := cu.bound, call|uint64(cu.word+1)
+		m := call | uint64(cu.word+1)
 		bit := uint64(1) << (cu.word % 64)
+		linear := cu.tf >= 1
+		unit := cu.step * cu.tf * cu.qw
 		last := uint32(math.MaxUint32)
-		for _, s := range cu.skills {
-			if s == last || int(s) >= n {
+		for i, s := range cu.skills {
+			// A skill's postings of one term lie together and have one
+			// bound; a merged cursor's may be of several terms.
+			if s == last && cu.vals == nil || int(s) >= n {
 				continue // the skill's next field; or a damaged file's posting, never scored
 			}
 			last = s
+			var b float64
+			switch {
+			case cu.vals != nil:
+				b = cu.vals[i]
+			case linear:
+				b = float64(cu.levels[i]) * unit
+			default:
+				b = cu.qw * scaled(float64(cu.levels[i])*cu.step, cu.tf)
+			}
+			if b == 0 {
+				continue // a partial match that counts nothing here
+			}
 			switch old := mark[s]; {
-			case old == m: // this word counted already
+			case old == m: // this word reached it already: its best counts
+				if b > cur[s] {
+					sum[s] += b - cur[s]
+					cur[s] = b
+				}
 			case old>>32 != a.call: // first touch this call
-				mark[s], sum[s], words[s] = m, b, bit
+				mark[s], sum[s], cur[s], words[s] = m, b, b, bit
 				a.touched = append(a.touched, s)
 			default:
 				mark[s] = m
 				sum[s] += b
+				cur[s] = b
 				words[s] |= bit
 			}
 		}

@@ -68,6 +68,26 @@ type Segment struct {
 	Exact, Partial float64
 }
 
+// ImpactLevels is how finely a posting's own score is kept
+// (Index.PostExact, PostPartial): in 255ths of its segment's bound, one
+// byte a posting. A posting's level × bound / ImpactLevels is never below
+// its score, and above it by at most a 255th of the bound.
+const ImpactLevels = 255
+
+// impactLevel is the level of score x in a segment bounded by bound:
+// the least whose share of the bound is not below x.
+func impactLevel(x float64, bound float32) uint8 {
+	if x <= 0 || bound <= 0 {
+		return 0
+	}
+	b := float64(bound)
+	q := min(math.Ceil(x*ImpactLevels/b), ImpactLevels)
+	for q < ImpactLevels && q*b/ImpactLevels < x {
+		q++ // rounding: the share must hold x
+	}
+	return uint8(max(q, 1))
+}
+
 // Segments returns the range of segment numbers of term id, for Segment:
 // empty where a damaged file's numbers are out of order or range.
 func (ix *Index) Segments(id int) (from, to int) {
@@ -107,6 +127,8 @@ func (ix *Index) buildSegments(workers int) {
 	n := ix.Terms.Len()
 	parts := max(1, min(workers, len(ix.PostSkill)/segmentPart))
 	outs := make([]segmentsOut, parts)
+	ix.PostExact = make([]uint8, len(ix.PostSkill)) // each term's written by its goroutine
+	ix.PostPartial = make([]uint8, len(ix.PostSkill))
 	var wg sync.WaitGroup
 	from := 0
 	for part := range outs {
@@ -260,7 +282,7 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 		r.to = p
 		dl := ix.Skills[s].Length
 		r.exact = saturate(tf, dl, ix.AvgLength)
-		if kw > 0 {
+		if kw > 0 && !ix.Skills[s].Derived { // a partial match counts nothing in a derived skill (bm25's counts)
 			r.partial = saturate(kw, dl, ix.AvgLength)
 		}
 		runs = append(runs, r)
@@ -347,9 +369,16 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 		for ; j < len(runs) && runs[j].tier == runs[i].tier; j++ {
 			exact, partial = max(exact, runs[j].exact), max(partial, runs[j].partial)
 		}
+		eb, pb := roundUp(exact), roundUp(partial)
 		out.segStart = append(out.segStart, runs[i].from)
-		out.exact = append(out.exact, roundUp(exact))
-		out.partial = append(out.partial, roundUp(partial))
+		out.exact = append(out.exact, eb)
+		out.partial = append(out.partial, pb)
+		for _, r := range runs[i:j] {
+			e, p := impactLevel(r.exact, eb), impactLevel(r.partial, pb)
+			for at := r.from; at < r.to; at++ {
+				ix.PostExact[at], ix.PostPartial[at] = e, p
+			}
+		}
 		i = j
 	}
 	sc.runs = runs[:0]

@@ -115,8 +115,11 @@ const MinPartial = 3
 // (bounds.go), the skills by column (skillfile.go) and each term's text
 // document frequency (TextDF); 10, the same layout, with each term's
 // segments cut where they waste least bound (bounds.go, cutScores), not
-// at fixed shares: an index of 9 prunes less, and is compiled again.
-const FormatVersion = 10
+// at fixed shares: an index of 9 prunes less, and is compiled again;
+// 11, each posting's own exact and partial score, in 255ths of its
+// segment's bounds (PostExact, PostPartial), which bm25.TopK sums in
+// place of the segment bounds.
+const FormatVersion = 11
 
 // SkillInfo is what the router needs to know about a skill at route time.
 type SkillInfo struct {
@@ -158,6 +161,15 @@ type Index struct {
 	SegStart     []uint32
 	ExactBound   []float32
 	PartialBound []float32
+
+	// PostExact and PostPartial are, per posting, the score its skill's
+	// postings of the term give as an exact and as a partial match, as
+	// Segment's bounds are (query weight 1, nothing learned), in 255ths
+	// of the segment's bound, rounded up (Segment.Impact): the same for
+	// each posting of a skill's run, 0 where a partial match counts
+	// nothing.
+	PostExact   []uint8
+	PostPartial []uint8
 
 	Grams      table.Strings // sorted trigrams of keyword terms
 	GramStarts []uint32
