@@ -29,45 +29,131 @@ func (p *pruner) sift(k int, skillScale float64) {
 	if k <= 0 {
 		return
 	}
+	rest := p.split(restBound)
+	p.walk(k, skillScale, rest)
+	if rest > 0 && (len(p.heap) < k || p.heap[0].score/skillScale <= rest) {
+		// A skill that only the cursors set aside reach could enter:
+		// walk them too.
+		p.heap = p.heap[:0]
+		for c := range p.cursors {
+			p.cursors[c].at, p.cursors[c].rest = 0, false
+		}
+		p.rest = p.rest[:0]
+		p.walk(k, skillScale, 0)
+	}
+}
+
+// restBound is the most that the cursors set aside from the walk (split)
+// may add to a skill's sum between them.
+const restBound = 1.5
+
+// split sets aside the cursors of the lowest bounds (rest), as many as
+// give a skill at most limit between them (the best per word, summed),
+// and returns what they give at most.
+func (p *pruner) split(limit float64) float64 {
+	order := make([]int, len(p.cursors))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(x, y int) int {
+		return cmp.Or(cmp.Compare(p.cursors[x].bound, p.cursors[y].bound), cmp.Compare(x, y))
+	})
+	best := make([]float64, len(p.words)) // per word, its best bound set aside
+	total := 0.0
+	rest := p.rest[:0]
+	for _, c := range order {
+		cu := &p.cursors[c]
+		t := total - best[cu.word] + max(best[cu.word], cu.bound)
+		if t > limit {
+			break
+		}
+		total, best[cu.word] = t, max(best[cu.word], cu.bound)
+		cu.rest = true
+		rest = append(rest, c)
+	}
+	// By word, for probe.
+	slices.SortFunc(rest, func(x, y int) int {
+		return cmp.Or(cmp.Compare(p.cursors[x].word, p.cursors[y].word), cmp.Compare(x, y))
+	})
+	p.rest = rest
+	return total
+}
+
+// walk finds the k best skills (the heap) from the cursors not set aside,
+// which give each skill its sum (accumulate); those set aside give any
+// skill rest at most, and a skill's own bound from them is known by
+// probing them (probe) before it is scored.
+func (p *pruner) walk(k int, skillScale, rest float64) {
 	a := p.accumulate()
 	defer sums.Put(a)
 	theta := math.Inf(-1) // the k-th best score over skillScale
-	top := p.highest(a)
-	for _, s := range top {
-		if a.sum[s] < theta {
-			return // nothing after it can reach theta: it is among the highest sums
+	visit := func(s uint32, fresh bool) {
+		words := a.words[s]
+		if rest > 0 {
+			b, more := p.probe(s, fresh)
+			if a.skill[s].sum+b < theta {
+				return
+			}
+			words |= more
 		}
-		score, hit := p.score(s, p.reaching(a, s), true, theta, false)
+		score, hit := p.score(s, p.reaching(words), fresh, theta, false)
 		p.scored++
 		if hit && p.offer(entry{score, s}, k) && len(p.heap) == k {
 			theta = p.heap[0].score / skillScale
 		}
 	}
+	top := p.highest(a)
+	for _, s := range top {
+		if a.skill[s].sum+rest < theta {
+			return // nothing after it can reach theta: it is among the highest sums
+		}
+		visit(s, true)
+	}
 	if len(top) == len(a.touched) {
 		return // every skill reached was scored
 	}
 	for _, s := range top {
-		a.sum[s] = math.NaN() // scored: no comparison takes it again
+		a.skill[s].sum = math.NaN() // scored: no comparison takes it again
 	}
 	// The rest that can reach theta, in skill order.
 	cands := a.cands[:0]
 	for _, s := range a.touched {
-		if a.sum[s] >= theta {
+		if a.skill[s].sum+rest >= theta {
 			cands = append(cands, s)
 		}
 	}
 	slices.Sort(cands)
 	a.cands = cands
 	for _, s := range cands {
-		if a.sum[s] < theta {
+		if a.skill[s].sum+rest < theta {
 			continue // theta rose past it
 		}
-		score, hit := p.score(s, p.reaching(a, s), false, theta, false)
-		p.scored++
-		if hit && p.offer(entry{score, s}, k) && len(p.heap) == k {
-			theta = p.heap[0].score / skillScale
+		visit(s, false)
+	}
+}
+
+// probe returns the bound that the cursors set aside give skill s (per
+// word its best posting of s) and the words whose cursors hold it, from
+// the cursors' first postings (fresh) or from where they are, moving them
+// to s.
+func (p *pruner) probe(s uint32, fresh bool) (float64, uint64) {
+	total, best, word := 0.0, 0.0, -1
+	var words uint64
+	for _, c := range p.rest {
+		cu := &p.cursors[c]
+		if cu.word != word {
+			total, best, word = total+best, 0, cu.word
+		}
+		at := p.seek(c, s, fresh)
+		if !fresh {
+			cu.at = at
+		}
+		for ; at < uint32(len(cu.skills)) && cu.skills[at] == s; at++ {
+			best = max(best, cu.postBound(at))
+			words |= 1 << (cu.word % 64)
 		}
 	}
+	return total + best, words
 }
 
 // bestFirst is how many skills, of the highest sums, are scored first,
@@ -82,7 +168,7 @@ func (p *pruner) highest(a *skillSums) []uint32 {
 	// root; most skills fall below it at one comparison.
 	h := a.heap[:0]
 	for _, s := range a.touched {
-		e := entry{a.sum[s], s}
+		e := entry{a.skill[s].sum, s}
 		if len(h) == n {
 			if e.score <= h[0].score {
 				continue
@@ -129,18 +215,56 @@ func (p *pruner) highest(a *skillSums) []uint32 {
 // clears nothing the size of the catalog: a mark says which call and word
 // wrote a skill's entry.
 type skillSums struct {
-	sum     []float64
-	cur     []float64 // the skill's bound from its last word, in sum
-	mark    []uint64  // call << 32 | word + 1: the skill's last word this call
-	words   []uint64  // the words (mod 64) that reach the skill, this call
-	call    uint64
+	skill   []skillSum
+	words   []uint64 // the words (mod 64) that reach the skill, this call
+	next    uint32   // the next call's first mark
+	first   uint32   // this call's
 	touched []uint32
 	cands   []uint32
 	top     []uint32
 	heap    []entry
 }
 
+// skillSum is one skill's entry in skillSums: 16 bytes, so that a
+// posting's skill is one cache line (at 100,000 skills the entries are
+// 1.6 MB, and the walk reaches three quarters of them).
+type skillSum struct {
+	sum  float64 // the sum of the bounds of the words that reach it
+	cur  float32 // its last word's bound, in sum, rounded down
+	mark uint32  // its last word's mark: this call's first + the word's number + 1
+}
+
 var sums = sync.Pool{New: func() any { return &skillSums{} }}
+
+// down32 returns the greatest float32 not above x, for x ≥ 0.
+func down32(x float64) float32 {
+	f := float32(x)
+	if float64(f) > x {
+		f = math.Float32frombits(math.Float32bits(f) - 1)
+	}
+	return f
+}
+
+// add counts bound b of the word marked m in skill s: once per word, its
+// best (cur, rounded down, keeps the sum at or above the true one).
+func (a *skillSums) add(s uint32, b float64, m uint32, bit uint64) {
+	e := &a.skill[s]
+	switch {
+	case e.mark == m: // this word reached it already: its best counts
+		if c := float64(e.cur); b > c {
+			e.sum += b - c
+			e.cur = down32(b)
+		}
+	case e.mark <= a.first: // first touch this call
+		*e = skillSum{b, down32(b), m}
+		a.words[s] = bit
+		a.touched = append(a.touched, s)
+	default:
+		e.sum += b
+		e.cur, e.mark = down32(b), m
+		a.words[s] |= bit
+	}
+}
 
 // accumulate sums the bounds: per word, its cursors best bound first, and
 // per skill the bound of its own postings (index.Index.PostExact,
@@ -148,13 +272,15 @@ var sums = sync.Pool{New: func() any { return &skillSums{} }}
 func (p *pruner) accumulate() *skillSums {
 	a := sums.Get().(*skillSums)
 	n := len(p.ix.Skills)
-	if len(a.sum) < n {
-		a.sum, a.cur, a.mark, a.words, a.call = make([]float64, n), make([]float64, n), make([]uint64, n), make([]uint64, n), 0
+	if len(a.skill) < n {
+		a.skill, a.words, a.next = make([]skillSum, n), make([]uint64, n), 1
 	}
-	if a.call++; a.call == 1<<32 { // the marks would wrap: start them again
-		clear(a.mark)
-		a.call = 1
+	if uint64(a.next)+uint64(len(p.words))+1 > math.MaxUint32 { // the marks would wrap: start them again
+		clear(a.skill)
+		a.next = 1
 	}
+	a.first = a.next - 1 // marks of this call are above it
+	a.next += uint32(len(p.words)) + 1
 	a.touched = a.touched[:0]
 	order := make([]int, len(p.cursors))
 	for i := range order {
@@ -164,47 +290,59 @@ func (p *pruner) accumulate() *skillSums {
 		cx, cy := &p.cursors[x], &p.cursors[y]
 		return cmp.Or(cmp.Compare(cx.word, cy.word), cmp.Compare(cy.bound, cx.bound), cmp.Compare(x, y))
 	})
-	call := a.call << 32
-	sum, cur, mark, words := a.sum[:n], a.cur[:n], a.mark[:n], a.words[:n]
+	var table [256]float64
 	for _, c := range order {
 		cu := &p.cursors[c]
-		m := call | uint64(cu.word+1)
+		if cu.rest {
+			continue // probed, not walked
+		}
+		m := a.first + 1 + uint32(cu.word)
 		bit := uint64(1) << (cu.word % 64)
-		linear := cu.tf >= 1
-		unit := cu.step * cu.tf * cu.qw
+		skills := cu.skills
+		switch {
+		case cu.vals != nil:
+			// Merged: a skill's postings may be of several terms.
+			for i, s := range skills {
+				if int(s) < n && cu.vals[i] > 0 {
+					a.add(s, cu.vals[i], m, bit)
+				}
+			}
+			continue
+		case cu.tf >= 1:
+			unit := cu.step * cu.tf * cu.qw
+			for l := range table {
+				table[l] = float64(l) * unit
+			}
+		default:
+			for l := range table {
+				table[l] = cu.qw * scaled(float64(l)*cu.step, cu.tf)
+			}
+		}
+		levels := cu.levels[:len(skills)]
+		entries, words := a.skill[:n], a.words[:n]
 		last := uint32(math.MaxUint32)
-		for i, s := range cu.skills {
+		for i, s := range skills {
 			// A skill's postings of one term lie together and have one
-			// bound; a merged cursor's may be of several terms.
-			if s == last && cu.vals == nil || int(s) >= n {
-				continue // the skill's next field; or a damaged file's posting, never scored
+			// bound.
+			if s == last || int(s) >= n || levels[i] == 0 {
+				continue // the skill's next field; a damaged file's posting, never scored; or a partial match that counts nothing
 			}
 			last = s
-			var b float64
+			// a.add, written out: the walk's every posting comes here.
+			b, e := table[levels[i]], &entries[s]
 			switch {
-			case cu.vals != nil:
-				b = cu.vals[i]
-			case linear:
-				b = float64(cu.levels[i]) * unit
-			default:
-				b = cu.qw * scaled(float64(cu.levels[i])*cu.step, cu.tf)
-			}
-			if b == 0 {
-				continue // a partial match that counts nothing here
-			}
-			switch old := mark[s]; {
-			case old == m: // this word reached it already: its best counts
-				if b > cur[s] {
-					sum[s] += b - cur[s]
-					cur[s] = b
+			case e.mark == m:
+				if c := float64(e.cur); b > c {
+					e.sum += b - c
+					e.cur = down32(b)
 				}
-			case old>>32 != a.call: // first touch this call
-				mark[s], sum[s], cur[s], words[s] = m, b, b, bit
+			case e.mark <= a.first:
+				*e = skillSum{b, down32(b), m}
+				words[s] = bit
 				a.touched = append(a.touched, s)
 			default:
-				mark[s] = m
-				sum[s] += b
-				cur[s] = b
+				e.sum += b
+				e.cur, e.mark = down32(b), m
 				words[s] |= bit
 			}
 		}
@@ -223,12 +361,12 @@ func (p *pruner) accumulate() *skillSums {
 // reaching lists the cursors of the words that reach skill s: the only
 // ones with postings of it, so that scoring seeks it in no other (2 % and
 // 1 % fewer instructions at 10,000 and 100,000 skills).
-func (p *pruner) reaching(a *skillSums, s uint32) []int {
+func (p *pruner) reaching(words uint64) []int {
 	if len(p.words) > 64 {
 		return p.byWord // every cursor
 	}
 	list := p.list[:0]
-	for m := a.words[s]; m != 0; m &= m - 1 {
+	for m := words; m != 0; m &= m - 1 {
 		w := bits.TrailingZeros64(m)
 		list = append(list, p.byWord[p.wordFrom[w]:p.wordFrom[w+1]]...)
 	}

@@ -116,6 +116,18 @@ type cursor struct {
 	posts   []uint32  // merged: the index of each posting
 	terms   []int32   // merged: the term of each posting
 	at      uint32    // the first posting not yet passed, in skills
+	rest    bool      // set aside from the walk (split)
+}
+
+// postBound returns the bound of the at-th posting of cursor cu.
+func (cu *cursor) postBound(at uint32) float64 {
+	switch {
+	case cu.vals != nil:
+		return cu.vals[at]
+	case cu.tf >= 1:
+		return float64(cu.levels[at]) * cu.step * cu.tf * cu.qw
+	}
+	return cu.qw * scaled(float64(cu.levels[at])*cu.step, cu.tf)
 }
 
 // posting returns the index of the at-th posting of cursor cu and its
@@ -158,6 +170,7 @@ type pruner struct {
 	byWord   []int // every cursor, by word (sift)
 	wordFrom []int // word w's are byWord[wordFrom[w]:wordFrom[w+1]]
 	list     []int // scratch: the cursors reaching a skill (sift)
+	rest     []int // the cursors set aside from the walk, by word (split)
 
 	// Scratch for scoring one skill.
 	matches  []Match
