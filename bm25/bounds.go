@@ -271,7 +271,7 @@ func (a *skillSums) add(s uint32, b float64, m uint32, bit uint64) {
 // PostPartial), the best of its word's.
 func (p *pruner) accumulate() *skillSums {
 	a := sums.Get().(*skillSums)
-	n := len(p.ix.Skills)
+	n := p.ix.Skills.Len()
 	if len(a.skill) < n {
 		a.skill, a.words, a.next = make([]skillSum, n), make([]uint64, n), 1
 	}

@@ -323,7 +323,7 @@ func (p *pruner) score(s uint32, list []int, fresh bool, theta float64, keep boo
 	if !keep {
 		p.fields = p.fields[:0] // results keep theirs
 	}
-	valid := int(s) < len(ix.Skills) // not so only in a damaged file (index.Index.Postings)
+	valid := int(s) < ix.Skills.Len() // not so only in a damaged file (index.Index.Postings)
 	if len(p.wordBest) != len(p.words) {
 		p.wordBest = make([]float64, len(p.words))
 	}
@@ -418,7 +418,7 @@ func (p *pruner) score(s uint32, list []int, fresh bool, theta float64, keep boo
 		score += m.Score
 	}
 	if p.adj != nil {
-		score *= max(0, 1+p.adj.SkillDelta(ix.Skills[s].Name))
+		score *= max(0, 1+p.adj.SkillDelta(ix.Skills.Name(int(s))))
 	}
 	return score, true
 }
@@ -428,7 +428,7 @@ func (p *pruner) worse(a, b entry) bool {
 	if a.score != b.score {
 		return a.score < b.score
 	}
-	return p.ix.Skills[a.skill].Name > p.ix.Skills[b.skill].Name
+	return p.ix.Skills.Name(int(a.skill)) > p.ix.Skills.Name(int(b.skill))
 }
 
 // offer puts e in the heap of the k best if it belongs there.
@@ -476,7 +476,7 @@ func (p *pruner) results(also []int) []Result {
 		ids = append(ids, e.skill)
 	}
 	for _, id := range also {
-		if id >= 0 && id < len(p.ix.Skills) && !slices.Contains(ids, uint32(id)) {
+		if id >= 0 && id < p.ix.Skills.Len() && !slices.Contains(ids, uint32(id)) {
 			ids = append(ids, uint32(id))
 		}
 	}
@@ -491,7 +491,7 @@ func (p *pruner) results(also []int) []Result {
 		if !hit {
 			continue
 		}
-		r := Result{Skill: int(s), Name: p.ix.Skills[s].Name, Score: score, Matches: slices.Clone(p.chosen)}
+		r := Result{Skill: int(s), Name: p.ix.Skills.Name(int(s)), Score: score, Matches: slices.Clone(p.chosen)}
 		if p.adj != nil {
 			r.Learned = p.adj.SkillDelta(r.Name)
 		}

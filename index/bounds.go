@@ -280,9 +280,9 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 			}
 		}
 		r.to = p
-		dl := ix.Skills[s].Length
+		dl := ix.Skills.Length(int(s))
 		r.exact = saturate(tf, dl, ix.AvgLength)
-		if kw > 0 && !ix.Skills[s].Derived { // a partial match counts nothing in a derived skill (bm25's counts)
+		if kw > 0 && !ix.Skills.Derived(int(s)) { // a partial match counts nothing in a derived skill (bm25's counts)
 			r.partial = saturate(kw, dl, ix.AvgLength)
 		}
 		runs = append(runs, r)

@@ -113,7 +113,8 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		})
 	}
 
-	ix := &Index{Format: FormatVersion, Synonyms: syn, Skills: make([]SkillInfo, n)}
+	ix := &Index{Format: FormatVersion, Synonyms: syn}
+	infos := make([]SkillInfo, n) // the skill table's, once all are cut
 	// With Release, the source hash is computed alongside, since each
 	// skill is emptied once compiled; a skill is emptied once the hasher
 	// has passed it too.
@@ -141,7 +142,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 			if opt.Keep != nil && opt.Keep(i) {
 				continue
 			}
-			s := &cat.Skills[i] // what ix.Skills[i] refers to stays
+			s := &cat.Skills[i] // what infos[i] refers to stays
 			*s = skills.Skill{Name: s.Name, Description: s.Description, Source: s.Source, Enhances: s.Enhances, Conflicts: s.Conflicts}
 		}
 		pending = kept
@@ -164,7 +165,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 			words[i] = [2][]string{} // cut: the second pass is done with them
 		}
 		derivedWords = append(derivedWords, st.derivedWords...)
-		ix.Skills[i] = SkillInfo{
+		infos[i] = SkillInfo{
 			Name: s.Name, Description: s.Description, Source: s.Source,
 			Enhances: s.Enhances, Conflicts: s.Conflicts,
 			Keywords: st.keywords, Derived: st.derived,
@@ -175,6 +176,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 			release(int(hashed.Load()))
 		}
 	})
+	ix.Skills = NewSkillTable(infos)
 	der = nil
 	if opt.Cuts != nil {
 		opt.Cuts.done(b.terms, b.weights) // the words the index is built from are copied into it
@@ -192,8 +194,8 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	b.layout(ix, workers)
 
 	total := 0.0
-	for _, s := range ix.Skills {
-		total += s.Length
+	for i := range n {
+		total += ix.Skills.Length(i)
 	}
 	if n > 0 {
 		ix.AvgLength = total / float64(n)
@@ -202,8 +204,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	// the glossary reads them.
 	ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
 	ix.buildSegments(workers)
-	ix.sortedNames() // known now, as after loading
-	if !slices.ContainsFunc(ix.Skills, func(s SkillInfo) bool { return strings.Contains(s.Name, ":") }) {
+	if !ix.Skills.namespaced() {
 		ix.pluginOnce.Do(func() { ix.plugins = map[string]int{} }) // as after loading
 	}
 	return ix

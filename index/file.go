@@ -87,7 +87,7 @@ func (ix *Index) encode(w writer) {
 	}
 	w.num(boolNum(ix.Synonyms != nil))
 	w.strs(groups)
-	w.skills(ix.Skills)
+	w.skills(&ix.Skills)
 	w.table(ix.Terms)
 	w.u32(ix.Starts)
 	w.u32(ix.PostSkill)

@@ -281,7 +281,7 @@ func LoadRules(path string, ix *index.Index, warn io.Writer, cacheDir string) (*
 	}
 	set.Restrict(func(s string) (string, bool) {
 		if id := ix.Resolve(s); id >= 0 {
-			return ix.Skills[id].Name, true
+			return ix.Skills.Name(id), true
 		}
 		return "", false
 	})
