@@ -64,6 +64,13 @@ type Bounded interface {
 // last bits (1e-16 relative), never by a millionth of that.
 const boundSlack = 1e-9
 
+// unpacked reports whether the matches of query term qt (partial or
+// exact) are left out of packing: never lowered as overlaps.
+func unpacked(qt *tokenize.Term, partial bool) bool {
+	m := Match{Query: qt.Text, Partial: partial, Compound: qt.Compound, Pos: qt.Pos, End: qt.End}
+	return m.End <= m.Pos || wordPhrase(&m)
+}
+
 // scaled bounds the score of a match whose tf is c × that of a match
 // scoring s at most (at query weight 1). BM25's saturation tf × (k1 +
 // 1) / (tf + norm) gives c × s at most for c ≥ 1, and for c < 1 exactly
@@ -117,6 +124,7 @@ type cursor struct {
 	terms   []int32   // merged: the term of each posting
 	at      uint32    // the first posting not yet passed, in skills
 	rest    bool      // set aside from the walk (split)
+	free    bool      // its matches are never packed (wordPhrase), or have no span
 }
 
 // postBound returns the bound of the at-th posting of cursor cu.
@@ -177,6 +185,9 @@ type pruner struct {
 	order    []int
 	chosen   []Match   // the matches that count, in ScoreWith's order
 	wordBest []float64 // per word, its best match in the skill being scored
+	free     []float64 // per word, its best bound that packing never lowers (bound)
+	packed   []span    // per word, its best bound that packing may lower, and its span
+	spans    []span
 	pack     packing
 	fields   []Field
 	small    []merged
@@ -238,7 +249,7 @@ func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 				if partial {
 					r, levels = rarity, ix.PostPartial
 				}
-				p.cursors = append(p.cursors, cursor{qt: qt, origin: origin, word: w, term: id, partial: partial, rarity: r,
+				p.cursors = append(p.cursors, cursor{qt: qt, origin: origin, word: w, term: id, partial: partial, rarity: r, free: unpacked(qt, partial),
 					bound: qw * scaled(b, c), step: b / index.ImpactLevels, tf: c, qw: qw,
 					skills: ix.PostSkill[seg.From:seg.To], levels: levels[seg.From:seg.To], base: seg.From})
 			}
@@ -264,7 +275,7 @@ func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 			}
 			slices.Sort(keys)
 			p.keys = keys
-			c := cursor{qt: qt, origin: origin, word: w, term: -1, partial: true, rarity: rarity, bound: smallBound,
+			c := cursor{qt: qt, origin: origin, word: w, term: -1, partial: true, rarity: rarity, bound: smallBound, free: unpacked(qt, true),
 				skills: make([]uint32, len(p.small)), posts: make([]uint32, len(p.small)), terms: make([]int32, len(p.small)),
 				vals: make([]float64, len(p.small))}
 			for j, key := range keys {
