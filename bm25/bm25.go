@@ -394,25 +394,6 @@ func wordPhrase(m *Match) bool {
 	return !m.Partial && (m.Compound || strings.Contains(m.Query, " ") && tokenize.HanCount(m.Query) == 0)
 }
 
-// bound returns the most that spans of bounds (sp.b, none empty) can
-// score packed: OverlapShare of them all, and the rest of the best set
-// that does not overlap. A match within each span, scoring at most its
-// bound, scores no more packed (independent).
-func (p *packing) bound(spans []span) float64 {
-	slices.SortFunc(spans, func(a, b span) int { return a.end - b.end })
-	n := len(spans)
-	p.best = slices.Grow(p.best[:0], n+1)[:n+1]
-	p.best[0] = 0
-	all := 0.0
-	for k, sp := range spans {
-		all += sp.b
-		// The spans before k that end before it starts (sorted by end).
-		j := sort.Search(k, func(i int) bool { return spans[i].end > sp.pos })
-		p.best[k+1] = max(p.best[k], p.best[j]+sp.b)
-	}
-	return OverlapShare*all + (1-OverlapShare)*p.best[n]
-}
-
 // before is how many of order[:k] end before order[k] starts (they are
 // sorted by end).
 func (p *packing) before(ms []Match, k int) int {

@@ -3,28 +3,33 @@ package bm25
 import (
 	"cmp"
 	"math"
-	"math/bits"
 	"slices"
+	"sort"
 	"sync"
 )
 
-// sift finds the k best skills (the heap) in two passes over the
-// cursors. First, per skill the prompt reaches, the sum over its words of
-// the bound of the best segment that holds it (accumulate), at a few
-// instructions a posting. Then the skills whose sum reaches the k-th best
-// score are scored exactly: the highest sums first (seed), then the rest
-// in skill order, so that the cursors only move forward; a skill whose
-// sum stays under the k-th best score so far cannot enter and is not
-// scored. The results are those of scoring every skill (TestTopKExact).
+// sift finds the k best skills (the heap) with the bounds of the
+// cursors' postings, which never score less than the scorer gives
+// (index.Index.PostExact, PostPartial; a partial match scaled by its
+// word's rarity, scaled). The cursors of the lowest bounds, which add at
+// most restBound to any skill between them, are set aside (split): the
+// rest are walked, and give each skill they reach the sum over its words
+// of its best posting bound (accumulate), at a few instructions a
+// posting. Skills are then taken in order of that sum, highest first
+// (highest), and for each whose sum with restBound can still reach the
+// k-th best score: the cursors set aside are probed for it (probe), its
+// bound is taken with its overlapping words packed as the scorer packs
+// them (bound), and only if that too reaches the k-th best score is it
+// scored. If a skill only the cursors set aside reach could still enter,
+// they are walked too. The results are those of scoring every skill
+// (TestTopKExact).
 //
-// It replaced WAND over the same cursors, which learned a skill's sum
-// only by moving every cursor before it to it, and kept the cursors in
-// order of their next skill: on 10,000 generated skills 835 pivots a
-// prompt, each moving six cursors and shifting others past them. TopK
-// runs 1.59 million instructions a prompt there against WAND's 2.03,
-// and 11.8 against 12.6 million at 100,000 skills, where a prompt
-// reaches 74,000 skills (valgrind --tool=cachegrind over the catalogs'
-// 300 prompts; BENCHMARKS.md).
+// On the 100,000 generated skills of `skillroute bench gen` a prompt
+// reaches 197,000 postings; 79,000 are walked and 7 skills scored, and
+// TopK runs 5.6 million instructions a prompt (valgrind
+// --tool=callgrind over the catalog's 300 prompts), against 11.8 million
+// with segment bounds alone (where 30 to 8,000 skills a prompt were
+// scored) and 12.6 million with WAND before that (BENCHMARKS.md).
 func (p *pruner) sift(k int, skillScale float64) {
 	if k <= 0 {
 		return
@@ -44,7 +49,13 @@ func (p *pruner) sift(k int, skillScale float64) {
 }
 
 // restBound is the most that the cursors set aside from the walk (split)
-// may add to a skill's sum between them.
+// may add to a skill between them. The words most skills use ("fix",
+// "need", "配置"), in their bodies at a text weight near zero, are six
+// tenths of a prompt's postings at 100,000 generated skills. Among 0.5,
+// 1, 1.5 and 2.5, 1 and 1.5 ran TopK in the fewest instructions (6.2
+// and 6.3 million a prompt, against 7.1 and 8.1): a larger bound walks
+// fewer postings but leaves more skills whose sum with it reaches the
+// k-th best score, each probed; 1.5 missed the first-level cache least.
 const restBound = 1.5
 
 // split sets aside the cursors of the lowest bounds (rest), as many as
@@ -71,8 +82,7 @@ func (p *pruner) split(limit float64) float64 {
 		cu.rest = true
 		rest = append(rest, c)
 	}
-	// By word, for probe.
-	slices.SortFunc(rest, func(x, y int) int {
+	slices.SortFunc(rest, func(x, y int) int { // by word, for probe
 		return cmp.Or(cmp.Compare(p.cursors[x].word, p.cursors[y].word), cmp.Compare(x, y))
 	})
 	p.rest = rest
@@ -88,19 +98,13 @@ func (p *pruner) walk(k int, skillScale, rest float64) {
 	defer sums.Put(a)
 	theta := math.Inf(-1) // the k-th best score over skillScale
 	visit := func(s uint32, fresh bool) {
-		words := a.words[s]
-		if rest > 0 {
-			b, more := p.probe(s, fresh)
-			if a.skill[s].sum+b < theta {
-				return
-			}
-			words |= more
-		}
-		list := p.reaching(words)
-		if p.bound(s, list, fresh) < theta {
+		if rest > 0 && a.skill[s].sum+p.probe(s, fresh) < theta {
 			return
 		}
-		score, hit := p.score(s, list, fresh, theta, false)
+		if p.bound(s, fresh) < theta {
+			return
+		}
+		score, hit := p.score(s, p.all, fresh, theta, false)
 		p.scored++
 		if hit && p.offer(entry{score, s}, k) && len(p.heap) == k {
 			theta = p.heap[0].score / skillScale
@@ -114,12 +118,13 @@ func (p *pruner) walk(k int, skillScale, rest float64) {
 		visit(s, true)
 	}
 	if len(top) == len(a.touched) {
-		return // every skill reached was scored
+		return // every skill reached was visited
 	}
 	for _, s := range top {
-		a.skill[s].sum = math.NaN() // scored: no comparison takes it again
+		a.skill[s].sum = math.NaN() // visited: no comparison takes it again
 	}
-	// The rest that can reach theta, in skill order.
+	// The rest that can reach theta, in skill order: the cursors then
+	// only move forward.
 	cands := a.cands[:0]
 	for _, s := range a.touched {
 		if a.skill[s].sum+rest >= theta {
@@ -136,98 +141,10 @@ func (p *pruner) walk(k int, skillScale, rest float64) {
 	}
 }
 
-// probe returns the bound that the cursors set aside give skill s (per
-// word its best posting of s) and the words whose cursors hold it, from
-// the cursors' first postings (fresh) or from where they are, moving them
-// to s.
-func (p *pruner) probe(s uint32, fresh bool) (float64, uint64) {
-	total, best, word := 0.0, 0.0, -1
-	var words uint64
-	for _, c := range p.rest {
-		cu := &p.cursors[c]
-		if cu.word != word {
-			total, best, word = total+best, 0, cu.word
-		}
-		at := p.seek(c, s, fresh)
-		if !fresh {
-			cu.at = at
-		}
-		for ; at < uint32(len(cu.skills)) && cu.skills[at] == s; at++ {
-			best = max(best, cu.postBound(at))
-			words |= 1 << (cu.word % 64)
-		}
-	}
-	return total + best, words
-}
-
-// bound returns the most that skill s can score (over the learned skill
-// scale): per word of the prompt the best bound of its postings of s in
-// the cursors of list, read from their first postings (fresh) or from
-// where they are, moving them to s; and of words whose spans overlap,
-// as the scorer packs them (packing), only the best set that does not
-// overlap at full weight, the others at OverlapShare. A word's match
-// lies within its query term's span: the spans a word's cursors share
-// stand for it. A word whose matches may be packed or not (a phrase met
-// whole, a translation without a span) counts its best unpacked bound
-// whole, and packs only what its packed bound adds to it: packing then
-// lowers a score by no more than the bound does. Summed without packing, the bounds left hundreds of
-// skills to score for a Chinese prompt whose words overlap ("谷歌搜索",
-// "谷歌", "搜索"), 20 with it (100,000 generated skills).
-func (p *pruner) bound(s uint32, list []int, fresh bool) float64 {
-	if len(p.free) != len(p.words) {
-		p.free, p.packed = make([]float64, len(p.words)), make([]span, len(p.words))
-	}
-	for _, c := range list {
-		cu := &p.cursors[c]
-		at := p.seek(c, s, fresh)
-		if !fresh {
-			cu.at = at
-		}
-		b := 0.0
-		for ; at < uint32(len(cu.skills)) && cu.skills[at] == s; at++ {
-			b = max(b, cu.postBound(at))
-		}
-		switch w := cu.word; {
-		case b == 0:
-		case cu.free:
-			p.free[w] = max(p.free[w], b)
-		case p.packed[w].b == 0:
-			p.packed[w] = span{cu.qt.Pos, cu.qt.End, b}
-		default:
-			sp := &p.packed[w]
-			sp.b, sp.pos, sp.end = max(sp.b, b), max(sp.pos, cu.qt.Pos), min(sp.end, cu.qt.End)
-		}
-	}
-	total := 0.0
-	spans := p.spans[:0]
-	for w := range p.words {
-		// A word's match is either free, or packed: the packed bound
-		// beyond the free one is what packing may lower.
-		total += p.free[w]
-		if sp := p.packed[w]; sp.b > p.free[w] {
-			sp.b -= p.free[w]
-			if sp.end > sp.pos {
-				spans = append(spans, sp)
-			} else {
-				total += sp.b // the spans share nothing: it overlaps no other
-			}
-		}
-		p.free[w], p.packed[w] = 0, span{}
-	}
-	p.spans = spans
-	return total + p.pack.bound(spans)
-}
-
-// span is a word's packed bound in bound, and the bytes of the prompt
-// its matches all cover.
-type span struct {
-	pos, end int
-	b        float64
-}
-
-// bestFirst is how many skills, of the highest sums, are scored first,
-// highest first: scoring stops at the first whose sum is under the k-th
-// best score.
+// bestFirst is how many skills, of the highest sums, are visited first,
+// highest first; the others are taken in skill order, if need be. On the
+// 100,000-skill catalog's prompts 7 skills a prompt are scored, at most
+// 26.
 const bestFirst = 64
 
 // highest returns the skills of the bestFirst highest sums, highest first.
@@ -279,24 +196,132 @@ func (p *pruner) highest(a *skillSums) []uint32 {
 	return top
 }
 
+// probe returns the bound that the cursors set aside give skill s, per
+// word its best posting of s, summed: read from the cursors' first
+// postings (fresh) or from where they are, moving them to s.
+func (p *pruner) probe(s uint32, fresh bool) float64 {
+	total, best, word := 0.0, 0.0, -1
+	for _, c := range p.rest {
+		cu := &p.cursors[c]
+		if cu.word != word {
+			total, best, word = total+best, 0, cu.word
+		}
+		at := p.seek(c, s, fresh)
+		if !fresh {
+			cu.at = at
+		}
+		for ; at < uint32(len(cu.skills)) && cu.skills[at] == s; at++ {
+			best = max(best, cu.postBound(at))
+		}
+	}
+	return total + best
+}
+
+// bound returns the most that skill s can score (over the learned skill
+// scale): per word of the prompt the best bound of its postings of s,
+// read from the cursors' first postings (fresh) or from where they are,
+// moving them to s; and of words whose spans overlap, as the scorer
+// packs them (packing), only the best set that does not overlap at full
+// weight, the others at OverlapShare. A word's match lies within its
+// query term's span: the span its cursors share stands for it. A word
+// whose matches may be packed or not (a phrase met whole, a translation
+// without a span) counts its best unpacked bound whole, and packs only
+// what its packed bound adds to it: packing then lowers a score by no
+// more than it lowers the bound. Summed without packing, the bounds left
+// up to 1,000 skills a prompt to score on 100,000 generated skills, for
+// Chinese prompts whose words overlap ("谷歌搜索", "谷歌", "搜索"); with
+// it, at most 26.
+func (p *pruner) bound(s uint32, fresh bool) float64 {
+	if len(p.free) != len(p.words) {
+		p.free, p.packed = make([]float64, len(p.words)), make([]span, len(p.words))
+	}
+	for c := range p.cursors {
+		cu := &p.cursors[c]
+		at := p.seek(c, s, fresh)
+		if !fresh {
+			cu.at = at
+		}
+		b := 0.0
+		for ; at < uint32(len(cu.skills)) && cu.skills[at] == s; at++ {
+			b = max(b, cu.postBound(at))
+		}
+		switch w := cu.word; {
+		case b == 0:
+		case cu.free:
+			p.free[w] = max(p.free[w], b)
+		case p.packed[w].b == 0:
+			p.packed[w] = span{cu.qt.Pos, cu.qt.End, b}
+		default:
+			sp := &p.packed[w]
+			sp.b, sp.pos, sp.end = max(sp.b, b), max(sp.pos, cu.qt.Pos), min(sp.end, cu.qt.End)
+		}
+	}
+	total := 0.0
+	spans := p.spans[:0]
+	for w := range p.words {
+		// A word's match is either unpacked, or packed: the packed bound
+		// beyond the unpacked one is what packing may lower.
+		total += p.free[w]
+		if sp := p.packed[w]; sp.b > p.free[w] {
+			sp.b -= p.free[w]
+			if sp.end > sp.pos {
+				spans = append(spans, sp)
+			} else {
+				total += sp.b // its cursors' spans share nothing: it overlaps no other
+			}
+		}
+		p.free[w], p.packed[w] = 0, span{}
+	}
+	p.spans = spans
+	return total + p.pack.bound(spans)
+}
+
+// span is a word's packed bound in bound, and the bytes of the prompt
+// that its matches all cover.
+type span struct {
+	pos, end int
+	b        float64
+}
+
+// bound returns the most that matches within spans (none empty), each
+// scoring at most its span's b, score packed (independent): OverlapShare
+// of them all, and the rest of the best set that does not overlap. It
+// reorders spans.
+func (p *packing) bound(spans []span) float64 {
+	slices.SortFunc(spans, func(a, b span) int { return a.end - b.end })
+	n := len(spans)
+	p.best = slices.Grow(p.best[:0], n+1)[:n+1]
+	p.best[0] = 0
+	all := 0.0
+	for k, sp := range spans {
+		all += sp.b
+		// The spans before k that end before it starts (sorted by end).
+		j := sort.Search(k, func(i int) bool { return spans[i].end > sp.pos })
+		p.best[k+1] = max(p.best[k], p.best[j]+sp.b)
+	}
+	return OverlapShare*all + (1-OverlapShare)*p.best[n]
+}
+
 // skillSums is, per skill, the sum of its words' best posting bounds,
 // and the skills touched, reused between calls (sums), so that a call
 // clears nothing the size of the catalog: a mark says which call and word
 // wrote a skill's entry.
 type skillSums struct {
 	skill   []skillSum
-	words   []uint64 // the words (mod 64) that reach the skill, this call
-	next    uint32   // the next call's first mark
-	first   uint32   // this call's
+	next    uint32 // the next call's first mark
+	first   uint32 // this call's
 	touched []uint32
 	cands   []uint32
 	top     []uint32
 	heap    []entry
 }
 
-// skillSum is one skill's entry in skillSums: 16 bytes, so that a
-// posting's skill is one cache line (at 100,000 skills the entries are
-// 1.6 MB, and the walk reaches three quarters of them).
+// skillSum is one skill's entry in skillSums, in 16 bytes: a posting
+// walked reads and writes one cache line. At 100,000 skills the entries
+// are 1.6 MB, and a hook process faults in each page of them; a mask of
+// the words reaching each skill, which let scoring seek only their
+// cursors, was half as much again, and cost more than it saved (6.2
+// against 5.6 million instructions a prompt, callgrind).
 type skillSum struct {
 	sum  float64 // the sum of the bounds of the words that reach it
 	cur  float32 // its last word's bound, in sum, rounded down
@@ -315,8 +340,9 @@ func down32(x float64) float32 {
 }
 
 // add counts bound b of the word marked m in skill s: once per word, its
-// best (cur, rounded down, keeps the sum at or above the true one).
-func (a *skillSums) add(s uint32, b float64, m uint32, bit uint64) {
+// best. The word's bound so far (cur) is kept rounded down, so that
+// replacing it leaves the sum at or above the true one.
+func (a *skillSums) add(s uint32, b float64, m uint32) {
 	e := &a.skill[s]
 	switch {
 	case e.mark == m: // this word reached it already: its best counts
@@ -326,23 +352,24 @@ func (a *skillSums) add(s uint32, b float64, m uint32, bit uint64) {
 		}
 	case e.mark <= a.first: // first touch this call
 		*e = skillSum{b, down32(b), m}
-		a.words[s] = bit
 		a.touched = append(a.touched, s)
 	default:
 		e.sum += b
 		e.cur, e.mark = down32(b), m
-		a.words[s] |= bit
 	}
 }
 
-// accumulate sums the bounds: per word, its cursors best bound first, and
-// per skill the bound of its own postings (index.Index.PostExact,
-// PostPartial), the best of its word's.
+// accumulate sums the bounds of the cursors not set aside: per skill, the
+// best bound of each word's postings of it (a word's cursors are walked
+// together, best first), summed over the words.
 func (p *pruner) accumulate() *skillSums {
 	a := sums.Get().(*skillSums)
 	n := p.ix.Skills.Len()
 	if len(a.skill) < n {
-		a.skill, a.words, a.next = make([]skillSum, n), make([]uint64, n), 1
+		a.skill, a.next = make([]skillSum, n), 1
+	}
+	if cap(a.touched) < n {
+		a.touched = make([]uint32, 0, n) // the pages it never reaches are never touched
 	}
 	if uint64(a.next)+uint64(len(p.words))+1 > math.MaxUint32 { // the marks would wrap: start them again
 		clear(a.skill)
@@ -359,49 +386,40 @@ func (p *pruner) accumulate() *skillSums {
 		cx, cy := &p.cursors[x], &p.cursors[y]
 		return cmp.Or(cmp.Compare(cx.word, cy.word), cmp.Compare(cy.bound, cx.bound), cmp.Compare(x, y))
 	})
-	var table [256]float64
-	var table32 [256]float32 // rounded down, for cur
+	// A cursor's bound per level, and rounded down for cur: converted
+	// per posting, the rounding was a tenth of routing.
+	var table [index256]float64
+	var table32 [index256]float32
+	entries := a.skill[:n]
 	for _, c := range order {
 		cu := &p.cursors[c]
 		if cu.rest {
 			continue // probed, not walked
 		}
 		m := a.first + 1 + uint32(cu.word)
-		bit := uint64(1) << (cu.word % 64)
 		skills := cu.skills
-		switch {
-		case cu.vals != nil:
+		if cu.vals != nil {
 			// Merged: a skill's postings may be of several terms.
 			for i, s := range skills {
 				if int(s) < n && cu.vals[i] > 0 {
-					a.add(s, cu.vals[i], m, bit)
+					a.add(s, cu.vals[i], m)
 				}
 			}
 			continue
-		case cu.tf >= 1:
-			unit := cu.step * cu.tf * cu.qw
-			for l := range table {
-				table[l] = float64(l) * unit
-				table32[l] = down32(table[l])
-			}
-		default:
-			for l := range table {
-				table[l] = cu.qw * scaled(float64(l)*cu.step, cu.tf)
-				table32[l] = down32(table[l])
-			}
+		}
+		for l := range table {
+			table[l] = cu.levelBound(uint8(l))
+			table32[l] = down32(table[l])
 		}
 		levels := cu.levels[:len(skills)]
-		entries, words := a.skill[:n], a.words[:n]
-		last := uint32(math.MaxUint32)
-		for i, s := range skills {
-			// A skill's postings of one term lie together and have one
-			// bound.
-			if s == last || int(s) >= n || levels[i] == 0 {
-				continue // the skill's next field; a damaged file's posting, never scored; or a partial match that counts nothing
+		for i, l := range levels {
+			// A skill's run of postings has its level on its first: the
+			// others' are 0, as where a partial match counts nothing.
+			s := skills[i]
+			if l == 0 || int(s) >= n {
+				continue // or a damaged file's posting, never scored
 			}
-			last = s
 			// a.add, written out: the walk's every posting comes here.
-			l := levels[i]
 			b, e := table[l], &entries[s]
 			switch {
 			case e.mark == m:
@@ -411,38 +429,16 @@ func (p *pruner) accumulate() *skillSums {
 				}
 			case e.mark <= a.first:
 				*e = skillSum{b, table32[l], m}
-				words[s] = bit
 				a.touched = append(a.touched, s)
 			default:
 				e.sum += b
 				e.cur, e.mark = table32[l], m
-				words[s] |= bit
 			}
 		}
-	}
-	// The cursors by word, for reaching: order, cut where words change.
-	p.byWord, p.wordFrom = order, make([]int, len(p.words)+1)
-	for i, c := range order {
-		p.wordFrom[p.cursors[c].word+1] = i + 1
-	}
-	for w := 1; w < len(p.wordFrom); w++ { // a word without cursors
-		p.wordFrom[w] = max(p.wordFrom[w], p.wordFrom[w-1])
 	}
 	return a
 }
 
-// reaching lists the cursors of the words that reach skill s: the only
-// ones with postings of it, so that scoring seeks it in no other (2 % and
-// 1 % fewer instructions at 10,000 and 100,000 skills).
-func (p *pruner) reaching(words uint64) []int {
-	if len(p.words) > 64 {
-		return p.byWord // every cursor
-	}
-	list := p.list[:0]
-	for m := words; m != 0; m &= m - 1 {
-		w := bits.TrailingZeros64(m)
-		list = append(list, p.byWord[p.wordFrom[w]:p.wordFrom[w+1]]...)
-	}
-	p.list = list
-	return list
-}
+// index256 is how many levels a posting's bound has (index.ImpactLevels
+// and 0), one byte's worth.
+const index256 = 256

@@ -19,16 +19,17 @@ import (
 // penalties); routing is then the same as over every skill
 // (TestTopKExact, TestRouteGolden).
 //
-// It prunes with the bounds of the index's impact segments
-// (index.Segment). Each word of the prompt, with its synonyms and the
-// keywords containing it, adds at most one match to a skill's score
-// (ScoreWith's one-to-one assignment), worth at most the bound of the
-// segment that holds the skill, × the query term's weight. A first pass
+// It prunes with the bounds that the index keeps of each posting's score
+// (index.Index.PostExact, PostPartial). Each word of the prompt, with its
+// synonyms and the keywords containing it, adds at most one match to a
+// skill's score (ScoreWith's one-to-one assignment), worth at most the
+// bound of the skill's posting × the query term's weight. A first pass
 // sums, per skill, those bounds over the words that reach it; only the
-// skills whose sum reaches the k-th best score are scored, the highest
-// sums first (sift). On 10,000 generated skills (`skillroute bench gen`)
-// a prompt reaches 7,400 skills and 119 are scored, for the same results
-// (TestTopKExact; BenchmarkTopK times both).
+// skills whose sum reaches the k-th best score are looked at further,
+// the highest sums first, and few of them scored (sift). On 100,000
+// generated skills (`skillroute bench gen`) a prompt reaches 74,000
+// skills and 7 are scored, for the same results (TestTopKExact;
+// BenchmarkTopK times both).
 //
 // With an adjuster it prunes only if the adjuster is Bounded; otherwise it
 // scores every skill and cuts.
@@ -129,13 +130,16 @@ type cursor struct {
 
 // postBound returns the bound of the at-th posting of cursor cu.
 func (cu *cursor) postBound(at uint32) float64 {
-	switch {
-	case cu.vals != nil:
+	if cu.vals != nil {
 		return cu.vals[at]
-	case cu.tf >= 1:
-		return float64(cu.levels[at]) * cu.step * cu.tf * cu.qw
 	}
-	return cu.qw * scaled(float64(cu.levels[at])*cu.step, cu.tf)
+	return cu.levelBound(cu.levels[at])
+}
+
+// levelBound returns the bound of a posting of cursor cu (not merged) at
+// level l.
+func (cu *cursor) levelBound(l uint8) float64 {
+	return cu.qw * scaled(float64(l)*cu.step, cu.tf)
 }
 
 // posting returns the index of the at-th posting of cursor cu and its
@@ -174,11 +178,8 @@ type pruner struct {
 	heap   []entry // the k best so far, the worst at the root
 	scored int     // skills scored in full while pruning (TestTopKPrunes)
 
-	all      []int // every cursor, for results
-	byWord   []int // every cursor, by word (sift)
-	wordFrom []int // word w's are byWord[wordFrom[w]:wordFrom[w+1]]
-	list     []int // scratch: the cursors reaching a skill (sift)
-	rest     []int // the cursors set aside from the walk, by word (split)
+	all  []int // every cursor
+	rest []int // the cursors set aside from the walk, by word (split)
 
 	// Scratch for scoring one skill.
 	matches  []Match
@@ -284,6 +285,10 @@ func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 			}
 			p.cursors = append(p.cursors, c)
 		}
+	}
+	p.all = make([]int, len(p.cursors))
+	for i := range p.all {
+		p.all[i] = i
 	}
 }
 
@@ -492,10 +497,6 @@ func (p *pruner) results(also []int) []Result {
 		}
 	}
 	p.fields = nil // the results' fields share one array of their own
-	p.all = make([]int, len(p.cursors))
-	for i := range p.all {
-		p.all[i] = i
-	}
 	out := make([]Result, 0, len(ids))
 	for _, s := range ids {
 		score, hit := p.score(s, p.all, true, math.Inf(-1), true)
