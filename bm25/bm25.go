@@ -108,8 +108,7 @@ type Result struct {
 
 // Explain renders the result's score as an explanation tree.
 func (r *Result) Explain(ix *index.Index) *explain.Node {
-	s := ix.Skills[r.Skill]
-	msg := fmt.Sprintf("bm25 %s (dl %.1f, avgdl %.1f, k1 %.1f, b %.2f)", r.Name, s.Length, ix.AvgLength, K1, B)
+	msg := fmt.Sprintf("bm25 %s (dl %.1f, avgdl %.1f, k1 %.1f, b %.2f)", r.Name, ix.Skills.Length(r.Skill), ix.AvgLength, K1, B)
 	if r.Learned != 0 {
 		msg += fmt.Sprintf(", × learned (1 %+.2f)", r.Learned)
 	}
@@ -248,7 +247,7 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 		}
 		clear(usedQ)
 		clear(usedT)
-		r := Result{Skill: skill, Name: ix.Skills[skill].Name}
+		r := Result{Skill: skill, Name: ix.Skills.Name(skill)}
 		for _, k := range order[i:j] {
 			m := &reach[k]
 			if usedQ[m.Origin] || usedT[m.Term] {
@@ -285,7 +284,7 @@ func counts(ix *index.Index, skill int, f index.Field, partial, noise bool) bool
 	if (partial || noise) && !f.IsKeyword() {
 		return false
 	}
-	return !partial || !ix.Skills[skill].Derived
+	return !partial || !ix.Skills.Derived(skill)
 }
 
 // weigh is a counted posting's part of its match's tf: its weight, ×
@@ -298,7 +297,7 @@ func weigh(ix *index.Index, adj Adjuster, skill int, term string, weight float64
 		w *= PartialFactor * rarity
 	}
 	if adj != nil {
-		learned = adj.KeywordDelta(ix.Skills[skill].Name, term)
+		learned = adj.KeywordDelta(ix.Skills.Name(skill), term)
 		w *= max(0, 1+learned)
 	}
 	return w, learned
@@ -307,7 +306,7 @@ func weigh(ix *index.Index, adj Adjuster, skill int, term string, weight float64
 // saturate is a match's BM25 score: tf saturated by K1, the skill's length
 // normalised by B, at the query term's weight.
 func saturate(ix *index.Index, skill int, qw, tf float64) float64 {
-	norm := K1 * (1 - B + B*ix.Skills[skill].Length/ix.AvgLength)
+	norm := K1 * (1 - B + B*ix.Skills.Length(skill)/ix.AvgLength)
 	return qw * tf * (K1 + 1) / (tf + norm)
 }
 
@@ -333,7 +332,7 @@ func isKeyword(ix *index.Index, id int) bool {
 // catalog's texts, at most 1. "app" inside "app router" says as little as
 // "app" does, which most skills' texts use.
 func partialRarity(ix *index.Index, id int) float64 {
-	rarest := index.TextIDF(len(ix.Skills), 1)
+	rarest := index.TextIDF(ix.Skills.Len(), 1)
 	if id < 0 || rarest <= 0 {
 		return 1
 	}

@@ -36,7 +36,7 @@ func posting(t *testing.T, ix *index.Index, term, skill string, field index.Fiel
 	var out index.Posting
 	found := false
 	ix.Postings(id, func(p index.Posting) {
-		if ix.Skills[p.Skill].Name == skill && p.Field == field {
+		if ix.Skills.Name(p.Skill) == skill && p.Field == field {
 			out, found = p, true
 		}
 	})
@@ -46,7 +46,7 @@ func posting(t *testing.T, ix *index.Index, term, skill string, field index.Fiel
 
 // formula is the scoring formula, written out for the tests.
 func formula(ix *index.Index, skill string, wq, tf float64) float64 {
-	dl := ix.Skills[ix.SkillID(skill)].Length
+	dl := ix.Skills.Length(ix.SkillID(skill))
 	return wq * tf * (bm25.K1 + 1) / (tf + bm25.K1*(1-bm25.B+bm25.B*dl/ix.AvgLength))
 }
 

@@ -106,6 +106,15 @@ func TestDamagedArraysNeverPanic(t *testing.T) {
 				}
 			}
 		},
+		"posting bounds": func(ix *index.Index, rng *rand.Rand) {
+			for _, levels := range [][]uint8{ix.PostExact, ix.PostPartial} {
+				for i := range levels {
+					if rng.IntN(3) == 0 {
+						levels[i] = uint8(rng.IntN(256))
+					}
+				}
+			}
+		},
 		"trigrams": func(ix *index.Index, rng *rand.Rand) {
 			for i := range ix.GramStarts {
 				if rng.IntN(4) == 0 {
@@ -158,6 +167,7 @@ func clone(ix *index.Index) *index.Index {
 		PostSkill: slices.Clone(ix.PostSkill), PostWeight: slices.Clone(ix.PostWeight), PostField: slices.Clone(ix.PostField),
 		TermSegs: slices.Clone(ix.TermSegs), SegStart: slices.Clone(ix.SegStart),
 		ExactBound: slices.Clone(ix.ExactBound), PartialBound: slices.Clone(ix.PartialBound),
+		PostExact: slices.Clone(ix.PostExact), PostPartial: slices.Clone(ix.PostPartial),
 		Grams: strs(ix.Grams), GramStarts: slices.Clone(ix.GramStarts), GramTerms: slices.Clone(ix.GramTerms),
 		Dict: strs(ix.Dict), Synonyms: ix.Synonyms,
 	}

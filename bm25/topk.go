@@ -19,16 +19,17 @@ import (
 // penalties); routing is then the same as over every skill
 // (TestTopKExact, TestRouteGolden).
 //
-// It prunes with the bounds of the index's impact segments
-// (index.Segment). Each word of the prompt, with its synonyms and the
-// keywords containing it, adds at most one match to a skill's score
-// (ScoreWith's one-to-one assignment), worth at most the bound of the
-// segment that holds the skill, × the query term's weight. A first pass
+// It prunes with the bounds that the index keeps of each posting's score
+// (index.Index.PostExact, PostPartial). Each word of the prompt, with its
+// synonyms and the keywords containing it, adds at most one match to a
+// skill's score (ScoreWith's one-to-one assignment), worth at most the
+// bound of the skill's posting × the query term's weight. A first pass
 // sums, per skill, those bounds over the words that reach it; only the
-// skills whose sum reaches the k-th best score are scored, the highest
-// sums first (sift). On 10,000 generated skills (`skillroute bench gen`)
-// a prompt reaches 7,400 skills and 119 are scored, for the same results
-// (TestTopKExact; BenchmarkTopK times both).
+// skills whose sum reaches the k-th best score are looked at further,
+// the highest sums first, and few of them scored (sift). On 100,000
+// generated skills (`skillroute bench gen`) a prompt reaches 74,000
+// skills and 7 are scored, for the same results (TestTopKExact;
+// BenchmarkTopK times both).
 //
 // With an adjuster it prunes only if the adjuster is Bounded; otherwise it
 // scores every skill and cuts.
@@ -64,6 +65,31 @@ type Bounded interface {
 // last bits (1e-16 relative), never by a millionth of that.
 const boundSlack = 1e-9
 
+// unpacked reports whether the matches of query term qt (partial or
+// exact) are left out of packing: never lowered as overlaps.
+func unpacked(qt *tokenize.Term, partial bool) bool {
+	m := Match{Query: qt.Text, Partial: partial, Compound: qt.Compound, Pos: qt.Pos, End: qt.End}
+	return m.End <= m.Pos || wordPhrase(&m)
+}
+
+// scaled bounds the score of a match whose tf is c × that of a match
+// scoring s at most (at query weight 1). BM25's saturation tf × (k1 +
+// 1) / (tf + norm) gives c × s at most for c ≥ 1, and for c < 1 exactly
+// c × s × (k1 + 1) / (k1 + 1 − (1 − c) × s), whatever the skill's length
+// (norm cancels), rising with s. A partial match of a common word
+// (rarity 0.05) scores far below its posting's bound: bounded by the
+// posting alone, "error" inside every "error handling" keyword left
+// thousands of skills to score on 100,000 generated ones.
+func scaled(s, c float64) float64 {
+	if c >= 1 {
+		return c * s
+	}
+	if s >= K1+1 { // beyond any score: only a rounded bound
+		return s
+	}
+	return c * s * (K1 + 1) / (K1 + 1 - (1-c)*s)
+}
+
 // cut keeps the first k results and those of the skills in also.
 func cut(rs []Result, k int, also []int) []Result {
 	out := rs[:0]
@@ -86,13 +112,34 @@ type cursor struct {
 	word    int    // its number
 	term    int    // the index term, unless merged
 	partial bool
-	rarity  float64  // for a partial match: the prompt word's rarity (ScoreWith); else 1
-	bound   float64  // no posting gives its skill more
-	skills  []uint32 // the skill of each posting, ascending
-	base    uint32   // the index of the first posting, unless merged
-	posts   []uint32 // merged: the index of each posting
-	terms   []int32  // merged: the term of each posting
-	at      uint32   // the first posting not yet passed, in skills
+	rarity  float64   // for a partial match: the prompt word's rarity (ScoreWith); else 1
+	bound   float64   // no posting gives its skill more
+	skills  []uint32  // the skill of each posting, ascending
+	levels  []uint8   // each posting's level of its segment's bound (index.ImpactLevels), unless merged
+	step    float64   // the bound of one level, at query weight 1 and tf as compiled
+	tf      float64   // the most a match's tf is of its posting's: rarity × learned
+	qw      float64   // the query term's weight, widened by boundSlack
+	vals    []float64 // merged: the bound of each posting
+	base    uint32    // the index of the first posting, unless merged
+	posts   []uint32  // merged: the index of each posting
+	terms   []int32   // merged: the term of each posting
+	at      uint32    // the first posting not yet passed, in skills
+	rest    bool      // set aside from the walk (split)
+	free    bool      // its matches are never packed (wordPhrase), or have no span
+}
+
+// postBound returns the bound of the at-th posting of cursor cu.
+func (cu *cursor) postBound(at uint32) float64 {
+	if cu.vals != nil {
+		return cu.vals[at]
+	}
+	return cu.levelBound(cu.levels[at])
+}
+
+// levelBound returns the bound of a posting of cursor cu (not merged) at
+// level l.
+func (cu *cursor) levelBound(l uint8) float64 {
+	return cu.qw * scaled(float64(l)*cu.step, cu.tf)
 }
 
 // posting returns the index of the at-th posting of cursor cu and its
@@ -113,6 +160,7 @@ const mergeBelow = 16
 type merged struct {
 	skill, post uint32
 	term        int32
+	bound       float64
 }
 
 // entry is a scored skill in the top-k heap.
@@ -130,16 +178,17 @@ type pruner struct {
 	heap   []entry // the k best so far, the worst at the root
 	scored int     // skills scored in full while pruning (TestTopKPrunes)
 
-	all      []int // every cursor, for results
-	byWord   []int // every cursor, by word (sift)
-	wordFrom []int // word w's are byWord[wordFrom[w]:wordFrom[w+1]]
-	list     []int // scratch: the cursors reaching a skill (sift)
+	all  []int // every cursor
+	rest []int // the cursors set aside from the walk, by word (split)
 
 	// Scratch for scoring one skill.
 	matches  []Match
 	order    []int
 	chosen   []Match   // the matches that count, in ScoreWith's order
 	wordBest []float64 // per word, its best match in the skill being scored
+	free     []float64 // per word, its best bound that packing never lowers (bound)
+	packed   []span    // per word, its best bound that packing may lower, and its span
+	spans    []span
 	pack     packing
 	fields   []Field
 	small    []merged
@@ -162,18 +211,27 @@ func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 			w = len(p.words)
 			p.words = append(p.words, origin)
 		}
-		scale := qt.Weight * kwScale * (1 + boundSlack)
+		qw := qt.Weight * (1 + boundSlack)
 		smallBound := 0.0
 		p.small = p.small[:0]
 		rarity := 1.0
 		add := func(id int, partial bool) {
+			// A partial match's tf is × the word's rarity, and any × the
+			// learned deltas at most: a match's bound is its posting's
+			// scaled, at the query term's weight.
+			c := kwScale
+			if partial {
+				c *= rarity
+			}
 			from, to := ix.Segments(id)
 			if partial && to-from == 1 {
 				if seg := ix.Segment(from); seg.To-seg.From < mergeBelow {
 					if seg.Partial > 0 {
-						smallBound = max(smallBound, seg.Partial)
+						smallBound = max(smallBound, qw*scaled(seg.Partial, c))
+						step := seg.Partial / index.ImpactLevels
 						for at := seg.From; at < seg.To; at++ {
-							p.small = append(p.small, merged{ix.PostSkill[at], at, int32(id)})
+							b := qw * scaled(float64(ix.PostPartial[at])*step, c)
+							p.small = append(p.small, merged{ix.PostSkill[at], at, int32(id), b})
 						}
 					}
 					return
@@ -188,12 +246,13 @@ func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 				if b <= 0 {
 					continue // no keyword postings for a partial match
 				}
-				r := 1.0
+				r, levels := 1.0, ix.PostExact
 				if partial {
-					r = rarity
+					r, levels = rarity, ix.PostPartial
 				}
-				p.cursors = append(p.cursors, cursor{qt: qt, origin: origin, word: w, term: id, partial: partial, rarity: r,
-					bound: b * scale, skills: ix.PostSkill[seg.From:seg.To], base: seg.From})
+				p.cursors = append(p.cursors, cursor{qt: qt, origin: origin, word: w, term: id, partial: partial, rarity: r, free: unpacked(qt, partial),
+					bound: qw * scaled(b, c), step: b / index.ImpactLevels, tf: c, qw: qw,
+					skills: ix.PostSkill[seg.From:seg.To], levels: levels[seg.From:seg.To], base: seg.From})
 			}
 		}
 		id := ix.TermID(qt.Text)
@@ -217,14 +276,19 @@ func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 			}
 			slices.Sort(keys)
 			p.keys = keys
-			c := cursor{qt: qt, origin: origin, word: w, term: -1, partial: true, rarity: rarity, bound: smallBound * scale,
-				skills: make([]uint32, len(p.small)), posts: make([]uint32, len(p.small)), terms: make([]int32, len(p.small))}
+			c := cursor{qt: qt, origin: origin, word: w, term: -1, partial: true, rarity: rarity, bound: smallBound, free: unpacked(qt, true),
+				skills: make([]uint32, len(p.small)), posts: make([]uint32, len(p.small)), terms: make([]int32, len(p.small)),
+				vals: make([]float64, len(p.small))}
 			for j, key := range keys {
 				m := &p.small[uint32(key)]
-				c.skills[j], c.posts[j], c.terms[j] = m.skill, m.post, m.term
+				c.skills[j], c.posts[j], c.terms[j], c.vals[j] = m.skill, m.post, m.term, m.bound
 			}
 			p.cursors = append(p.cursors, c)
 		}
+	}
+	p.all = make([]int, len(p.cursors))
+	for i := range p.all {
+		p.all[i] = i
 	}
 }
 
@@ -269,15 +333,13 @@ func (p *pruner) seek(c int, s uint32, fresh bool) uint32 {
 // and its matches are not sorted and packed. The assignment keeps a match
 // per word at most and packing only discounts, so that sum bounds the
 // score.
-func (p *pruner) score(s uint32, list []int, fresh bool, theta float64) (float64, bool) {
+func (p *pruner) score(s uint32, list []int, fresh bool, theta float64, keep bool) (float64, bool) {
 	ix := p.ix
 	p.matches = p.matches[:0]
-	if fresh {
-		list = p.all
-	} else {
-		p.fields = p.fields[:0] // results are built fresh, with fields of their own
+	if !keep {
+		p.fields = p.fields[:0] // results keep theirs
 	}
-	valid := int(s) < len(ix.Skills) // not so only in a damaged file (index.Index.Postings)
+	valid := int(s) < ix.Skills.Len() // not so only in a damaged file (index.Index.Postings)
 	if len(p.wordBest) != len(p.words) {
 		p.wordBest = make([]float64, len(p.words))
 	}
@@ -331,7 +393,7 @@ func (p *pruner) score(s uint32, list []int, fresh bool, theta float64) (float64
 		bound += b
 		p.wordBest[w] = 0
 	}
-	if !fresh && bound*(1+boundSlack) < theta {
+	if bound*(1+boundSlack) < theta {
 		return 0, false
 	}
 	p.order = p.order[:0]
@@ -372,7 +434,7 @@ func (p *pruner) score(s uint32, list []int, fresh bool, theta float64) (float64
 		score += m.Score
 	}
 	if p.adj != nil {
-		score *= max(0, 1+p.adj.SkillDelta(ix.Skills[s].Name))
+		score *= max(0, 1+p.adj.SkillDelta(ix.Skills.Name(int(s))))
 	}
 	return score, true
 }
@@ -382,7 +444,7 @@ func (p *pruner) worse(a, b entry) bool {
 	if a.score != b.score {
 		return a.score < b.score
 	}
-	return p.ix.Skills[a.skill].Name > p.ix.Skills[b.skill].Name
+	return p.ix.Skills.Name(int(a.skill)) > p.ix.Skills.Name(int(b.skill))
 }
 
 // offer puts e in the heap of the k best if it belongs there.
@@ -430,22 +492,18 @@ func (p *pruner) results(also []int) []Result {
 		ids = append(ids, e.skill)
 	}
 	for _, id := range also {
-		if id >= 0 && id < len(p.ix.Skills) && !slices.Contains(ids, uint32(id)) {
+		if id >= 0 && id < p.ix.Skills.Len() && !slices.Contains(ids, uint32(id)) {
 			ids = append(ids, uint32(id))
 		}
 	}
 	p.fields = nil // the results' fields share one array of their own
-	p.all = make([]int, len(p.cursors))
-	for i := range p.all {
-		p.all[i] = i
-	}
 	out := make([]Result, 0, len(ids))
 	for _, s := range ids {
-		score, hit := p.score(s, nil, true, math.Inf(-1))
+		score, hit := p.score(s, p.all, true, math.Inf(-1), true)
 		if !hit {
 			continue
 		}
-		r := Result{Skill: int(s), Name: p.ix.Skills[s].Name, Score: score, Matches: slices.Clone(p.chosen)}
+		r := Result{Skill: int(s), Name: p.ix.Skills.Name(int(s)), Score: score, Matches: slices.Clone(p.chosen)}
 		if p.adj != nil {
 			r.Learned = p.adj.SkillDelta(r.Name)
 		}

@@ -176,7 +176,7 @@ func TestTopKExact(t *testing.T) {
 					q := ix.Tokenizer().Tokenize(p)
 					all := bm25.ScoreWith(ix, q, a.adj)
 					for _, k := range []int{1, 5, 12} {
-						also := alsoFor(p, all, k, len(ix.Skills))
+						also := alsoFor(p, all, k, ix.Skills.Len())
 						got := bm25.TopK(ix, q, a.adj, k, also)
 						require.Equal(t, want(all, k, also), got, "%s, k=%d: %q", a.name, k, p)
 					}
@@ -196,7 +196,7 @@ func TestTopKNothing(t *testing.T) {
 	require.NotEmpty(t, all)
 	assert.Empty(t, bm25.TopK(ix, q, nil, 0, nil))
 	assert.Equal(t, all[:1], bm25.TopK(ix, q, nil, 0, []int{all[0].Skill}))
-	assert.Equal(t, all, bm25.TopK(ix, q, nil, len(ix.Skills), nil))
+	assert.Equal(t, all, bm25.TopK(ix, q, nil, ix.Skills.Len(), nil))
 }
 
 // BenchmarkTopK compares pruned and exhaustive scoring on the prompts of a

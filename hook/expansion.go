@@ -51,7 +51,7 @@ func (h *Handler) expansion(ctx context.Context, ev Event, p *peek) Result {
 		return notUse(fmt.Sprintf("/%s is not a skill of the catalog: no use recorded", cut(name, 64)))
 	}
 	args := commandArgs(ev)
-	return h.used(ctx, ev, r.Index.Skills[id].Name, func(query string) bool { return sameRequest(r, query, args) })
+	return h.used(ctx, ev, r.Index.Skills.Name(id), func(query string) bool { return sameRequest(r, query, args) })
 }
 
 // commandArgs returns what the user typed after the command's name:

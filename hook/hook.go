@@ -239,7 +239,7 @@ func (h *Handler) toolUse(ctx context.Context, ev Event, p *peek) Result {
 	if id < 0 {
 		return h.notUse(ctx, ev, fmt.Sprintf("%q is not a skill of the catalog: no use recorded", cut(skill, 64)), p)
 	}
-	return h.used(ctx, ev, r.Index.Skills[id].Name, nil)
+	return h.used(ctx, ev, r.Index.Skills.Name(id), nil)
 }
 
 // notUse closes the session's wait for a verdict on its routed prompt:
@@ -364,7 +364,7 @@ func (h *Handler) gone(r *router.Router, skill string) bool {
 	if id < 0 {
 		return true
 	}
-	_, err := os.Stat(r.Index.Skills[id].Source)
+	_, err := os.Stat(r.Index.Skills.Source(id))
 	return err != nil
 }
 

@@ -70,6 +70,26 @@ type Segment struct {
 	Exact, Partial float64
 }
 
+// ImpactLevels is how finely a posting's own score is kept
+// (Index.PostExact, PostPartial): in 255ths of its segment's bound, one
+// byte a posting. A posting's level × bound / ImpactLevels is never below
+// its score, and above it by at most a 255th of the bound.
+const ImpactLevels = 255
+
+// impactLevel is the level of score x in a segment bounded by bound:
+// the least whose share of the bound is not below x.
+func impactLevel(x float64, bound float32) uint8 {
+	if x <= 0 || bound <= 0 {
+		return 0
+	}
+	b := float64(bound)
+	q := min(math.Ceil(x*ImpactLevels/b), ImpactLevels)
+	for q < ImpactLevels && q*b/ImpactLevels < x {
+		q++ // rounding: the share must hold x
+	}
+	return uint8(max(q, 1))
+}
+
 // Segments returns the range of segment numbers of term id, for Segment:
 // empty where a damaged file's numbers are out of order or range.
 func (ix *Index) Segments(id int) (from, to int) {
@@ -109,6 +129,8 @@ func (ix *Index) buildSegments(workers int) {
 	n := ix.Terms.Len()
 	parts := max(1, min(workers, len(ix.PostSkill)/segmentPart))
 	outs := make([]segmentsOut, parts)
+	ix.PostExact = make([]uint8, len(ix.PostSkill)) // each term's written by its goroutine
+	ix.PostPartial = make([]uint8, len(ix.PostSkill))
 	var wg sync.WaitGroup
 	from := 0
 	for part := range outs {
@@ -344,9 +366,9 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 			}
 		}
 		r.to = p
-		dl := ix.Skills[s].Length
+		dl := ix.Skills.Length(int(s))
 		r.exact = saturate(tf, dl, ix.AvgLength)
-		if kw > 0 {
+		if kw > 0 && !ix.Skills.Derived(int(s)) { // a partial match counts nothing in a derived skill (bm25's counts)
 			r.partial = saturate(kw, dl, ix.AvgLength)
 		}
 		runs = append(runs, r)
@@ -357,9 +379,13 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 		for i := range runs {
 			exact, partial = max(exact, runs[i].exact), max(partial, runs[i].partial)
 		}
+		eb, pb := roundUp(exact), roundUp(partial)
 		out.segStart = append(out.segStart, from)
-		out.exact = append(out.exact, roundUp(exact))
-		out.partial = append(out.partial, roundUp(partial))
+		out.exact = append(out.exact, eb)
+		out.partial = append(out.partial, pb)
+		for _, r := range runs {
+			ix.setLevels(r.from, r.to, r, eb, pb)
+		}
 		return
 	}
 	// A skill's tier is the number of cuts its score does not pass; a
@@ -407,15 +433,19 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 	}
 	at := from
 	for tier := range size {
+		exact[tier], partial[tier] = float64(roundUp(exact[tier])), float64(roundUp(partial[tier]))
 		if counts[tier] > 0 {
 			out.segStart = append(out.segStart, at)
-			out.exact = append(out.exact, roundUp(exact[tier]))
-			out.partial = append(out.partial, roundUp(partial[tier]))
+			out.exact = append(out.exact, float32(exact[tier]))
+			out.partial = append(out.partial, float32(partial[tier]))
 		}
 		size[tier], at = at, at+size[tier] // size becomes where the tier's postings go
 	}
 	if counts[0] == len(runs) {
-		return // one segment: the postings stay in skill order
+		for _, r := range runs { // one segment: the postings stay in skill order
+			ix.setLevels(r.from, r.to, r, float32(exact[0]), float32(partial[0]))
+		}
+		return
 	}
 	// Reorder the term's postings: by tier, then by skill (runs are in
 	// skill order: a counting sort keeps it), an element at a time (a
@@ -432,7 +462,17 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 			ix.PostSkill[at], ix.PostWeight[at], ix.PostField[at] = post[p], weight[p], field[p]
 			at++
 		}
+		ix.setLevels(next[r.tier], at, *r, float32(exact[r.tier]), float32(partial[r.tier]))
 		next[r.tier] = at
+	}
+}
+
+// setLevels records the impact levels of run r, whose postings lie at
+// [from, to), in a segment of bounds eb and pb.
+func (ix *Index) setLevels(from, to uint32, r skillRun, eb, pb float32) {
+	e, p := impactLevel(r.exact, eb), impactLevel(r.partial, pb)
+	for at := from; at < to; at++ {
+		ix.PostExact[at], ix.PostPartial[at] = e, p
 	}
 }
 

@@ -127,7 +127,8 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		})
 	}
 
-	ix := &Index{Format: FormatVersion, Synonyms: syn, Skills: make([]SkillInfo, n)}
+	ix := &Index{Format: FormatVersion, Synonyms: syn}
+	infos := make([]SkillInfo, n) // the skill table's, once all are cut
 	hash := newSourceHasher(opt)
 	b := newBuilder(n, opt.Cuts)
 	var derivedWords []string
@@ -149,7 +150,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 			words[i] = [2][]string{} // cut: the second pass is done with them
 		}
 		derivedWords = append(derivedWords, st.derivedWords...)
-		ix.Skills[i] = SkillInfo{
+		infos[i] = SkillInfo{
 			Name: s.Name, Description: s.Description, Source: s.Source,
 			Enhances: s.Enhances, Conflicts: s.Conflicts,
 			Keywords: st.keywords, Derived: st.derived,
@@ -157,9 +158,10 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		}
 		hash.skill(s.Name, sums[i])
 		if opt.Release && (opt.Keep == nil || !opt.Keep(i)) {
-			*s = skills.Skill{Name: s.Name, Description: s.Description, Source: s.Source, Enhances: s.Enhances, Conflicts: s.Conflicts} // what ix.Skills[i] refers to stays
+			*s = skills.Skill{Name: s.Name, Description: s.Description, Source: s.Source, Enhances: s.Enhances, Conflicts: s.Conflicts} // what infos[i] refers to stays
 		}
 	})
+	ix.Skills = NewSkillTable(infos)
 	der = nil
 	ix.SourceHash = hash.sum(syn)
 	ix.Dict = dict
@@ -172,8 +174,8 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	}
 
 	total := 0.0
-	for _, s := range ix.Skills {
-		total += s.Length
+	for i := range n {
+		total += ix.Skills.Length(i)
 	}
 	if n > 0 {
 		ix.AvgLength = total / float64(n)
@@ -182,8 +184,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	// the glossary reads them.
 	ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
 	ix.buildSegments(workers)
-	ix.sortedNames() // known now, as after loading
-	if !slices.ContainsFunc(ix.Skills, func(s SkillInfo) bool { return strings.Contains(s.Name, ":") }) {
+	if !ix.Skills.namespaced() {
 		ix.pluginOnce.Do(func() { ix.plugins = map[string]int{} }) // as after loading
 	}
 	return ix

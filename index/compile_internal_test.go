@@ -243,7 +243,7 @@ func TestSegmentsBound(t *testing.T) {
 					}
 				}
 				require.True(t, at == seg.To || ix.PostSkill[at] > s, "term %q segment %d in skill order", ix.Term(id), j)
-				dl := ix.Skills[s].Length
+				dl := ix.Skills.Length(int(s))
 				require.LessOrEqual(t, saturate(tf, dl, ix.AvgLength), seg.Exact, "term %q", ix.Term(id))
 				if kw > 0 {
 					require.LessOrEqual(t, saturate(kw, dl, ix.AvgLength), seg.Partial, "term %q", ix.Term(id))

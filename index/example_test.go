@@ -24,7 +24,7 @@ func Example() {
 		id := ix.TermID(term)
 		idf := ix.TermIDF(id, true)
 		ix.Postings(id, func(p index.Posting) {
-			fmt.Printf("%s: %s %s, tier %.1f × idf %.3f = %.3f\n", term, ix.Skills[p.Skill].Name, p.Field, p.Weight/idf, idf, p.Weight)
+			fmt.Printf("%s: %s %s, tier %.1f × idf %.3f = %.3f\n", term, ix.Skills.Name(p.Skill), p.Field, p.Weight/idf, idf, p.Weight)
 		})
 	}
 	// Output:

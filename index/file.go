@@ -120,7 +120,7 @@ func (ix *Index) encode(w writer, cal func() Calibration) {
 	}
 	w.num(boolNum(ix.Synonyms != nil))
 	w.strs(groups)
-	w.skills(ix.Skills)
+	w.skills(&ix.Skills)
 	w.table(ix.Terms)
 	w.u32(ix.Starts)
 	w.u32(ix.PostSkill)
@@ -131,6 +131,8 @@ func (ix *Index) encode(w writer, cal func() Calibration) {
 	w.u32(ix.SegStart)
 	w.f32(ix.ExactBound)
 	w.f32(ix.PartialBound)
+	w.bytes(ix.PostExact)
+	w.bytes(ix.PostPartial)
 	w.table(ix.Grams)
 	w.u32(ix.GramStarts)
 	w.u32(ix.GramTerms)
@@ -226,6 +228,8 @@ func decode(path string, data []byte) (*Index, error) {
 	ix.SegStart = r.u32()
 	ix.ExactBound = r.f32()
 	ix.PartialBound = r.f32()
+	ix.PostExact = r.bytes()
+	ix.PostPartial = r.bytes()
 	ix.Grams = r.table()
 	ix.GramStarts = r.u32()
 	ix.GramTerms = r.u32()
@@ -271,7 +275,7 @@ func (ix *Index) check() error {
 	switch {
 	case len(ix.Starts) != ix.Terms.Len()+1 && !(ix.Terms.Len() == 0 && len(ix.Starts) <= 1):
 		return errors.New("term table and postings disagree")
-	case len(ix.PostWeight) != n || len(ix.PostField) != n:
+	case len(ix.PostWeight) != n || len(ix.PostField) != n || len(ix.PostExact) != n || len(ix.PostPartial) != n:
 		return errors.New("posting arrays differ in length")
 	case len(ix.TextDF) != ix.Terms.Len():
 		return errors.New("document frequencies damaged")

@@ -120,10 +120,13 @@ const MinPartial = 3
 // ContentSum (SourceHash), which a recompile has without reading the
 // skills it did not change: what is keyed by the hash of an index of 10
 // (the calibration table, the prompt memory's weights, the rules cache)
-// is built again once, as after any edit.
-const FormatVersion = 11
+// is built again once, as after any edit; 12, each posting's own exact
+// and partial score, in 255ths of its segment's bounds (PostExact,
+// PostPartial), which bm25.TopK sums in place of the segment bounds.
+const FormatVersion = 12
 
-// SkillInfo is what the router needs to know about a skill at route time.
+// SkillInfo is what the router needs to know about a skill at route
+// time: one skill of a SkillTable.
 type SkillInfo struct {
 	Name        string
 	Description string
@@ -143,7 +146,7 @@ type Index struct {
 	// it: the cache file's modification time); not stored in the file.
 	Built     time.Time
 	Stamp     string // the loader's cheap fingerprint of the same sources
-	Skills    []SkillInfo
+	Skills    SkillTable
 	AvgLength float64
 
 	Terms      table.Strings // sorted
@@ -164,6 +167,15 @@ type Index struct {
 	ExactBound   []float32
 	PartialBound []float32
 
+	// PostExact and PostPartial are, per posting, the score its skill's
+	// postings of the term give as an exact and as a partial match, as
+	// Segment's bounds are (query weight 1, nothing learned), in 255ths
+	// of the segment's bound, rounded up (Segment.Impact): the same for
+	// each posting of a skill's run, 0 where a partial match counts
+	// nothing.
+	PostExact   []uint8
+	PostPartial []uint8
+
 	Grams      table.Strings // sorted trigrams of keyword terms
 	GramStarts []uint32
 	GramTerms  []uint32 // term ids
@@ -178,9 +190,6 @@ type Index struct {
 
 	tokOnce sync.Once
 	tok     *tokenize.Tokenizer
-
-	sortOnce sync.Once
-	sorted   bool // skills in name order (sortedNames)
 
 	pluginOnce sync.Once
 	plugins    map[string]int // namespaced skills by bare name (pluginSkills)
@@ -207,7 +216,7 @@ type Posting struct {
 // catalog.
 func (ix *Index) TermIDF(id int, keyword bool) float64 {
 	if !keyword && len(ix.TextDF) == ix.Terms.Len() {
-		return TextIDF(len(ix.Skills), int(ix.TextDF[id]))
+		return TextIDF(ix.Skills.Len(), int(ix.TextDF[id]))
 	}
 	df, last := 0, -1
 	ix.Postings(id, func(p Posting) {
@@ -216,9 +225,9 @@ func (ix *Index) TermIDF(id int, keyword bool) float64 {
 		}
 	})
 	if !keyword {
-		return TextIDF(len(ix.Skills), df)
+		return TextIDF(ix.Skills.Len(), df)
 	}
-	return IDF(len(ix.Skills), df)
+	return IDF(ix.Skills.Len(), df)
 }
 
 // Options control compilation.
@@ -341,9 +350,9 @@ func (ix *Index) Tokenizer() *tokenize.Tokenizer {
 
 // SkillNames returns the names of the skills, in index order.
 func (ix *Index) SkillNames() []string {
-	out := make([]string, len(ix.Skills))
-	for i, s := range ix.Skills {
-		out[i] = s.Name
+	out := make([]string, ix.Skills.Len())
+	for i := range out {
+		out[i] = ix.Skills.Name(i)
 	}
 	return out
 }
@@ -353,27 +362,20 @@ func (ix *Index) SkillNames() []string {
 // At 100,000 skills a scan was a millisecond for each name a session or a
 // rule file names.
 func (ix *Index) SkillID(name string) int {
-	if ix.sortedNames() {
-		i := sort.Search(len(ix.Skills), func(i int) bool { return ix.Skills[i].Name >= name })
-		if i < len(ix.Skills) && ix.Skills[i].Name == name {
+	t := &ix.Skills
+	if t.sorted {
+		i := sort.Search(t.Len(), func(i int) bool { return t.Name(i) >= name })
+		if i < t.Len() && t.Name(i) == name {
 			return i
 		}
 		return -1
 	}
-	for i, s := range ix.Skills {
-		if s.Name == name {
+	for i := range t.Len() {
+		if t.Name(i) == name {
 			return i
 		}
 	}
 	return -1
-}
-
-// sortedNames reports whether the skills are in name order, checked once.
-func (ix *Index) sortedNames() bool {
-	ix.sortOnce.Do(func() {
-		ix.sorted = sort.SliceIsSorted(ix.Skills, func(i, j int) bool { return ix.Skills[i].Name < ix.Skills[j].Name })
-	})
-	return ix.sorted
 }
 
 // Resolve finds a skill by the name a session used or a skill file wrote:
@@ -400,17 +402,18 @@ func (ix *Index) Resolve(name string) int {
 // skills the built-in rules and project table name, in a catalog without
 // them, cost 12 % of a hook process at 10,000 skills (perf record).
 func (ix *Index) pluginSkills() map[string]int {
-	ix.pluginOnce.Do(func() { ix.plugins = namespaced(ix.Skills) })
+	ix.pluginOnce.Do(func() { ix.plugins = namespaced(&ix.Skills) })
 	return ix.plugins
 }
 
 // namespaced maps the bare names of namespaced skills to their ids (-1
 // for a bare name two or more share).
-func namespaced(list []SkillInfo) map[string]int {
+func namespaced(t *SkillTable) map[string]int {
 	m := map[string]int{}
-	for i, s := range list {
-		bare := skills.BareName(s.Name)
-		if bare == s.Name {
+	for i := range t.Len() {
+		name := t.Name(i)
+		bare := skills.BareName(name)
+		if bare == name {
 			continue
 		}
 		if _, dup := m[bare]; dup {
@@ -507,7 +510,7 @@ func (ix *Index) Postings(id int, fn func(Posting)) {
 		return
 	}
 	for p := from; p < to; p++ {
-		if s, f := ix.PostSkill[p], Field(ix.PostField[p]); int(s) < len(ix.Skills) && f <= FieldBody {
+		if s, f := ix.PostSkill[p], Field(ix.PostField[p]); int(s) < ix.Skills.Len() && f <= FieldBody {
 			fn(Posting{Skill: int(s), Field: f, Weight: float64(ix.PostWeight[p])})
 		}
 	}

@@ -48,7 +48,7 @@ func postings(t *testing.T, ix *index.Index, term string) map[string]map[index.F
 	require.GreaterOrEqual(t, id, 0, "term %q not in index", term)
 	out := map[string]map[index.Field]index.Posting{}
 	ix.Postings(id, func(p index.Posting) {
-		name := ix.Skills[p.Skill].Name
+		name := ix.Skills.Name(p.Skill)
 		if out[name] == nil {
 			out[name] = map[index.Field]index.Posting{}
 		}
@@ -127,7 +127,7 @@ func TestCompileIDFOnce(t *testing.T) {
 	for id, term := range ix.Terms.All() {
 		df := 0
 		ix.Postings(id, func(index.Posting) { df++ })
-		idf := index.IDF(len(ix.Skills), df)
+		idf := index.IDF(ix.Skills.Len(), df)
 		assert.InDelta(t, idf, ix.TermIDF(id, true), 1e-9)
 		ix.Postings(id, func(p index.Posting) {
 			assert.InDelta(t, tiers[p.Field]*idf, p.Weight, 1e-5, "term %q: tier × idf, not × idf²", term)
@@ -163,8 +163,8 @@ func TestCompileTextFields(t *testing.T) {
 	assert.InDelta(t, index.IDF(2, 1), postings(t, ix, "alpha")["a"][index.FieldCore].Weight, 1e-6)
 
 	// Document length: one per keyword plus a tenth per distinct text term.
-	assert.InDelta(t, 1+0.1*3, ix.Skills[ix.SkillID("a")].Length, 1e-9) // gateway, timeout (desc) + gateway (body)
-	assert.InDelta(t, 1+0.1*1, ix.Skills[ix.SkillID("b")].Length, 1e-9)
+	assert.InDelta(t, 1+0.1*3, ix.Skills.Length(ix.SkillID("a")), 1e-9) // gateway, timeout (desc) + gateway (body)
+	assert.InDelta(t, 1+0.1*1, ix.Skills.Length(ix.SkillID("b")), 1e-9)
 	assert.InDelta(t, (1.3+1.1)/2, ix.AvgLength, 1e-9)
 }
 
@@ -213,8 +213,8 @@ func TestIndexLookups(t *testing.T) {
 	assert.Equal(t, -1, ix.TermID("postgres"))
 	assert.True(t, sort.StringsAreSorted(ix.Terms.All()))
 	assert.Equal(t, index.FormatVersion, ix.Format)
-	assert.Equal(t, 3, ix.Skills[0].Keywords)
-	assert.False(t, ix.Skills[0].Derived)
+	assert.Equal(t, 3, ix.Skills.Keywords(0))
+	assert.False(t, ix.Skills.Derived(0))
 
 	for f, want := range map[index.Field]string{
 		index.FieldCore: "core", index.FieldStrong: "strong", index.FieldExtended: "extended",
@@ -420,9 +420,9 @@ func TestDerivedKeywords(t *testing.T) {
 	)
 	ix := index.Compile(cat, nil, index.Options{})
 	id := ix.SkillID("invoice-parser")
-	require.True(t, ix.Skills[id].Derived)
-	assert.False(t, ix.Skills[ix.SkillID("doc-helper")].Derived, "written keywords are kept")
-	assert.Greater(t, ix.Skills[id].Keywords, 4)
+	require.True(t, ix.Skills.Derived(id))
+	assert.False(t, ix.Skills.Derived(ix.SkillID("doc-helper")), "written keywords are kept")
+	assert.Greater(t, ix.Skills.Keywords(id), 4)
 
 	tierOf := func(text string) (index.Field, bool) {
 		tid := ix.TermID(tokenize.Normalize(text))
@@ -463,7 +463,7 @@ func TestDerivedKeywords(t *testing.T) {
 
 	// DeriveKeywords ignores written tiers.
 	ix = index.Compile(cat, nil, index.Options{DeriveKeywords: true})
-	assert.True(t, ix.Skills[ix.SkillID("doc-helper")].Derived)
+	assert.True(t, ix.Skills.Derived(ix.SkillID("doc-helper")))
 }
 
 // TestDerivedNameWordInQuotes protects the rule that name words are core
@@ -519,7 +519,7 @@ func TestDerivedWeightsLearnedFromCatalog(t *testing.T) {
 			return field, 0
 		}
 		ix.Postings(tid, func(p index.Posting) {
-			if ix.Skills[p.Skill].Name == skill && p.Field.IsKeyword() {
+			if ix.Skills.Name(p.Skill) == skill && p.Field.IsKeyword() {
 				field, w = p.Field, p.Weight
 			}
 		})

@@ -12,95 +12,148 @@ import (
 // The skills are stored by column, not one after the other: their names,
 // descriptions and sources as three string tables, what they enhance and
 // conflict with as two more with a start per skill, and their keyword
-// counts, derived flags and lengths as arrays. Loading then allocates the
-// skill list and one array of names for all enhances and conflicts, and
-// fills them from the columns in place, with no read of a length per
-// field: at 10,000 skills the field by field decoding was most of
-// loading (4 ms, 3,000 allocations), and the hook loads on every prompt.
+// counts, derived flags and lengths as arrays. A loaded index reads them
+// where they lie in the file (SkillTable), and builds nothing per skill:
+// at 100,000 skills, building a list of them (a SkillInfo each) was 40 %
+// of a hook process, with the page faults of its 12 MB (perf record over
+// 60 hooks); at 10,000, decoding them field by field had been most of
+// loading (4 ms, 3,000 allocations).
 
-// skills writes the skill list by column.
-func (w writer) skills(list []SkillInfo) {
-	names := make([]string, len(list))
-	descs := make([]string, len(list))
-	sources := make([]string, len(list))
-	keywords := make([]uint32, len(list))
-	derived := make([]byte, len(list))
-	lengths := make([]uint32, 2*len(list)) // float64 bits, low word first
-	var enhances, conflicts []string
-	enhStart := make([]uint32, 0, len(list)+1)
-	conStart := make([]uint32, 0, len(list)+1)
-	for i, s := range list {
-		names[i], descs[i], sources[i] = s.Name, s.Description, s.Source
-		enhStart = append(enhStart, uint32(len(enhances)))
-		enhances = append(enhances, s.Enhances...)
-		conStart = append(conStart, uint32(len(conflicts)))
-		conflicts = append(conflicts, s.Conflicts...)
-		keywords[i] = uint32(min(s.Keywords, math.MaxUint32))
-		derived[i] = byte(boolNum(s.Derived))
-		bits := math.Float64bits(s.Length)
-		lengths[2*i], lengths[2*i+1] = uint32(bits), uint32(bits>>32)
-	}
-	enhStart = append(enhStart, uint32(len(enhances)))
-	conStart = append(conStart, uint32(len(conflicts)))
-	w.num(uint64(len(list)))
-	w.num(boolNum(slices.IsSortedFunc(list, func(a, b SkillInfo) int { return strings.Compare(a.Name, b.Name) })))
-	for _, col := range [][]string{names, descs, sources, enhances, conflicts} {
-		w.table(table.New(col))
-	}
-	w.u32(enhStart)
-	w.u32(conStart)
-	w.u32(keywords)
-	w.bytes(derived)
-	w.u32(lengths)
+// SkillTable is an index's skills, by column: what a SkillInfo holds,
+// read per skill and field. Skills are numbered from 0 in index order.
+// A table read from a damaged file gives empty strings and lists where
+// its offsets are out of order, never a panic; a number out of range
+// panics, as a slice index does.
+type SkillTable struct {
+	names, descs, sources table.Strings
+	enhances, conflicts   table.Strings // every skill's, in skill order
+	enhStart, conStart    []uint32      // skill i's are [start[i], start[i+1])
+	keywords              []uint32
+	derived               []byte
+	lengths               []uint32 // float64 bits, low word first
+	sorted                bool     // names in order (Index.SkillID)
 }
 
-// skills reads the skill list written by writer.skills into ix, with
-// whether it is in name order (for SkillID, which would otherwise check
-// every name once). Every column's length is checked against the count;
-// offsets are checked as they are read, so that a damaged file gives
-// empty strings and lists, never a panic.
+// NewSkillTable builds the table of a list of skills.
+func NewSkillTable(list []SkillInfo) SkillTable {
+	n := len(list)
+	names := make([]string, n)
+	descs := make([]string, n)
+	sources := make([]string, n)
+	t := SkillTable{
+		keywords: make([]uint32, n), derived: make([]byte, n), lengths: make([]uint32, 2*n),
+		enhStart: make([]uint32, 0, n+1), conStart: make([]uint32, 0, n+1),
+	}
+	var enhances, conflicts []string
+	for i, s := range list {
+		names[i], descs[i], sources[i] = s.Name, s.Description, s.Source
+		t.enhStart = append(t.enhStart, uint32(len(enhances)))
+		enhances = append(enhances, s.Enhances...)
+		t.conStart = append(t.conStart, uint32(len(conflicts)))
+		conflicts = append(conflicts, s.Conflicts...)
+		t.keywords[i] = uint32(min(s.Keywords, math.MaxUint32))
+		t.derived[i] = byte(boolNum(s.Derived))
+		bits := math.Float64bits(s.Length)
+		t.lengths[2*i], t.lengths[2*i+1] = uint32(bits), uint32(bits>>32)
+	}
+	t.enhStart = append(t.enhStart, uint32(len(enhances)))
+	t.conStart = append(t.conStart, uint32(len(conflicts)))
+	t.names, t.descs, t.sources = table.New(names), table.New(descs), table.New(sources)
+	t.enhances, t.conflicts = table.New(enhances), table.New(conflicts)
+	t.sorted = slices.IsSorted(names)
+	return t
+}
+
+// Len returns the number of skills.
+func (t *SkillTable) Len() int { return len(t.keywords) }
+
+// Name returns skill i's name.
+func (t *SkillTable) Name(i int) string { return t.names.At(i) }
+
+// Description returns skill i's description.
+func (t *SkillTable) Description(i int) string { return t.descs.At(i) }
+
+// Source returns the path of skill i's SKILL.md ("" for none).
+func (t *SkillTable) Source(i int) string { return t.sources.At(i) }
+
+// Enhances returns the skills that skill i enhances (a new list).
+func (t *SkillTable) Enhances(i int) []string { return listAt(t.enhances, t.enhStart, i) }
+
+// Conflicts returns the skills that skill i conflicts with (a new list).
+func (t *SkillTable) Conflicts(i int) []string { return listAt(t.conflicts, t.conStart, i) }
+
+// Keywords returns skill i's keyword count.
+func (t *SkillTable) Keywords(i int) int { return int(t.keywords[i]) }
+
+// Derived reports whether skill i's keywords were derived from its
+// text, not written.
+func (t *SkillTable) Derived(i int) bool { return t.derived[i] == 1 }
+
+// Length returns skill i's BM25 document length.
+func (t *SkillTable) Length(i int) float64 {
+	return math.Float64frombits(uint64(t.lengths[2*i]) | uint64(t.lengths[2*i+1])<<32)
+}
+
+// Info returns all that the table holds of skill i.
+func (t *SkillTable) Info(i int) SkillInfo {
+	return SkillInfo{
+		Name: t.Name(i), Description: t.Description(i), Source: t.Source(i),
+		Enhances: t.Enhances(i), Conflicts: t.Conflicts(i),
+		Keywords: t.Keywords(i), Derived: t.Derived(i), Length: t.Length(i),
+	}
+}
+
+// namespaced reports whether some skill's name has a plugin's namespace
+// ("acme:deploy"): one scan of the names' bytes.
+func (t *SkillTable) namespaced() bool { return strings.Contains(t.names.Blob, ":") }
+
+// listAt returns the strings of list that start gives skill i, or nil
+// when the range is empty or, in a damaged file, out of order or beyond
+// the list.
+func listAt(list table.Strings, start []uint32, i int) []string {
+	from, to := start[i], start[i+1]
+	if from >= to || int(to) > list.Len() {
+		return nil
+	}
+	out := make([]string, 0, to-from)
+	for j := from; j < to; j++ {
+		out = append(out, list.At(int(j)))
+	}
+	return out
+}
+
+// skills writes the skill table by column.
+func (w writer) skills(t *SkillTable) {
+	w.num(uint64(t.Len()))
+	w.num(boolNum(t.sorted))
+	for _, col := range []table.Strings{t.names, t.descs, t.sources, t.enhances, t.conflicts} {
+		w.table(col)
+	}
+	w.u32(t.enhStart)
+	w.u32(t.conStart)
+	w.u32(t.keywords)
+	w.bytes(t.derived)
+	w.u32(t.lengths)
+}
+
+// skills reads the skill table written by writer.skills into ix, where it
+// lies in the file. Every column's length is checked against the count;
+// offsets are checked as they are read (SkillTable).
 func (r *reader) skills(ix *Index) {
 	n := r.length(8) // each skill takes at least its 8-byte length
-	sorted := r.num() == 1
-	var cols [5]table.Strings
-	for i := range cols {
-		cols[i] = r.table()
-	}
-	enhStart, conStart := r.u32(), r.u32()
-	keywords, derived, lengths := r.u32(), r.bytes(), r.u32()
-	names, descs, sources, enhances, conflicts := cols[0], cols[1], cols[2], cols[3], cols[4]
-	if r.err == nil && (names.Len() != n || descs.Len() != n || sources.Len() != n || len(enhStart) != n+1 || len(conStart) != n+1 ||
-		len(keywords) != n || len(derived) != n || len(lengths) != 2*n) {
+	t := SkillTable{sorted: r.num() == 1}
+	t.names, t.descs, t.sources, t.enhances, t.conflicts = r.table(), r.table(), r.table(), r.table(), r.table()
+	t.enhStart, t.conStart = r.u32(), r.u32()
+	t.keywords, t.derived, t.lengths = r.u32(), r.bytes(), r.u32()
+	if r.err == nil && (t.names.Len() != n || t.descs.Len() != n || t.sources.Len() != n || len(t.enhStart) != n+1 || len(t.conStart) != n+1 ||
+		len(t.keywords) != n || len(t.derived) != n || len(t.lengths) != 2*n) {
 		r.err = errors.New("skill table damaged")
 	}
 	if r.err != nil {
 		return
 	}
-	allEnh := enhances.All()
-	allCon := conflicts.All()
-	out := make([]SkillInfo, n)
-	for i := range out {
-		out[i] = SkillInfo{
-			Name: names.At(i), Description: descs.At(i), Source: sources.At(i),
-			Enhances: span(allEnh, enhStart[i], enhStart[i+1]), Conflicts: span(allCon, conStart[i], conStart[i+1]),
-			Keywords: int(keywords[i]), Derived: derived[i] == 1,
-			Length: math.Float64frombits(uint64(lengths[2*i]) | uint64(lengths[2*i+1])<<32),
-		}
+	ix.Skills = t
+	if !t.namespaced() {
+		ix.pluginOnce.Do(func() { ix.plugins = map[string]int{} }) // pluginSkills: none
 	}
-	ix.Skills = out
-	ix.sortOnce.Do(func() { ix.sorted = sorted })
-	if !strings.Contains(names.Blob, ":") {
-		// No skill is namespaced: one scan of the names' bytes instead of
-		// a look at each name (pluginSkills).
-		ix.pluginOnce.Do(func() { ix.plugins = map[string]int{} })
-	}
-}
-
-// span returns list[from:to], or nil when the range is empty or, in a
-// damaged file, out of order or beyond the list.
-func span(list []string, from, to uint32) []string {
-	if from >= to || int(to) > len(list) {
-		return nil
-	}
-	return list[from:to:to]
 }

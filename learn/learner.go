@@ -174,9 +174,9 @@ func Learn(records []feedback.Record, ix *index.Index, now time.Time) *Weights {
 		Added:   map[string]map[string]float64{},
 		Learned: now.UTC(),
 	}
-	known := make(map[string]bool, len(ix.Skills))
-	for _, s := range ix.Skills {
-		known[s.Name] = true
+	known := make(map[string]bool, ix.Skills.Len())
+	for i := range ix.Skills.Len() {
+		known[ix.Skills.Name(i)] = true
 	}
 	tok := ix.Tokenizer()
 	for _, r := range records {
@@ -210,7 +210,7 @@ func Learn(records []feedback.Record, ix *index.Index, now time.Time) *Weights {
 				}
 			}
 			for _, t := range q.Terms {
-				if t.Negated || t.From != "" || matched[t.Text] || float64(ix.DocFreq(t.Text)) >= AddDistinctive*float64(len(ix.Skills)) {
+				if t.Negated || t.From != "" || matched[t.Text] || float64(ix.DocFreq(t.Text)) >= AddDistinctive*float64(ix.Skills.Len()) {
 					continue
 				}
 				if w.Added[skill] == nil {

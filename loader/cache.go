@@ -284,7 +284,7 @@ func Changed(ix *index.Index, names ...string) []string {
 		if id < 0 {
 			continue
 		}
-		src := ix.Skills[id].Source
+		src := ix.Skills.Source(id)
 		if src == "" || strings.HasPrefix(src, "builtin:") || strings.Contains(src, "#") {
 			continue // embedded, or an entry of a catalog file the quick stamp covers
 		}

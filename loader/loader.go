@@ -272,8 +272,9 @@ func LoadRules(cfg Config, ix *index.Index) (*disambig.Set, error) {
 			fmt.Fprintf(h, "%s\x00%s\x00", ix.SourceHash, ix.Stamp)
 		}
 		var names []byte
-		for _, s := range ix.Skills {
-			names = append(binary.AppendUvarint(names, uint64(len(s.Name))), s.Name...)
+		for i := range ix.Skills.Len() {
+			skill := ix.Skills.Name(i)
+			names = append(binary.AppendUvarint(names, uint64(len(skill))), skill...)
 		}
 		h.Write(names)
 		if name != rules.DisambiguationName {
@@ -301,7 +302,7 @@ func LoadRules(cfg Config, ix *index.Index) (*disambig.Set, error) {
 	}
 	set.Restrict(func(s string) (string, bool) {
 		if id := ix.Resolve(s); id >= 0 {
-			return ix.Skills[id].Name, true
+			return ix.Skills.Name(id), true
 		}
 		return "", false
 	})

@@ -148,8 +148,9 @@ func toolMeta(t Tool) string {
 
 // memories decodes the memories an index was compiled from.
 func (x *Index) memories() ([]Memory, error) {
-	out := make([]Memory, len(x.ix.Skills))
-	for i, s := range x.ix.Skills {
+	out := make([]Memory, x.ix.Skills.Len())
+	for i := range out {
+		s := x.ix.Skills.Info(i)
 		f := strings.Split(s.Source, metaSep)
 		if len(f) != 4 {
 			return nil, fmt.Errorf("compiled memories: document %d has no metadata", i)
@@ -171,8 +172,9 @@ func (x *Index) memories() ([]Memory, error) {
 
 // tools decodes the tools an index was compiled from.
 func (x *Index) tools() ([]Tool, error) {
-	out := make([]Tool, len(x.ix.Skills))
-	for i, s := range x.ix.Skills {
+	out := make([]Tool, x.ix.Skills.Len())
+	for i := range out {
+		s := x.ix.Skills.Info(i)
 		f := strings.Split(s.Source, metaSep)
 		if len(f) != 3 {
 			return nil, fmt.Errorf("compiled tools: document %d has no metadata", i)

@@ -154,7 +154,7 @@ func (x *Index) Len() int {
 	if x == nil || x.ix == nil {
 		return 0
 	}
-	return len(x.ix.Skills)
+	return x.ix.Skills.Len()
 }
 
 // Search returns the documents that match the prompt, best first, at most
@@ -178,7 +178,7 @@ func (x *Index) Search(text tokenize.Text, k int) []Hit {
 	// documents: what the prompt is about, as far as these documents can
 	// tell. Words no document holds still count (at the IDF of a word in
 	// none), so a prompt mostly about something else covers little.
-	n := len(x.ix.Skills)
+	n := x.ix.Skills.Len()
 	own := map[string]float64{}
 	nEff := max(n, MinCollection)
 	for _, t := range q.Terms {

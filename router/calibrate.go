@@ -238,7 +238,7 @@ func best(res []bm25.Result, leave int) float64 {
 // namesSkill reports whether the query contains a distinctive word of the
 // skill's name.
 func namesSkill(ix *index.Index, q tokenize.Query, skill int) bool {
-	for _, part := range strings.FieldsFunc(strings.ToLower(ix.Skills[skill].Name), func(r rune) bool {
+	for _, part := range strings.FieldsFunc(strings.ToLower(ix.Skills.Name(skill)), func(r rune) bool {
 		return r == '-' || r == '_' || r == ':' || r == ' '
 	}) {
 		if len(part) < 2 || genericName[part] {
@@ -367,7 +367,7 @@ func scaleOf(ix *index.Index) scale {
 		return scale{}
 	}
 	a := shrink(index.At(c.Generic, AbstainQuantile), c.GenericN, RefAbstain)
-	h := shrink(index.At(c.Foreign, HighQuantile), piecesCounted(len(ix.Skills), c.ForeignN), RefHigh)
+	h := shrink(index.At(c.Foreign, HighQuantile), piecesCounted(ix.Skills.Len(), c.ForeignN), RefHigh)
 	// Lines that make no sense (an empty catalog, text that scores
 	// nothing) fall back to ScoreScale's reading.
 	if a <= 0 || math.IsNaN(a) || math.IsNaN(h) {

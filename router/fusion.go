@@ -84,7 +84,7 @@ func fuse(ix *index.Index, results []bm25.Result, share float64, sig Signals, ex
 			if v <= 0 || id < 0 {
 				continue
 			}
-			name = ix.Skills[id].Name
+			name = ix.Skills.Name(id)
 			part := v * CtxBase * weight / WeightBM25
 			i, ok := pos[name]
 			if !ok {

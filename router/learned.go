@@ -58,7 +58,7 @@ func applyLearned(r *Router, st *route) {
 	if id < 0 {
 		return // taught a skill since removed from the catalog
 	}
-	skill := r.Index.Skills[id].Name
+	skill := r.Index.Skills.Name(id)
 	i := -1
 	for k := range st.cands {
 		if st.cands[k].Skill == skill {

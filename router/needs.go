@@ -26,7 +26,7 @@ import (
 // can use: MaxCandidates and one per skill a fired rule may lower.
 func (r *Router) needed(st *route) int {
 	if scoreEverySkill {
-		return len(r.Index.Skills)
+		return r.Index.Skills.Len()
 	}
 	r.pin(st)
 	return MaxCandidates + st.lowered

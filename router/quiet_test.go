@@ -26,7 +26,7 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 	named := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{TermID: 0, Term: "rebas", QWeight: 1}, index.FieldCore)}}}
 	common := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{TermID: 1, Term: "valid", QWeight: 1}, index.FieldStrong)}}}
 	// Twelve skills: "rebas" is in one skill's text, "valid" in five.
-	r := &Router{Index: &index.Index{Skills: make([]index.SkillInfo, 12), TextDF: []uint32{1, 5}}}
+	r := &Router{Index: &index.Index{Skills: index.NewSkillTable(make([]index.SkillInfo, 12)), TextDF: []uint32{1, 5}}}
 	tests := []struct {
 		name     string
 		prompt   string

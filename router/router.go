@@ -170,7 +170,7 @@ func (r *Router) Canonical(names []string) []string {
 	out := make([]string, 0, len(names))
 	for _, n := range names {
 		if id := r.Index.Resolve(n); id >= 0 {
-			out = append(out, r.Index.Skills[id].Name)
+			out = append(out, r.Index.Skills.Name(id))
 		}
 	}
 	return out
@@ -183,9 +183,9 @@ func (r *Router) enhances(skill string) []string {
 		return nil
 	}
 	var out []string
-	for _, e := range r.Index.Skills[id].Enhances {
+	for _, e := range r.Index.Skills.Enhances(id) {
 		if j := r.Index.Resolve(e); j >= 0 {
-			out = append(out, r.Index.Skills[j].Name)
+			out = append(out, r.Index.Skills.Name(j))
 		}
 	}
 	return out

@@ -323,5 +323,5 @@ func (r *Router) commonWord(id int) bool {
 		return false
 	}
 	df := int(r.Index.TextDF[id])
-	return df > 2 && df*4 > len(r.Index.Skills)
+	return df > 2 && df*4 > r.Index.Skills.Len()
 }

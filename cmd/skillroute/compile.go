@@ -71,9 +71,9 @@ func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
 		case err != nil:
 			status.State, status.Error = "failed", err.Error()
 		case compiled:
-			status.State, status.Skills = "compiled", len(ix.Skills)
+			status.State, status.Skills = "compiled", ix.Skills.Len()
 		default:
-			status.State, status.Skills = "current", len(ix.Skills)
+			status.State, status.Skills = "current", ix.Skills.Len()
 		}
 		a.writeStatus(cfg.CacheDir, status)
 		if err == nil {
@@ -95,7 +95,7 @@ func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
 		verb = "up to date:"
 	}
 	fmt.Fprintf(stdout, "%s %d skills, %d terms, %d postings, %d segmentation words, %d glossary words -> %s (source %s)\n",
-		verb, len(ix.Skills), ix.Terms.Len(), len(ix.PostSkill), ix.Dict.Len(), ix.Glossary.Len(), where, ix.SourceHash[:12])
+		verb, ix.Skills.Len(), ix.Terms.Len(), len(ix.PostSkill), ix.Dict.Len(), ix.Glossary.Len(), where, ix.SourceHash[:12])
 	return nil
 }
 

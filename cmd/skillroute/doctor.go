@@ -74,7 +74,7 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		check(false, "installed skills", err.Error()+": run `skillroute skills install`")
 	} else {
-		check(true, "installed skills", fmt.Sprintf("%d skills, index and rules loaded in %v", len(r.Index.Skills), time.Since(start).Round(10*time.Microsecond)))
+		check(true, "installed skills", fmt.Sprintf("%d skills, index and rules loaded in %v", r.Index.Skills.Len(), time.Since(start).Round(10*time.Microsecond)))
 		// Which skill a sample prompt reaches depends on what is installed;
 		// that it routes at all, without error, is the check.
 		d := r.Route("React 页面加载慢，首屏要 4 秒", router.Session{})

@@ -174,7 +174,7 @@ func (a *app) runForget(args []string, stdout, stderr io.Writer) error {
 			// removed is forgotten by the name it was recorded under.
 			if ix, err := loader.OpenIndex(a.hookConfig(&data, stderr)); err == nil {
 				if id := ix.Resolve(skill); id >= 0 {
-					skill = ix.Skills[id].Name
+					skill = ix.Skills.Name(id)
 				}
 			}
 		}

@@ -111,7 +111,7 @@ func (a *app) precompile(stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "index of %d skills and the rules compiled into %s\n", len(r.Index.Skills), a.cacheDir())
+	fmt.Fprintf(stdout, "index of %d skills and the rules compiled into %s\n", r.Index.Skills.Len(), a.cacheDir())
 	return nil
 }
 

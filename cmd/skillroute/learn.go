@@ -64,7 +64,7 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 		if id < 0 {
 			return fmt.Errorf("unknown skill %q; nearest: %s (or %q: no skill should have been recommended)", want, strings.Join(nearest(want, r.Index.SkillNames(), 3), ", "), noSkill)
 		}
-		rec.Corrected = r.Index.Skills[id].Name
+		rec.Corrected = r.Index.Skills.Name(id)
 	}
 	settings, err := a.userSettings()
 	if err != nil {

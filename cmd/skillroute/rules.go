@@ -76,7 +76,7 @@ func (a *app) runRules(args []string, stdout, stderr io.Writer) error {
 	loaded := len(set.Rules)
 	set.Restrict(func(s string) (string, bool) {
 		if id := ix.Resolve(s); id >= 0 {
-			return ix.Skills[id].Name, true
+			return ix.Skills.Name(id), true
 		}
 		return "", false
 	})

@@ -43,7 +43,8 @@ func (a *app) skillsList(args []string, stdout, stderr io.Writer) error {
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tKEYWORDS\tSOURCE")
-	for _, s := range ix.Skills {
+	for i := range ix.Skills.Len() {
+		s := ix.Skills.Info(i)
 		kw := fmt.Sprint(s.Keywords)
 		if s.Derived {
 			kw += " (derived)"
@@ -53,7 +54,7 @@ func (a *app) skillsList(args []string, stdout, stderr io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d skills\n", len(ix.Skills))
+	fmt.Fprintf(stdout, "%d skills\n", ix.Skills.Len())
 	return nil
 }
 

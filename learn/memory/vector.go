@@ -64,7 +64,7 @@ func Vectorize(ix *index.Index, q tokenize.Query) Vector {
 // counted (index.IDF of the skills that have it): the weight a vector
 // gives it, and that the router gives a learned keyword.
 func IDF(ix *index.Index, term string) float64 {
-	return index.IDF(len(ix.Skills), ix.DocFreq(term))
+	return index.IDF(ix.Skills.Len(), ix.DocFreq(term))
 }
 
 // normalise sorts v by hash, merges equal hashes (two terms whose hashes
