@@ -310,10 +310,12 @@ func saturate(ix *index.Index, skill int, qw, tf float64) float64 {
 	return qw * tf * (K1 + 1) / (tf + norm)
 }
 
-// isKeyword reports whether term id is a keyword of some skill: then the
-// prompt's word names that skill's subject whole, and the longer keywords
-// that merely contain it ("python" inside "python爬虫") are not met
-// partially.
+// isKeyword reports whether term id is a curated keyword of some skill:
+// then the prompt's word names that skill's subject whole, and the longer
+// keywords that merely contain it ("python" inside "python爬虫") are not
+// met partially. Read off the segments' partial bounds, which count the
+// keywords of skills whose keywords are curated (a derived skill's are
+// never met partially).
 func isKeyword(ix *index.Index, id int) bool {
 	if id < 0 {
 		return false
