@@ -373,11 +373,8 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 		out.segStart = append(out.segStart, runs[i].from)
 		out.exact = append(out.exact, eb)
 		out.partial = append(out.partial, pb)
-		for _, r := range runs[i:j] {
-			e, p := impactLevel(r.exact, eb), impactLevel(r.partial, pb)
-			for at := r.from; at < r.to; at++ {
-				ix.PostExact[at], ix.PostPartial[at] = e, p
-			}
+		for _, r := range runs[i:j] { // the run's first posting; 0 on the others (make)
+			ix.PostExact[r.from], ix.PostPartial[r.from] = impactLevel(r.exact, eb), impactLevel(r.partial, pb)
 		}
 		i = j
 	}

@@ -116,9 +116,10 @@ const MinPartial = 3
 // document frequency (TextDF); 10, the same layout, with each term's
 // segments cut where they waste least bound (bounds.go, cutScores), not
 // at fixed shares: an index of 9 prunes less, and is compiled again;
-// 11, each posting's own exact and partial score, in 255ths of its
+// 11, each posting's own exact and partial score as a level of its
 // segment's bounds (PostExact, PostPartial), which bm25.TopK sums in
-// place of the segment bounds.
+// place of the segment bounds, and the skill table's flags (names
+// sorted, a plugin's namespace in some name) in one number.
 const FormatVersion = 11
 
 // SkillInfo is what the router needs to know about a skill at route
@@ -163,12 +164,12 @@ type Index struct {
 	ExactBound   []float32
 	PartialBound []float32
 
-	// PostExact and PostPartial are, per posting, the score its skill's
-	// postings of the term give as an exact and as a partial match, as
-	// Segment's bounds are (query weight 1, nothing learned), in 255ths
-	// of the segment's bound, rounded up (Segment.Impact): the same for
-	// each posting of a skill's run, 0 where a partial match counts
-	// nothing.
+	// PostExact and PostPartial are, per posting that starts a skill's
+	// run of a term, the score those postings give as an exact and as a
+	// partial match, as Segment's bounds are (query weight 1, nothing
+	// learned), in ImpactLevels of the segment's bound, rounded up; 0 on
+	// the run's other postings, and where a partial match counts nothing.
+	// A walk over a term's postings thus meets each skill once.
 	PostExact   []uint8
 	PostPartial []uint8
 
