@@ -48,7 +48,7 @@ func TopK(ix *index.Index, q tokenize.Query, adj Adjuster, k int, also []int) []
 	if len(p.cursors) == 0 {
 		return nil
 	}
-	p.sift(k, skillScale)
+	p.sift(k, skillScale, restBound)
 	return p.results(also)
 }
 
