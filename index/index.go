@@ -28,12 +28,13 @@
 //
 // The index is flat: a sorted term table, postings in three parallel
 // arrays, each term's cut into impact segments that carry the best score
-// they can give (bounds.go, for bm25.TopK), a trigram table over keyword
-// terms for partial matching, the Chinese segmentation dictionary, the
-// synonyms and the glossary. Lookups are binary searches, so loading
-// builds nothing: the file is mapped into memory and its arrays used in
-// place (file.go, BenchmarkLoad). That layout is meant to hold catalogs of
-// 100,000 skills (BENCHMARKS.md).
+// they can give and each posting's own score as a byte's share of it
+// (bounds.go, for bm25.TopK), a trigram table over keyword terms for
+// partial matching, the Chinese segmentation dictionary, the synonyms and
+// the glossary, and the skills by column (skillfile.go). Lookups are
+// binary searches, so loading builds nothing: the file is mapped into
+// memory and its arrays used in place (file.go, BenchmarkLoad). That
+// layout is meant to hold catalogs of 100,000 skills (BENCHMARKS.md).
 package index
 
 import (
