@@ -9,10 +9,11 @@
 // query touches, not with the catalog. Score and ScoreWith score every
 // skill the query reaches; TopK, which the router uses, finds the same
 // results for the k best and a few named skills while scoring few of the
-// rest (a pass summing the bounds of the index's impact segments, then
-// scoring only the skills whose sum can reach the k best: topk.go,
-// bounds.go), so that a common word reaching half of a large catalog
-// costs a few instructions a posting.
+// rest (a pass summing the bounds the index keeps of each posting's
+// score, then scoring only the skills whose sum can reach the k best:
+// topk.go, bounds.go), so that a common word reaching half of a large
+// catalog costs a few instructions a posting, or, when what it can add
+// is small, none.
 //
 // A skill's score is the sum over matched index terms of
 //

@@ -12,17 +12,17 @@ import (
 // cursors' postings, which never score less than the scorer gives
 // (index.Index.PostExact, PostPartial; a partial match scaled by its
 // word's rarity, scaled). The cursors of the lowest bounds, which add at
-// most restBound to any skill between them, are set aside (split): the
-// rest are walked, and give each skill they reach the sum over its words
-// of its best posting bound (accumulate), at a few instructions a
-// posting. Skills are then taken in order of that sum, highest first
-// (highest), and for each whose sum with restBound can still reach the
-// k-th best score: the cursors set aside are probed for it (probe), its
-// bound is taken with its overlapping words packed as the scorer packs
-// them (bound), and only if that too reaches the k-th best score is it
-// scored. If a skill only the cursors set aside reach could still enter,
-// they are walked too. The results are those of scoring every skill
-// (TestTopKExact).
+// most limit (restBound) to any skill between them, are set aside
+// (split); the rest are walked, and give each skill they reach the sum
+// over its words of its best posting bound (accumulate), at a few
+// instructions a posting. Skills are then taken in order of that sum,
+// highest first (highest), and for each whose sum plus what the cursors
+// set aside give can still reach the k-th best score: those cursors are
+// probed for it (probe), its bound is taken with its overlapping words
+// packed as the scorer packs them (bound), and only if that too reaches
+// the k-th best score is it scored. If a skill only the cursors set
+// aside reach could still enter, they are walked too. The results are
+// those of scoring every skill (TestTopKExact, TestSiftExact).
 //
 // On the 100,000 generated skills of `skillroute bench gen` a prompt
 // reaches 197,000 postings; 79,000 are walked and 7 skills scored, and
@@ -30,11 +30,11 @@ import (
 // --tool=callgrind over the catalog's 300 prompts), against 11.8 million
 // with segment bounds alone (where 30 to 8,000 skills a prompt were
 // scored) and 12.6 million with WAND before that (BENCHMARKS.md).
-func (p *pruner) sift(k int, skillScale float64) {
+func (p *pruner) sift(k int, skillScale, limit float64) {
 	if k <= 0 {
 		return
 	}
-	rest := p.split(restBound)
+	rest := p.split(limit)
 	p.walk(k, skillScale, rest)
 	if rest > 0 && (len(p.heap) < k || p.heap[0].score/skillScale <= rest) {
 		// A skill that only the cursors set aside reach could enter:

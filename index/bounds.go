@@ -33,9 +33,10 @@ func saturate(tf, dl, avgdl float64) float64 {
 
 // Impact segments. A term's postings are cut by impact: the skills it
 // gives the highest scores come first, each segment ordered by skill and
-// carrying the best score (exact and partial) of its own skills, so that
-// a dynamic-pruning top-k (bm25.TopK) need not walk a segment once k
-// skills beat its bound. The cuts are chosen per term where they waste
+// carrying the best score (exact and partial) of its own skills, and
+// each posting its own score as a level of that bound (ImpactLevels), so
+// that a dynamic-pruning top-k (bm25.TopK) sums tight bounds, and need
+// not walk a segment whose bound adds little. The cuts are chosen per term where they waste
 // least bound (cutScores): a word that some skills list as a keyword and
 // thousands use in their bodies gets one segment for the keyword skills
 // and one, bounded by a body word's score, for the rest. Cuts at fixed
@@ -65,8 +66,10 @@ type Segment struct {
 	From, To uint32 // postings [From, To)
 	// The best score, at query weight 1 and with nothing learned, that a
 	// posting of the segment gives its skill as an exact match and as a
-	// partial one (keyword fields × PartialFactor; 0 when it has none).
-	// Rounded up to float32: never below what the scorer computes.
+	// partial one (keyword fields × PartialFactor; 0 when it has none,
+	// or its skill's keywords are derived: bm25 counts no partial match
+	// there). Rounded up to float32: never below what the scorer
+	// computes.
 	Exact, Partial float64
 }
 
@@ -468,12 +471,10 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 }
 
 // setLevels records the impact levels of run r, whose postings lie at
-// [from, to), in a segment of bounds eb and pb.
-func (ix *Index) setLevels(from, to uint32, r skillRun, eb, pb float32) {
-	e, p := impactLevel(r.exact, eb), impactLevel(r.partial, pb)
-	for at := from; at < to; at++ {
-		ix.PostExact[at], ix.PostPartial[at] = e, p
-	}
+// [from, to), in a segment of bounds eb and pb: on the run's first
+// posting, the others keeping 0.
+func (ix *Index) setLevels(from, _ uint32, r skillRun, eb, pb float32) {
+	ix.PostExact[from], ix.PostPartial[from] = impactLevel(r.exact, eb), impactLevel(r.partial, pb)
 }
 
 // roundUp returns the least float32 not below x.

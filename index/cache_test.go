@@ -59,7 +59,8 @@ func TestLoadDetectsDamage(t *testing.T) {
 
 // FuzzLoad feeds Load arbitrary files, and the index decoder arbitrary
 // bodies (what a file past its frame and checksum holds). Neither may
-// panic, and an index that loads must route.
+// panic, and an index that loads must route, pruned or not, and give
+// its skills.
 func FuzzLoad(f *testing.F) {
 	_, raw := smallIndex(f)
 	f.Add(raw, false)
@@ -87,7 +88,12 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		for _, q := range []string{"redis 缓存击穿", "slow query 慢查询", "cache", "数据库调优"} {
-			bm25.Score(ix, ix.Tokenizer().Tokenize(q))
+			tq := ix.Tokenizer().Tokenize(q)
+			bm25.Score(ix, tq)
+			bm25.TopK(ix, tq, nil, 1, []int{0})
+		}
+		for i := range min(ix.Skills.Len(), 100) {
+			ix.Skills.Info(i)
 		}
 	})
 }

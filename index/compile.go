@@ -184,7 +184,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	// the glossary reads them.
 	ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
 	ix.buildSegments(workers)
-	if !ix.Skills.namespaced() {
+	if !ix.Skills.plugins {
 		ix.pluginOnce.Do(func() { ix.plugins = map[string]int{} }) // as after loading
 	}
 	return ix

@@ -216,11 +216,31 @@ func TestCutScores(t *testing.T) {
 
 // TestSegmentsBound protects TopK's exactness at its root: every segment
 // lies in skill order, and no skill of it scores more than its bounds, as
-// an exact match or a partial one; a term's segments cover its postings.
+// an exact match or a partial one; nor more than its own posting bound
+// (PostExact, PostPartial: the least level that holds its score, on the
+// first of its postings, 0 on the others, and 0 for a partial match
+// where one counts nothing, in a derived skill); a term's segments cover
+// its postings.
 func TestSegmentsBound(t *testing.T) {
 	set, err := synth.Generate(synth.Options{Skills: 1500, Seed: 9, Queries: 1})
 	require.NoError(t, err)
-	ix := Compile(parsed(t, set), nil, Options{})
+	for _, derive := range []bool{false, true} {
+		t.Run(fmt.Sprintf("derived=%v", derive), func(t *testing.T) {
+			segmentsBound(t, Compile(parsed(t, set), nil, Options{DeriveKeywords: derive}))
+		})
+	}
+}
+
+func segmentsBound(t *testing.T, ix *Index) {
+	// level is the least level of bound that holds score x.
+	level := func(x, bound float64) uint8 {
+		for l := range ImpactLevels + 1 {
+			if float64(l)*bound/ImpactLevels >= x {
+				return uint8(l)
+			}
+		}
+		return ImpactLevels
+	}
 	multi := 0
 	for id := range ix.Terms.Len() {
 		from, to := ix.Segments(id)
@@ -233,7 +253,7 @@ func TestSegmentsBound(t *testing.T) {
 		for j := from; j < to; j++ {
 			seg := ix.Segment(j)
 			for at := seg.From; at < seg.To; {
-				s := ix.PostSkill[at]
+				s, first := ix.PostSkill[at], at
 				tf, kw := 0.0, 0.0
 				for ; at < seg.To && ix.PostSkill[at] == s; at++ {
 					w := float64(ix.PostWeight[at])
@@ -244,9 +264,18 @@ func TestSegmentsBound(t *testing.T) {
 				}
 				require.True(t, at == seg.To || ix.PostSkill[at] > s, "term %q segment %d in skill order", ix.Term(id), j)
 				dl := ix.Skills.Length(int(s))
-				require.LessOrEqual(t, saturate(tf, dl, ix.AvgLength), seg.Exact, "term %q", ix.Term(id))
-				if kw > 0 {
-					require.LessOrEqual(t, saturate(kw, dl, ix.AvgLength), seg.Partial, "term %q", ix.Term(id))
+				exact := saturate(tf, dl, ix.AvgLength)
+				require.LessOrEqual(t, exact, seg.Exact, "term %q", ix.Term(id))
+				require.Equal(t, level(exact, seg.Exact), ix.PostExact[first], "term %q skill %d", ix.Term(id), s)
+				partial := 0.0
+				if kw > 0 && !ix.Skills.Derived(int(s)) {
+					partial = saturate(kw, dl, ix.AvgLength)
+					require.LessOrEqual(t, partial, seg.Partial, "term %q", ix.Term(id))
+				}
+				require.Equal(t, level(partial, seg.Partial), ix.PostPartial[first], "term %q skill %d", ix.Term(id), s)
+				for p := first + 1; p < at; p++ {
+					require.Zero(t, ix.PostExact[p], "term %q skill %d: its first posting only", ix.Term(id), s)
+					require.Zero(t, ix.PostPartial[p], "term %q skill %d: its first posting only", ix.Term(id), s)
 				}
 			}
 		}

@@ -28,12 +28,13 @@
 //
 // The index is flat: a sorted term table, postings in three parallel
 // arrays, each term's cut into impact segments that carry the best score
-// they can give (bounds.go, for bm25.TopK), a trigram table over keyword
-// terms for partial matching, the Chinese segmentation dictionary, the
-// synonyms and the glossary. Lookups are binary searches, so loading
-// builds nothing: the file is mapped into memory and its arrays used in
-// place (file.go, BenchmarkLoad). That layout is meant to hold catalogs of
-// 100,000 skills (BENCHMARKS.md).
+// they can give and each posting's own score as a byte's share of it
+// (bounds.go, for bm25.TopK), a trigram table over keyword terms for
+// partial matching, the Chinese segmentation dictionary, the synonyms and
+// the glossary, and the skills by column (skillfile.go). Lookups are
+// binary searches, so loading builds nothing: the file is mapped into
+// memory and its arrays used in place (file.go, BenchmarkLoad). That
+// layout is meant to hold catalogs of 100,000 skills (BENCHMARKS.md).
 package index
 
 import (
@@ -116,14 +117,15 @@ const MinPartial = 3
 // document frequency (TextDF); 10, the same layout, with each term's
 // segments cut where they waste least bound (bounds.go, cutScores), not
 // at fixed shares: an index of 9 prunes less, and is compiled again; 11,
-// the same layout, with the source hash made of each skill's name and
-// ContentSum (SourceHash), which a recompile has without reading the
-// skills it did not change: what is keyed by the hash of an index of 10
-// (the calibration table, the prompt memory's weights, the rules cache)
-// is built again once, as after any edit; 12, each posting's own exact
-// and partial score, in 255ths of its segment's bounds (PostExact,
-// PostPartial), which bm25.TopK sums in place of the segment bounds.
-const FormatVersion = 12
+// each posting's own exact and partial score as a level of its segment's
+// bounds (PostExact, PostPartial), which bm25.TopK sums in place of the
+// segment bounds, the skill table's flags (names sorted, a plugin's
+// namespace in some name) in one number, and the source hash made of
+// each skill's name and ContentSum (SourceHash), which a recompile has
+// without reading the skills it did not change: what is keyed by the
+// hash of an index of 10 (the calibration table, the prompt memory's
+// weights, the rules cache) is built again once, as after any edit.
+const FormatVersion = 11
 
 // SkillInfo is what the router needs to know about a skill at route
 // time: one skill of a SkillTable.
@@ -167,12 +169,12 @@ type Index struct {
 	ExactBound   []float32
 	PartialBound []float32
 
-	// PostExact and PostPartial are, per posting, the score its skill's
-	// postings of the term give as an exact and as a partial match, as
-	// Segment's bounds are (query weight 1, nothing learned), in 255ths
-	// of the segment's bound, rounded up (Segment.Impact): the same for
-	// each posting of a skill's run, 0 where a partial match counts
-	// nothing.
+	// PostExact and PostPartial are, per posting that starts a skill's
+	// run of a term, the score those postings give as an exact and as a
+	// partial match, as Segment's bounds are (query weight 1, nothing
+	// learned), in ImpactLevels of the segment's bound, rounded up; 0 on
+	// the run's other postings, and where a partial match counts nothing.
+	// A walk over a term's postings thus meets each skill once.
 	PostExact   []uint8
 	PostPartial []uint8
 

@@ -607,3 +607,46 @@ func TestResolve(t *testing.T) {
 		assert.Equal(t, c.want, other.Resolve(c.name), "%s, loaded", c.name)
 	}
 }
+
+// TestSkillTable protects the skill table read in place: every field of
+// every skill comes back as given, from a table built from a list and
+// from one loaded from its file, and SkillID finds skills whether their
+// names come sorted or not.
+func TestSkillTable(t *testing.T) {
+	list := []index.SkillInfo{
+		{Name: "b-expert", Description: "B things", Source: "/s/b/SKILL.md", Enhances: []string{"a-expert", "c:expert"}, Keywords: 7, Length: 3.25},
+		{Name: "a-expert", Conflicts: []string{"b-expert"}, Derived: true, Length: 1.5},
+		{Name: "c:expert", Description: "namespaced", Keywords: 1 << 20, Length: 0.1},
+		{},
+	}
+	tab := index.NewSkillTable(list)
+	require.Equal(t, len(list), tab.Len())
+	for i, want := range list {
+		assert.Equal(t, want, tab.Info(i), "skill %d", i)
+		assert.Equal(t, want.Name, tab.Name(i))
+		assert.Equal(t, want.Length, tab.Length(i))
+		assert.Equal(t, want.Derived, tab.Derived(i))
+	}
+	ix := &index.Index{Skills: tab}
+	assert.Equal(t, 1, ix.SkillID("a-expert"), "unsorted names: found by a scan")
+	assert.Equal(t, 2, ix.SkillID("c:expert"))
+	assert.Equal(t, -1, ix.SkillID("d-expert"))
+
+	var cat []skills.Skill
+	for _, s := range list[:3] {
+		cat = append(cat, skills.Skill{Name: s.Name, Description: s.Description, Source: s.Source, Enhances: s.Enhances, Conflicts: s.Conflicts,
+			Keywords: kw(skills.Core, "k"+s.Name)})
+	}
+	compiled := index.Compile(catalog(cat...), nil, index.Options{})
+	path := filepath.Join(t.TempDir(), "index.bin")
+	require.NoError(t, compiled.Save(path))
+	loaded, err := index.Load(path)
+	require.NoError(t, err)
+	require.Equal(t, 3, loaded.Skills.Len())
+	for i := range loaded.Skills.Len() {
+		assert.Equal(t, compiled.Skills.Info(i), loaded.Skills.Info(i), "skill %d", i)
+		assert.Equal(t, i, loaded.SkillID(loaded.Skills.Name(i)), "sorted names: found by a search")
+	}
+	assert.Equal(t, []string{"a-expert", "b-expert", "c:expert"}, loaded.SkillNames())
+	assert.Equal(t, 2, loaded.Resolve("expert"), "the one plugin skill of that name")
+}
