@@ -500,7 +500,7 @@ func stampPath(w io.Writer, path string, files map[string]skills.FileStat) error
 }
 
 func pruneCache(dir string) {
-	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin", "front-*.bin", "front-*.bin.delta"} {
+	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin", "front-*.bin", "cuts-*.bin.delta", "front-*.bin.delta"} {
 		store.PruneCaches(dir, pattern, cacheKeep)
 	}
 }
