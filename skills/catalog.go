@@ -49,25 +49,31 @@ func (c *Catalog) Names() []string {
 // naming both sources. An adapter for another router's catalog builds its
 // Skills and calls it.
 func NewCatalog(list []Skill) (*Catalog, error) {
-	// Sorted by their indexes, then moved once each: sorting the skills
-	// themselves moved each (over 200 bytes) some log n times, a quarter
-	// of making 100,000 skills from their cached headers.
-	order := make([]int32, len(list))
-	for i := range order {
-		order[i] = int32(i)
+	all := make([]int32, len(list))
+	for i := range all {
+		all[i] = int32(i)
 	}
-	slices.SortStableFunc(order, func(a, b int32) int { return strings.Compare(list[a].Name, list[b].Name) })
-	sorted := make([]Skill, len(list))
-	for i, j := range order {
+	return sortedCatalog(list, all)
+}
+
+// sortedCatalog is NewCatalog of the skills of list at the indexes keep.
+// The indexes are sorted, and each skill moved once, into the catalog:
+// sorting the skills themselves moved each (over 200 bytes) some log n
+// times, a quarter of making 100,000 skills from their cached headers,
+// and every copy of the list made before is garbage a load of 100,000
+// skills left for the collector, a peak 100 MB higher.
+func sortedCatalog(list []Skill, keep []int32) (*Catalog, error) {
+	slices.SortStableFunc(keep, func(a, b int32) int { return strings.Compare(list[a].Name, list[b].Name) })
+	sorted := make([]Skill, len(keep))
+	for i, j := range keep {
 		sorted[i] = list[j]
 	}
-	list = sorted
-	for i := 1; i < len(list); i++ {
-		if list[i].Name == list[i-1].Name {
-			return nil, fmt.Errorf("%s: skill %q is already defined in %s", list[i].Source, list[i].Name, list[i-1].Source)
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i].Name == sorted[i-1].Name {
+			return nil, fmt.Errorf("%s: skill %q is already defined in %s", sorted[i].Source, sorted[i].Name, sorted[i-1].Source)
 		}
 	}
-	return &Catalog{Skills: list}, nil
+	return &Catalog{Skills: sorted}, nil
 }
 
 // Builtin returns the catalog embedded in the binary.
@@ -137,12 +143,9 @@ func loadFS(fsys fs.FS, root, prefix string, fc *FrontCache, read func(name stri
 	// folders are shared out among the cores, and the results kept in
 	// folder order, so that the first error reported is the first in that
 	// order, as one after the other would find it.
-	type result struct {
-		skill Skill
-		ok    bool
-		err   error
-	}
-	results := make([]result, len(dirs))
+	found := make([]Skill, len(dirs))
+	errs := make([]error, len(dirs))
+	ok := make([]bool, len(dirs))
 	parallel.For(len(dirs), 64, func(i int) {
 		name := dirs[i]
 		source := prefix + name
@@ -153,16 +156,16 @@ func loadFS(fsys fs.FS, root, prefix string, fc *FrontCache, read func(name stri
 		if errors.Is(err, fs.ErrNotExist) {
 			return // a folder without SKILL.md is not a skill
 		}
-		results[i] = result{sk, err == nil, err}
+		found[i], ok[i], errs[i] = sk, err == nil, err
 	})
-	list := make([]Skill, 0, len(dirs))
-	for _, r := range results {
-		if r.err != nil {
-			return nil, r.err
+	keep := make([]int32, 0, len(dirs))
+	for i := range dirs {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		if r.ok {
-			list = append(list, r.skill)
+		if ok[i] {
+			keep = append(keep, int32(i))
 		}
 	}
-	return NewCatalog(list)
+	return sortedCatalog(found, keep)
 }

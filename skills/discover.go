@@ -86,22 +86,19 @@ func Discover(p Places, withBuiltin bool) (*Catalog, []error, error) {
 // none), which it reads and adds this discovery's headers to.
 func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []error, error) {
 	// The skills found, and by name the one that stands (a later place's
-	// overrides an earlier one's): indexes into found, not copies of
-	// skills, which at 100,000 skills were a map of 26 MB to copy in and
+	// overrides an earlier one's): an index into found, not a copy of the
+	// skill, which at 100,000 skills made a map of 26 MB to copy in and
 	// out.
 	var found []Skill
-	byName := map[string]int{}
-	add := func(s Skill) {
-		byName[s.Name] = len(found)
-		found = append(found, s)
-	}
+	byName := map[string]int32{}
 	if withBuiltin {
 		base, err := Builtin()
 		if err != nil {
 			return nil, nil, err
 		}
 		for _, s := range base.Skills {
-			add(s)
+			byName[s.Name] = int32(len(found))
+			found = append(found, s)
 		}
 	}
 	var warnings []error
@@ -111,24 +108,20 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 			continue // absent folders are normal
 		}
 		// Each folder's skills are read on every core (at 10,000 skills,
-		// one after the other, reading was a fifth of a recompile), then
-		// taken in folder order, as one after the other would.
-		type result struct {
-			skill Skill
-			err   error
-		}
-		results := make([]result, len(entries))
+		// one after the other, reading was a fifth of a recompile), into
+		// found, then taken in folder order, as one after the other would.
+		base := len(found)
+		found = slices.Grow(found, len(entries))[:base+len(entries)]
+		errs := make([]error, len(entries))
 		parallel.For(len(entries), 64, func(i int) {
 			file := filepath.Join(d.Path, entries[i].Name(), "SKILL.md")
-			sk, err := fc.load(file, file, entries[i].Name(), func() ([]byte, error) { return ReadFile(file) })
-			results[i] = result{sk, err}
+			found[base+i], errs[i] = fc.load(file, file, entries[i].Name(), func() ([]byte, error) { return ReadFile(file) })
 		})
 		for i, e := range entries {
-			sk, err := results[i].skill, results[i].err
-			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			sk := &found[base+i]
+			if err := errs[i]; errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 				continue // not a skill folder
-			}
-			if err != nil {
+			} else if err != nil {
 				// A FIFO, a device, a link loop, a huge file, a header
 				// that does not parse.
 				warnings = append(warnings, err)
@@ -145,16 +138,14 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 				}
 				sk.Name = d.Prefix + sk.Name
 			}
-			add(sk)
+			byName[sk.Name] = int32(base + i)
 		}
 	}
-	list := make([]Skill, 0, len(byName))
-	for i := range found {
-		if byName[found[i].Name] == i {
-			list = append(list, found[i])
-		}
+	keep := make([]int32, 0, len(byName))
+	for _, i := range byName {
+		keep = append(keep, i)
 	}
-	cat, err := NewCatalog(list)
+	cat, err := sortedCatalog(found, keep)
 	return cat, warnings, err
 }
 
