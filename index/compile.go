@@ -468,41 +468,36 @@ func (b *builder) used() int {
 
 // termID returns the number of term, numbering it if it is new.
 func (b *builder) termID(term string) uint32 {
-	if b.ids == nil {
-		b.ids = make(map[string]uint32, len(b.terms))
-		for i, t := range b.terms {
-			if _, ok := b.ids[t]; !ok {
-				b.ids[t] = uint32(i)
-			}
-		}
-	}
-	id, ok := b.ids[term]
-	if !ok {
-		id = uint32(len(b.terms))
-		term = strings.Clone(term) // term may be a slice of a whole body
-		b.ids[term] = id
-		b.terms = append(b.terms, term)
-	}
-	return id
+	return number(&b.ids, &b.terms, term, strings.Clone) // term may be a slice of a whole body
 }
 
 // weightNum returns the number of keyword weight w, numbering it if it is new.
 func (b *builder) weightNum(w float64) uint32 {
-	if b.weightNums == nil {
-		b.weightNums = make(map[float64]uint32, len(b.weights))
-		for i, v := range b.weights {
-			if _, ok := b.weightNums[v]; !ok {
-				b.weightNums[v] = uint32(i)
+	return number(&b.weightNums, &b.weights, w, nil)
+}
+
+// number returns v's number in list, appending it (kept by keep, when
+// given) if it is new. The map of numbers is made on first use from the
+// list, whose first occurrence of a value gives its number.
+func number[V comparable](ids *map[V]uint32, list *[]V, v V, keep func(V) V) uint32 {
+	if *ids == nil {
+		*ids = make(map[V]uint32, len(*list))
+		for i, x := range *list {
+			if _, ok := (*ids)[x]; !ok {
+				(*ids)[x] = uint32(i)
 			}
 		}
 	}
-	num, ok := b.weightNums[w]
+	id, ok := (*ids)[v]
 	if !ok {
-		num = uint32(len(b.weights))
-		b.weightNums[w] = num
-		b.weights = append(b.weights, w)
+		id = uint32(len(*list))
+		if keep != nil {
+			v = keep(v)
+		}
+		(*ids)[v] = id
+		*list = append(*list, v)
 	}
-	return num
+	return id
 }
 
 // add merges the next skill: its record from the last compile, left
