@@ -218,18 +218,11 @@ func MapCache(path, kind string, version uint32) (payload []byte, evictPages fun
 // first (an index's stamp, to tell whether it is current), and loads the
 // file through LoadCache before using anything else of it.
 func CacheHead(path, kind string, version uint32, n int) ([]byte, error) {
-	if err := checkParent(path); err != nil {
-		return nil, err
-	}
-	f, err := openFile(path, os.O_RDONLY, 0)
+	f, info, err := openCache(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	if !info.Mode().IsRegular() || info.Size() < HeaderSize {
 		return nil, fmt.Errorf("%s: not a skillroute cache file: %w", path, ErrDamaged)
 	}
@@ -243,20 +236,31 @@ func CacheHead(path, kind string, version uint32, n int) ([]byte, error) {
 	return buf[HeaderSize:], nil
 }
 
-// loadCache is LoadCache, returning the whole mapping too.
-func loadCache(path, kind string, version uint32) (payload, data []byte, mapped bool, err error) {
+// openCache opens the cache file at path for reading, once its folder
+// passes the state folder's checks, and stats it.
+func openCache(path string) (*os.File, os.FileInfo, error) {
 	if err := checkParent(path); err != nil {
-		return nil, nil, false, err
+		return nil, nil, err
 	}
 	f, err := openFile(path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, info, nil
+}
+
+// loadCache is LoadCache, returning the whole mapping too.
+func loadCache(path, kind string, version uint32) (payload, data []byte, mapped bool, err error) {
+	f, info, err := openCache(path)
 	if err != nil {
 		return nil, nil, false, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, nil, false, err
-	}
 	if !info.Mode().IsRegular() {
 		return nil, nil, false, fmt.Errorf("%s: not a regular file: %w", path, ErrDamaged)
 	}
