@@ -1,7 +1,6 @@
 package index
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -12,29 +11,17 @@ import (
 	"github.com/skillroute/skillroute/skills"
 )
 
-// benchCatalog reads the catalog $SKILLROUTE_BENCH_CATALOG (a folder
-// `skillroute bench gen` wrote, see BENCHMARKS.md), else generates 2,000
-// skills.
+// benchCatalog reads the catalog benchmarks run on (synth.BenchCatalog:
+// $SKILLROUTE_BENCH_CATALOG, else 2,000 generated skills).
 func benchCatalog(b *testing.B) *skills.Catalog {
 	b.Helper()
-	if dir := os.Getenv("SKILLROUTE_BENCH_CATALOG"); dir != "" {
-		cat, err := skills.Load(dir)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return cat
-	}
-	set, err := synth.Generate(synth.Options{Skills: 2000, Seed: 1, Queries: 1})
+	dir, err := synth.BenchCatalog(filepath.Join(b.TempDir(), "catalog"), 2000)
 	if err != nil {
 		b.Fatal(err)
 	}
-	cat := &skills.Catalog{}
-	for _, f := range set.Files {
-		sk, err := skills.Parse(f.Name+"/SKILL.md", f.Name, f.Data)
-		if err != nil {
-			b.Fatal(err)
-		}
-		cat.Skills = append(cat.Skills, sk)
+	cat, err := skills.Load(dir)
+	if err != nil {
+		b.Fatal(err)
 	}
 	return cat
 }

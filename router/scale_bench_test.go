@@ -1,7 +1,6 @@
 package router_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -14,12 +13,9 @@ import (
 // `skillroute bench gen`, see BENCHMARKS.md), else 1,000 generated skills.
 // Its allocations per route are what TestRouteAllocations bounds.
 func BenchmarkRouteGenerated(b *testing.B) {
-	dir := os.Getenv("SKILLROUTE_BENCH_CATALOG")
-	if dir == "" {
-		dir = filepath.Join(b.TempDir(), "catalog")
-		if _, err := synth.Write(dir, synth.Options{Skills: 1000, Seed: 1}); err != nil {
-			b.Fatal(err)
-		}
+	dir, err := synth.BenchCatalog(filepath.Join(b.TempDir(), "catalog"), 1000)
+	if err != nil {
+		b.Fatal(err)
 	}
 	benchRoute(b, loader.Config{Catalog: dir}, filepath.Join(dir, "queries.jsonl"))
 }

@@ -1,7 +1,6 @@
 package skills_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -15,12 +14,9 @@ import (
 // (`skillroute bench gen`, see BENCHMARKS.md), else 2,000 generated
 // skills.
 func BenchmarkLoadUnchanged(b *testing.B) {
-	dir := os.Getenv("SKILLROUTE_BENCH_CATALOG")
-	if dir == "" {
-		dir = filepath.Join(b.TempDir(), "catalog")
-		if _, err := synth.Write(dir, synth.Options{Skills: 2000, Seed: 1}); err != nil {
-			b.Fatal(err)
-		}
+	dir, err := synth.BenchCatalog(filepath.Join(b.TempDir(), "catalog"), 2000)
+	if err != nil {
+		b.Fatal(err)
 	}
 	cache := filepath.Join(b.TempDir(), "front.bin")
 	fc := skills.LoadFrontCache(cache, "bench")

@@ -166,6 +166,17 @@ func Generate(opt Options) (*Set, error) {
 	return set, nil
 }
 
+// BenchCatalog is the catalog folder benchmarks run on: the one named by
+// $SKILLROUTE_BENCH_CATALOG (written by `skillroute bench gen`), else n
+// generated skills (seed 1) written into dir.
+func BenchCatalog(dir string, n int) (string, error) {
+	if env := os.Getenv("SKILLROUTE_BENCH_CATALOG"); env != "" {
+		return env, nil
+	}
+	_, err := Write(dir, Options{Skills: n, Seed: 1})
+	return dir, err
+}
+
 // Write generates a catalog into dir as dir/NAME/SKILL.md files and
 // dir/queries.jsonl. dir must not exist or be empty: nothing is ever
 // overwritten.
