@@ -15,18 +15,24 @@ import (
 	"github.com/skillroute/skillroute/skills"
 )
 
+// generated compiles a generated catalog, and returns its labelled prompts.
+func generated(t *testing.T, opt synth.Options) (*index.Index, *synth.Set) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "cat")
+	set, err := synth.Write(dir, opt)
+	require.NoError(t, err)
+	cat, err := skills.LoadDir(dir)
+	require.NoError(t, err)
+	return index.Compile(cat, nil, index.Options{}), set
+}
+
 // TestTopKPrunes protects the point of TopK: on a catalog where common
 // words reach thousands of skills, it scores a small share of the skills
 // the prompt reaches (TestTopKExact checks that it finds the same ones):
 // 496 of 52,247 with its postings' bounds, 1,886 with its segments'
 // bounds alone.
 func TestTopKPrunes(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "cat")
-	set, err := synth.Write(dir, synth.Options{Skills: 1200, Seed: 11, Queries: 80})
-	require.NoError(t, err)
-	cat, err := skills.LoadDir(dir)
-	require.NoError(t, err)
-	ix := index.Compile(cat, nil, index.Options{})
+	ix, set := generated(t, synth.Options{Skills: 1200, Seed: 11, Queries: 80})
 	reached, scored := 0, 0
 	for _, q := range set.Queries {
 		tq := ix.Tokenizer().Tokenize(q.Query)
@@ -45,12 +51,7 @@ func TestTopKPrunes(t *testing.T) {
 // after all), the k best are those of scoring every skill, on a
 // generated catalog's prompts and on prompts of words most skills use.
 func TestSiftExact(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "cat")
-	set, err := synth.Write(dir, synth.Options{Skills: 800, Seed: 3, Queries: 40})
-	require.NoError(t, err)
-	cat, err := skills.LoadDir(dir)
-	require.NoError(t, err)
-	ix := index.Compile(cat, nil, index.Options{})
+	ix, set := generated(t, synth.Options{Skills: 800, Seed: 3, Queries: 40})
 	queries := []string{"need fixing", "how do I set up this with that", "what's the best way", "帮我看看 怎么配置", "the"}
 	for _, q := range set.Queries {
 		queries = append(queries, q.Query)
