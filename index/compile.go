@@ -2,7 +2,9 @@ package index
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"math"
 	"runtime"
 	"runtime/debug"
@@ -164,6 +166,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	ix.Skills = NewSkillTable(infos)
 	der = nil
 	ix.SourceHash = hash.sum(syn)
+	ix.NamesHash = namesHash(infos)
 	ix.Dict = dict
 	if len(derivedWords) > 0 {
 		ix.Dict = table.New(tokenize.HanWords(append(dictWords, derivedWords...)))
@@ -909,4 +912,15 @@ func (b *builder) trigrams(ix *Index, order []uint32) {
 		ix.GramTerms[next[n]] = uint32(p)
 		next[n]++
 	}
+}
+
+// namesHash is Index.NamesHash: each name with its length before it.
+func namesHash(infos []SkillInfo) string {
+	h := sha256.New()
+	var buf []byte
+	for i := range infos {
+		buf = append(binary.AppendUvarint(buf[:0], uint64(len(infos[i].Name))), infos[i].Name...)
+		h.Write(buf)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -113,6 +113,7 @@ func (ix *Index) encode(w writer, cal func() Calibration) {
 	w.num(uint64(ix.Format))
 	w.str(ix.SourceHash)
 	w.str(ix.Stamp)
+	w.str(ix.NamesHash)
 	w.f64(ix.AvgLength)
 	var groups []string
 	if ix.Synonyms != nil {
@@ -214,7 +215,7 @@ func decode(path string, data []byte) (*Index, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", path, ErrStale)
 	}
-	ix := &Index{Format: FormatVersion, SourceHash: r.str(), Stamp: r.str(), AvgLength: r.f64()}
+	ix := &Index{Format: FormatVersion, SourceHash: r.str(), Stamp: r.str(), NamesHash: r.str(), AvgLength: r.f64()}
 	hasSynonyms := r.num() == 1
 	groups := r.strs()
 	r.skills(ix)

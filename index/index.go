@@ -124,7 +124,8 @@ const MinPartial = 3
 // each skill's name and ContentSum (SourceHash), which a recompile has
 // without reading the skills it did not change: what is keyed by the
 // hash of an index of 10 (the calibration table, the prompt memory's
-// weights, the rules cache) is built again once, as after any edit.
+// weights) is built again once, as after any edit, and the skills'
+// names hashed apart (NamesHash), which keys the rules cache.
 const FormatVersion = 11
 
 // SkillInfo is what the router needs to know about a skill at route
@@ -144,6 +145,11 @@ type SkillInfo struct {
 type Index struct {
 	Format     int
 	SourceHash string // sha256 of the catalog and synonyms it was built from
+	// NamesHash is the sha256 of the skills' names, in order: what a
+	// check of rules against the catalog depends on (the loader's rules
+	// cache is keyed by it, so that an edit that renames nothing keeps the
+	// checked rules, and no hook reads every name to tell).
+	NamesHash string
 	// Built is when the sources of the index were read (the loader sets
 	// it: the cache file's modification time); not stored in the file.
 	Built     time.Time

@@ -271,12 +271,7 @@ func LoadRules(cfg Config, ix *index.Index) (*disambig.Set, error) {
 		} else {
 			fmt.Fprintf(h, "%s\x00%s\x00", ix.SourceHash, ix.Stamp)
 		}
-		var names []byte
-		for i := range ix.Skills.Len() {
-			skill := ix.Skills.Name(i)
-			names = append(binary.AppendUvarint(names, uint64(len(skill))), skill...)
-		}
-		h.Write(names)
+		fmt.Fprintf(h, "names %s\x00", ix.NamesHash)
 		if name != rules.DisambiguationName {
 			h.Write(data)
 		}
