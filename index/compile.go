@@ -173,7 +173,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	}
 	b.layout(ix, workers)
 	if opt.Cuts != nil {
-		opt.Cuts.done(b.terms, b.weights, b.used()) // the words and records the index is built from are copied into it
+		opt.Cuts.done(b.terms, b.weights, ix.Terms.Len()) // the words and records the index is built from are copied into it
 	}
 
 	total := 0.0
@@ -415,7 +415,6 @@ type builder struct {
 	n          int
 	ids        map[string]uint32
 	terms      []string    // by id
-	keyword    []bool      // by id: some skill has it as a keyword (layout)
 	dfKeyword  []uint32    // by id: skills with it in a keyword field (layout)
 	dfText     []uint32    // by id: skills with it in a text field (layout)
 	entries    [][]entry   // in blocks of blockSize: no copy of them all as they grow
@@ -456,17 +455,6 @@ func newBuilder(n int, cuts *CutCache) *builder {
 		b.remapTerm, b.remapWeight = make([]uint32, len(cuts.terms)), make([]uint32, len(cuts.wts))
 	}
 	return b
-}
-
-// used is how many of the builder's terms some skill uses (after layout).
-func (b *builder) used() int {
-	n := 0
-	for i := range b.terms {
-		if b.dfKeyword[i] > 0 || b.dfText[i] > 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // termID returns the number of term, numbering it if it is new.
@@ -721,7 +709,7 @@ func (b *builder) layout(ix *Index, workers int) {
 		c.lastKw, c.lastText = nil, nil
 		counts[k] = c
 	})
-	b.dfKeyword, b.dfText, b.keyword = make([]uint32, nt), make([]uint32, nt), make([]bool, nt)
+	b.dfKeyword, b.dfText = make([]uint32, nt), make([]uint32, nt)
 	for _, c := range counts {
 		for t := range nt {
 			b.dfKeyword[t] += c.dfKeyword[t]
@@ -730,7 +718,6 @@ func (b *builder) layout(ix *Index, workers int) {
 	}
 	order := make([]uint32, 0, nt) // the ids of the terms some skill uses, by term
 	for t := range nt {
-		b.keyword[t] = b.dfKeyword[t] > 0
 		if b.dfKeyword[t] > 0 || b.dfText[t] > 0 {
 			order = append(order, uint32(t))
 		}
@@ -860,7 +847,7 @@ func (b *builder) trigrams(ix *Index, order []uint32) {
 	var pairs []uint64 // gram number << 32 | term rank, in rank order
 	var offs []int
 	for r, id := range order {
-		if !b.keyword[id] {
+		if b.dfKeyword[id] == 0 {
 			continue
 		}
 		term := b.terms[id]
