@@ -378,6 +378,8 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 	}
 	sc.runs = runs
 	if len(runs) < segmentFrom {
+		// One segment, without the tiering below: most terms reach few
+		// skills, and tiering them cost BenchmarkSegments 12 %.
 		exact, partial := 0.0, 0.0
 		for i := range runs {
 			exact, partial = max(exact, runs[i].exact), max(partial, runs[i].partial)
@@ -387,7 +389,7 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 		out.exact = append(out.exact, eb)
 		out.partial = append(out.partial, pb)
 		for _, r := range runs {
-			ix.setLevels(r.from, r.to, r, eb, pb)
+			ix.setLevels(r.from, r, eb, pb)
 		}
 		return
 	}
@@ -446,7 +448,7 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 	}
 	if counts[0] == len(runs) {
 		for _, r := range runs { // one segment: the postings stay in skill order
-			ix.setLevels(r.from, r.to, r, float32(exact[0]), float32(partial[0]))
+			ix.setLevels(r.from, r, float32(exact[0]), float32(partial[0]))
 		}
 		return
 	}
@@ -465,15 +467,15 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 			ix.PostSkill[at], ix.PostWeight[at], ix.PostField[at] = post[p], weight[p], field[p]
 			at++
 		}
-		ix.setLevels(next[r.tier], at, *r, float32(exact[r.tier]), float32(partial[r.tier]))
+		ix.setLevels(next[r.tier], *r, float32(exact[r.tier]), float32(partial[r.tier]))
 		next[r.tier] = at
 	}
 }
 
-// setLevels records the impact levels of run r, whose postings lie at
-// [from, to), in a segment of bounds eb and pb: on the run's first
-// posting, the others keeping 0.
-func (ix *Index) setLevels(from, _ uint32, r skillRun, eb, pb float32) {
+// setLevels records the impact levels of run r, whose postings start at
+// from, in a segment of bounds eb and pb: on the run's first posting, the
+// others keeping 0.
+func (ix *Index) setLevels(from uint32, r skillRun, eb, pb float32) {
 	ix.PostExact[from], ix.PostPartial[from] = impactLevel(r.exact, eb), impactLevel(r.partial, pb)
 }
 
