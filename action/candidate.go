@@ -132,18 +132,6 @@ func (l *Layer) router() Router {
 	return Feature{}
 }
 
-// Prepare readies what the deciding router reads on every prompt (its
-// cue sets, compiled on first use), so that a caller can have it done
-// while other work runs: the hook does it while its router loads.
-func (l *Layer) Prepare() {
-	switch l.router().(type) {
-	case Feature:
-		compiledFeature()
-	case Rule:
-		compiledRule()
-	}
-}
-
 // RouterName names the router that decides.
 func (l *Layer) RouterName() string { return l.router().Name() }
 

@@ -156,14 +156,13 @@ type compiledSet struct {
 	short, imperative bool
 }
 
-// The cue sets are compiled ahead of time (compile, in the tests, writes
-// cues_compiled.go: TestCompiledCues): compiled in the process, on first
-// use, the feature sets cost every hook process 0.25 ms of the action
-// layer's goroutine and 80 KB of fresh memory (a timeline and an
-// allocation profile of prompt events at 50 skills), and at package start
-// before that 0.8 ms.
-func compiledRule() []compiledSet    { return compiledRuleSets }
-func compiledFeature() []compiledSet { return compiledFeatureSets }
+// The cue sets are compiled ahead of time into compiledRuleSets and
+// compiledFeatureSets (compile, in the tests, writes cues_compiled.go:
+// TestCompiledCues; ruleCues and featureCues are its source): compiled in
+// the process, on first use, the feature sets cost every hook process
+// 0.25 ms of the action layer's goroutine and 80 KB of fresh memory (a
+// timeline and an allocation profile of prompt events at 50 skills), and
+// at package start before that 0.8 ms.
 
 // word is one English word of a prompt.
 type word struct {

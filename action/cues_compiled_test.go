@@ -96,8 +96,8 @@ func TestCompiledCues(t *testing.T) {
 		require.NoError(t, os.WriteFile("cues_compiled.go", src, 0o644))
 		return
 	}
-	assert.Equal(t, compile(ruleCues), compiledRule(), "cues_compiled.go is stale: go test ./action -run TestCompiledCues -update-cues")
-	assert.Equal(t, compile(featureCues), compiledFeature(), "cues_compiled.go is stale: go test ./action -run TestCompiledCues -update-cues")
+	assert.Equal(t, compile(ruleCues), compiledRuleSets, "cues_compiled.go is stale: go test ./action -run TestCompiledCues -update-cues")
+	assert.Equal(t, compile(featureCues), compiledFeatureSets, "cues_compiled.go is stale: go test ./action -run TestCompiledCues -update-cues")
 }
 
 // wordReference is the expression wordSpans replaced.

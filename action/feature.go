@@ -120,7 +120,7 @@ const CompositeMargin = 0.06
 // Decide implements Router.
 func (f Feature) Decide(in Input) Decision {
 	p := readPrompt(in.Prompt)
-	cues := p.match(compiledFeature())
+	cues := p.match(compiledFeatureSets)
 	has := func(set string) bool { return cueSet(cues, set) != nil }
 	bd := &Breakdown{Router: f.Name(), Version: f.Version(), Cues: cues}
 	d := Decision{Breakdown: bd}

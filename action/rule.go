@@ -84,7 +84,7 @@ func rulePasses(c Candidate) (bool, string) {
 // Decide implements Router.
 func (r Rule) Decide(in Input) Decision {
 	p := readPrompt(in.Prompt)
-	cues := p.match(compiledRule())
+	cues := p.match(compiledRuleSets)
 	fired := func(set string) bool { return cueSet(cues, set) != nil }
 	bd := &Breakdown{Router: r.Name(), Version: r.Version(), Cues: cues}
 	d := Decision{Breakdown: bd}

@@ -72,8 +72,8 @@ func (h *Handler) inject(ev Event, prompt string, d router.Decision, id string, 
 }
 
 // prepared is what the action layer needs of a prompt besides its route:
-// the layer (its memories, tools and policy, and its router's cue sets
-// compiled) and the session's recent failures.
+// the layer (its memories, tools and policy) and the session's recent
+// failures.
 type prepared struct {
 	layer    *action.Layer
 	err      error
@@ -82,16 +82,15 @@ type prepared struct {
 
 // prepare starts reading what the action layer needs, while the router
 // loads and routes on the other core: none of it depends on the route.
-// In a hook process it was about a tenth of the work (perf record of 200
-// prompt events: the cue sets 3.3 %, the recent failures 3.8 %, opening
-// the layer about 1 %). A panic in it becomes the layer's error, as the
+// In a hook process it was about a twentieth of the work (perf record of
+// 200 prompt events: the recent failures 3.8 %, opening the layer about
+// 1 %). A panic in it becomes the layer's error, as the
 // hook's own goroutine recovers its panics (Runtime.Run).
 func (h *Handler) prepare(ev Event, now time.Time) <-chan prepared {
 	return background(func() (pre prepared) {
 		if pre.layer, pre.err = h.Actions(ev.Cwd); pre.err != nil {
 			return pre
 		}
-		pre.layer.Prepare()
 		pre.failures = action.RecentFailures(h.Store.Dir, ev.SessionID, now)
 		return pre
 	}, func(p any) prepared { return prepared{err: fmt.Errorf("panic: %v", p)} })
