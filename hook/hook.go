@@ -32,7 +32,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/action"
-	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/prefs"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
@@ -302,7 +301,7 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	}
 	f, snap, err := h.Store.sessionBytes(ev.SessionID)
 	if err != nil {
-		f, snap = &SessionFile{Session: sctx.Session{ID: ev.SessionID}}, snapshot{} // a corrupt file is a new session, replaced below
+		snap = snapshot{} // a corrupt file is a new session (sessionBytes), replaced below
 	}
 	detected := f.ProjectAt
 	r, err := h.Open()

@@ -152,7 +152,7 @@ func loadFS(fsys fs.FS, root, prefix string, fc *FrontCache, read func(name stri
 		if prefix == "" {
 			source = filepath.Join(root, name, "SKILL.md")
 		}
-		sk, err := fc.load(source, source, name, func() ([]byte, error) { return read(name) })
+		sk, err := fc.load(source, name, func() ([]byte, error) { return read(name) })
 		if errors.Is(err, fs.ErrNotExist) {
 			return // a folder without SKILL.md is not a skill
 		}

@@ -115,7 +115,7 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 		errs := make([]error, len(entries))
 		parallel.For(len(entries), 64, func(i int) {
 			file := filepath.Join(d.Path, entries[i].Name(), "SKILL.md")
-			found[base+i], errs[i] = fc.load(file, file, entries[i].Name(), func() ([]byte, error) { return ReadFile(file) })
+			found[base+i], errs[i] = fc.load(file, entries[i].Name(), func() ([]byte, error) { return ReadFile(file) })
 		})
 		for i, e := range entries {
 			sk := &found[base+i]

@@ -178,16 +178,17 @@ type fileEntry struct {
 	desc        string   // its body's first paragraph, when the header gives no description
 }
 
-// load makes the skill of the SKILL.md at path, found in folder dirName:
+// load makes the skill of the SKILL.md at path (its Source), found in
+// folder dirName:
 // from the cache when the file is as it was last read, else read (by
 // read) and parsed. A nil cache reads and parses.
-func (fc *FrontCache) load(path, source, dirName string, read func() ([]byte, error)) (Skill, error) {
+func (fc *FrontCache) load(path, dirName string, read func() ([]byte, error)) (Skill, error) {
 	if fc == nil {
 		data, err := read()
 		if err != nil {
 			return Skill{}, err
 		}
-		sk, _, err := parse(source, dirName, data, nil)
+		sk, _, err := parse(path, dirName, data, nil)
 		return sk, err
 	}
 	// Stat'ed before it is read: a file changed between the two is
@@ -200,14 +201,14 @@ func (fc *FrontCache) load(path, source, dirName string, read func() ([]byte, er
 	}
 	if known && !fc.ReadAll {
 		if e, ok := fc.loadedFile(path); ok && e.size == st.Size && e.mtime == st.ModTime {
-			sk := Skill{Source: source, Name: dirName, unread: true, sum: e.sum}
+			sk := Skill{Source: path, Name: dirName, unread: true, sum: e.sum}
 			var err error
 			if e.front {
 				h, _ := fc.loaded(e.header) // there: decodeFront checks
 				fc.keep(e.header, h)
 				err = sk.applyRaw(h.raw, e.desc, fc.keywords)
 			} else {
-				err = sk.apply(false, &frontmatter{}, e.desc, nil)
+				err = sk.apply(false, &frontmatter{}, e.desc)
 			}
 			if err == nil {
 				fc.keepFile(path, e)
@@ -220,7 +221,7 @@ func (fc *FrontCache) load(path, source, dirName string, read func() ([]byte, er
 		return Skill{}, err
 	}
 	fc.read.Add(1)
-	sk, e, err := parse(source, dirName, data, fc)
+	sk, e, err := parse(path, dirName, data, fc)
 	if err != nil {
 		return sk, err
 	}

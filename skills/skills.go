@@ -256,7 +256,7 @@ func parse(source, dirName string, data []byte, fc *FrontCache) (Skill, fileEntr
 		// No description: Claude Code takes the first paragraph.
 		e.desc = firstParagraph(sk.Body)
 	}
-	if err := sk.apply(front, &fm, e.desc, nil); err != nil {
+	if err := sk.apply(front, &fm, e.desc); err != nil {
 		return sk, fileEntry{}, err
 	}
 	return sk, e, nil
@@ -297,9 +297,8 @@ func split(source string, data []byte) (header, body []byte, front bool, err err
 
 // apply fills a skill's fields from its parsed frontmatter (front: the
 // file has one) and the description its body gives (bodyDesc), used when
-// the frontmatter has none. room, when set, gives the keyword list its
-// memory (nil: a list of its own).
-func (sk *Skill) apply(front bool, fm *frontmatter, bodyDesc string, room func(n int) []Keyword) error {
+// the frontmatter has none.
+func (sk *Skill) apply(front bool, fm *frontmatter, bodyDesc string) error {
 	if !front {
 		sk.Description = bodyDesc
 		return nil
@@ -319,11 +318,7 @@ func (sk *Skill) apply(front bool, fm *frontmatter, bodyDesc string, room func(n
 		sk.Description = bodyDesc
 	}
 	if n := len(fm.Keywords.Core) + len(fm.Keywords.Strong) + len(fm.Keywords.Extended); n > 0 {
-		if room != nil {
-			sk.Keywords = room(n)
-		} else {
-			sk.Keywords = make([]Keyword, 0, n) // one allocation, not one per doubling
-		}
+		sk.Keywords = make([]Keyword, 0, n) // one allocation, not one per doubling
 	}
 	for _, t := range []struct {
 		words []string
