@@ -145,25 +145,22 @@ func loadFS(fsys fs.FS, root, prefix string, fc *FrontCache, read func(name stri
 	// order, as one after the other would find it.
 	found := make([]Skill, len(dirs))
 	errs := make([]error, len(dirs))
-	ok := make([]bool, len(dirs))
 	parallel.For(len(dirs), 64, func(i int) {
 		name := dirs[i]
 		source := prefix + name
 		if prefix == "" {
 			source = filepath.Join(root, name, "SKILL.md")
 		}
-		sk, err := fc.load(source, name, func() ([]byte, error) { return read(name) })
-		if errors.Is(err, fs.ErrNotExist) {
-			return // a folder without SKILL.md is not a skill
-		}
-		found[i], ok[i], errs[i] = sk, err == nil, err
+		found[i], errs[i] = fc.load(source, name, func() ([]byte, error) { return read(name) })
 	})
 	keep := make([]int32, 0, len(dirs))
 	for i := range dirs {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		if ok[i] {
+		switch err := errs[i]; {
+		case errors.Is(err, fs.ErrNotExist):
+			// a folder without SKILL.md is not a skill
+		case err != nil:
+			return nil, err
+		default:
 			keep = append(keep, int32(i))
 		}
 	}
