@@ -22,22 +22,34 @@ var ErrTooLarge = errors.New("too large")
 // before a byte is read. Errors name the file and wrap ErrNotRegular or
 // ErrTooLarge.
 func ReadRegular(path string, max int64) ([]byte, error) {
-	f, err := openNonblocking(path)
+	f, info, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%v)", path, ErrNotRegular, info.Mode().Type())
-	}
 	if info.Size() > max {
 		return nil, fmt.Errorf("%s: %w: %d bytes, more than %d", path, ErrTooLarge, info.Size(), max)
 	}
 	return readSized(f, path, info.Size(), max)
+}
+
+// openRegular opens path for reading without blocking (a FIFO must not
+// stall the open) and stats it: only a regular file, else an error naming
+// it that wraps ErrNotRegular.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	f, err := openNonblocking(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %w (%v)", path, ErrNotRegular, info.Mode().Type())
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, info, nil
 }
 
 // readSized reads an open file of the given size (as its stat said), to
@@ -116,18 +128,11 @@ func version(info os.FileInfo) string {
 // faults on the pages past its end: a reader that cannot rule that out
 // runs with debug.SetPanicOnFault and recovers.
 func MapFile(path string) (data []byte, release func(), err error) {
-	f, err := openNonblocking(path) // a FIFO must not stall the open
+	f, info, err := openRegular(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s: %w (%v)", path, ErrNotRegular, info.Mode().Type())
-	}
 	if info.Size() <= maxReadNotMapped {
 		data := make([]byte, info.Size())
 		n, err := io.ReadFull(f, data)
