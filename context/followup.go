@@ -132,13 +132,15 @@ func containsAny(p string, cues []string) bool {
 	return false
 }
 
-func startsWithAny(p string, cues []string) bool {
+// prefixCue returns the length of the first of cues p starts with, 0 for
+// none.
+func prefixCue(p string, cues []string) int {
 	for _, c := range cues {
 		if strings.HasPrefix(p, c) {
-			return true
+			return len(c)
 		}
 	}
-	return false
+	return 0
 }
 
 // containsWord reports whether one of the cues occurs in p as a whole word
@@ -152,13 +154,14 @@ func containsWord(p string, cues []string) bool {
 	return false
 }
 
-func startsWithWord(p string, cues []string) bool {
+// prefixWordCue is prefixCue for cues that must end at a word's end.
+func prefixWordCue(p string, cues []string) int {
 	for _, c := range cues {
 		if tokenize.HasWordPrefix(p, c) {
-			return true
+			return len(c)
 		}
 	}
-	return false
+	return 0
 }
 
 // asideZh and asideEn say that a prompt steps outside the work in hand
@@ -177,14 +180,14 @@ var (
 // counts: "store the keys separately" is no aside.
 func Aside(p tokenize.Text) bool {
 	open := stripOpening(strings.TrimSpace(p.Lower))
-	if startsWithWord(open, asideEn) {
+	if prefixWordCue(open, asideEn) > 0 {
 		return true
 	}
 	for i := range open {
 		if i > asideStart {
 			break
 		}
-		if startsWithAny(open[i:], asideZh) {
+		if prefixCue(open[i:], asideZh) > 0 {
 			return true
 		}
 	}
@@ -228,17 +231,10 @@ func stripOpening(p string) string {
 // openingCue returns the length of the closing cue p opens with, 0 for
 // none: a Chinese one anywhere it starts, an English one as a whole word.
 func openingCue(p string) int {
-	for _, c := range closingZh {
-		if strings.HasPrefix(p, c) {
-			return len(c)
-		}
+	if n := prefixCue(p, closingZh); n > 0 {
+		return n
 	}
-	for _, c := range closingEn {
-		if tokenize.HasWordPrefix(p, c) {
-			return len(c)
-		}
-	}
-	return 0
+	return prefixWordCue(p, closingEn)
 }
 
 // ContinuationScores is the context of a continuation: the skill in use,
