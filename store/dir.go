@@ -36,8 +36,9 @@ func DefaultDir(getenv func(string) string, home string) string {
 
 // checked remembers the folders CheckDir accepted in this process: the
 // hook writes a handful of files in two or three folders. sound remembers
-// the folders that, resolved, belong to the user or the system, as do all
-// the folders above them: a check stops its walk up to the root at one,
+// the folders that belong to the user or the system, as do all the
+// folders above them: each one CheckDir accepted, as given, and each
+// resolved folder a walk passed. A check stops its walk up to the root at one,
 // and a plain folder of the user's inside one is accepted by its own
 // owner alone. The hook's three folders (the state folder, its cache and
 // sessions) each walked up to / before: 30 stat calls of its 50 (strace).
