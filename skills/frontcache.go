@@ -7,14 +7,12 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"maps"
 	"math"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -499,19 +497,8 @@ func (sk *Skill) applyRaw(raw []byte, bodyDesc string, room func(n int) []Keywor
 	for i := range strs {
 		strs[i] = r.str()
 	}
-	name, desc, whenToUse, triggers, maturity := strs[0], strs[1], strs[2], strs[3], strs[4]
-	if name != "" {
-		sk.Name = name
-	}
-	if sk.Name == "" {
-		return fmt.Errorf("%s:2: skill has no name (no name field and no folder name)", sk.Source)
-	}
-	sk.Description = strings.TrimSpace(desc)
-	sk.WhenToUse = strings.TrimSpace(whenToUse)
-	sk.Triggers = strings.TrimSpace(triggers)
-	sk.Maturity = maturity
-	if sk.Description == "" {
-		sk.Description = bodyDesc
+	if err := sk.setText(strs[0], strs[1], strs[2], strs[3], strs[4], bodyDesc); err != nil {
+		return err
 	}
 	// The keyword tiers (core, strong, extended) come first among the
 	// lists: counted, then read.
@@ -529,9 +516,7 @@ func (sk *Skill) applyRaw(raw []byte, bodyDesc string, room func(n int) []Keywor
 	}
 	for _, tier := range [...]Tier{Core, Strong, Extended} {
 		for range max(0, tiers.num()-1) {
-			if w := trimSpace(tiers.str()); w != "" {
-				sk.Keywords = append(sk.Keywords, Keyword{Text: w, Tier: tier, Weight: tier.Weight()})
-			}
+			sk.addKeyword(tiers.str(), tier)
 		}
 	}
 	if len(sk.Keywords) == 0 {

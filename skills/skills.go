@@ -303,20 +303,10 @@ func (sk *Skill) apply(front bool, fm *frontmatter, bodyDesc string) error {
 		sk.Description = bodyDesc
 		return nil
 	}
-	if fm.Name != "" {
-		sk.Name = fm.Name
+	if err := sk.setText(fm.Name, fm.Description, fm.WhenToUse, fm.Triggers, fm.Maturity, bodyDesc); err != nil {
+		return err
 	}
-	if sk.Name == "" {
-		return fmt.Errorf("%s:2: skill has no name (no name field and no folder name)", sk.Source)
-	}
-	sk.Description = strings.TrimSpace(fm.Description)
-	sk.WhenToUse = strings.TrimSpace(fm.WhenToUse)
-	sk.Triggers = strings.TrimSpace(fm.Triggers)
 	sk.Enhances, sk.Requires, sk.Conflicts = fm.Enhances, fm.Requires, fm.Conflicts
-	sk.Maturity = fm.Maturity
-	if sk.Description == "" {
-		sk.Description = bodyDesc
-	}
 	if n := len(fm.Keywords.Core) + len(fm.Keywords.Strong) + len(fm.Keywords.Extended); n > 0 {
 		sk.Keywords = make([]Keyword, 0, n) // one allocation, not one per doubling
 	}
@@ -325,15 +315,40 @@ func (sk *Skill) apply(front bool, fm *frontmatter, bodyDesc string) error {
 		tier  Tier
 	}{{fm.Keywords.Core, Core}, {fm.Keywords.Strong, Strong}, {fm.Keywords.Extended, Extended}} {
 		for _, w := range t.words {
-			if w = trimSpace(w); w != "" {
-				sk.Keywords = append(sk.Keywords, Keyword{Text: w, Tier: t.tier, Weight: t.tier.Weight()})
-			}
+			sk.addKeyword(w, t.tier)
 		}
 	}
 	if len(sk.Keywords) == 0 {
 		sk.Keywords = nil // blank keywords only: none, as before the list was sized
 	}
 	return nil
+}
+
+// setText sets a skill's name (when given; a skill must end up with one),
+// its text fields trimmed, and its maturity; the body's description
+// stands in for a missing one.
+func (sk *Skill) setText(name, desc, whenToUse, triggers, maturity, bodyDesc string) error {
+	if name != "" {
+		sk.Name = name
+	}
+	if sk.Name == "" {
+		return fmt.Errorf("%s:2: skill has no name (no name field and no folder name)", sk.Source)
+	}
+	sk.Description = strings.TrimSpace(desc)
+	sk.WhenToUse = strings.TrimSpace(whenToUse)
+	sk.Triggers = strings.TrimSpace(triggers)
+	sk.Maturity = maturity
+	if sk.Description == "" {
+		sk.Description = bodyDesc
+	}
+	return nil
+}
+
+// addKeyword adds keyword w of the tier, trimmed; a blank one adds nothing.
+func (sk *Skill) addKeyword(w string, tier Tier) {
+	if w = trimSpace(w); w != "" {
+		sk.Keywords = append(sk.Keywords, Keyword{Text: w, Tier: tier, Weight: tier.Weight()})
+	}
 }
 
 // trimSpace is strings.TrimSpace, which for a word that starts or ends
