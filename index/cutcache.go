@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -67,12 +66,9 @@ const (
 // the terms and weights numbered past the file's), and the next load
 // reads the file and the delta as one. At 100,000 skills the file is
 // 100 MB. The delta names its file by the id the file was written with
-// (fileID). Past an eighth of the file's entries (deltaShare) changed or
-// unused, or when the numbers are made afresh, the file is rewritten.
-const (
-	deltaShare = 8
-	deltaFloor = 64
-)
+// (fileID). Past an eighth of the file's entries changed or unused
+// (store.SmallDelta), or when the numbers are made afresh, the file is
+// rewritten.
 
 // CutCache holds skills' words between compiles. The zero value is an
 // empty cache; LoadCutCache reads one. Safe for the concurrent use a
@@ -503,7 +499,7 @@ func (c *CutCache) Save(path string) error {
 		// And, against the delta's size, what the file holds that no
 		// skill uses any more.
 		unused := c.baseCounts[0] + c.baseCounts[1] - baseUsed
-		delta = len(s.words)+len(s.recs)+unused <= max(deltaFloor, (c.baseCounts[0]+c.baseCounts[1])/deltaShare) &&
+		delta = store.SmallDelta(len(s.words)+len(s.recs)+unused, c.baseCounts[0]+c.baseCounts[1]) &&
 			len(s.terms) >= c.baseCounts[2] && len(s.wts) >= c.baseCounts[3]
 		if delta {
 			s.terms, s.wts = s.terms[c.baseCounts[2]:], s.wts[c.baseCounts[3]:]
@@ -581,15 +577,12 @@ func (c *CutCache) Save(path string) error {
 		return nil
 	}
 	if delta {
-		return saveStream(path+deltaSuffix, kind, cutsVersion, false, encode)
+		return saveStream(store.DeltaPath(path), kind, cutsVersion, false, encode)
 	}
 	if err := saveStream(path, kind, cutsVersion, false, encode); err != nil {
 		return err
 	}
-	if err := os.Remove(path + deltaSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return nil
+	return store.RemoveDelta(path)
 }
 
 // fileID is the id a whole cache file is written with, for its delta to
@@ -629,9 +622,6 @@ type cutsSection struct {
 	terms       []string
 	wts         []float64
 }
-
-// deltaSuffix names a cache file's delta.
-const deltaSuffix = ".delta"
 
 func mapKeys[V any](m map[cutKey]V) []cutKey {
 	keys := make([]cutKey, 0, len(m))
@@ -677,7 +667,7 @@ func LoadCutCache(path, ident string) *CutCache {
 	c.base, c.baseCounts = d.id, [4]int{len(d.words), len(d.recs), len(d.terms), len(d.wts)}
 	// Its delta, read over it: words and records added, terms and
 	// weights numbered past its own.
-	payload, err = store.LoadCache(path+deltaSuffix, cutsDeltaKind, cutsVersion)
+	payload, err = store.LoadCache(store.DeltaPath(path), cutsDeltaKind, cutsVersion)
 	if err != nil {
 		return c
 	}

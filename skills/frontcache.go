@@ -8,7 +8,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"io/fs"
 	"maps"
 	"math"
 	"os"
@@ -43,23 +42,14 @@ const (
 	frontVersion   = 3 // 1 had no files, 2 no delta
 )
 
-// The file is rewritten whole only when much has changed. A load that
-// changed little writes what changed since the file was written (the
-// entries of the files read again, the headers they need) to a small
-// delta file beside it instead, which the next load reads over it: at
-// 100,000 skills the whole file is 100 MB, written on every recompile.
-// The delta names the file it goes with by the random id the file was
-// written with; a delta of another file is no delta. An entry the delta
-// replaces stays in the file, never used: a file whose size and time are
-// not what an entry holds is read again.
-const (
-	// deltaShare and deltaFloor bound the delta: once the files that
-	// changed since the file was written (or are gone) are more than one
-	// in deltaShare of those it holds, and more than deltaFloor, the file
-	// is rewritten.
-	deltaShare = 8
-	deltaFloor = 64
-)
+// The file is rewritten whole only when much has changed
+// (store.SmallDelta): a load that changed little writes what changed
+// since the file was written (the entries of the files read again, the
+// headers they need) to its delta (store.DeltaPath), which the next load
+// reads over it. The delta names the file it goes with by the random id
+// the file was written with. An entry the delta replaces stays in the
+// file, never used: a file whose size and time are not what an entry
+// holds is read again.
 
 // FrontCache holds parsed frontmatter between loads. The zero value is an
 // empty cache; LoadFrontCache reads one; a nil *FrontCache parses every
@@ -307,29 +297,24 @@ func (fc *FrontCache) Save(path string) error {
 				gone++
 			}
 		}
-		if len(changed)+gone <= max(deltaFloor, len(fc.oldFiles)/deltaShare) {
+		if store.SmallDelta(len(changed)+gone, len(fc.oldFiles)) {
 			headers := map[frontKey]header{}
 			for _, p := range changed {
 				if e := fc.freshFiles[p]; e.front && fc.old[e.header] == nil {
 					headers[e.header] = fc.fresh[e.header]
 				}
 			}
-			return writeFront(path+deltaSuffix, frontDeltaKind, fc.Ident, fc.baseID, headers, fc.freshFiles, changed)
+			return writeFront(store.DeltaPath(path), frontDeltaKind, fc.Ident, fc.baseID, headers, fc.freshFiles, changed)
 		}
 	}
 	var id [16]byte
 	rand.Read(id[:])
 	err := writeFront(path, frontKind, fc.Ident, id, fc.fresh, fc.freshFiles, slices.Collect(maps.Keys(fc.freshFiles)))
 	if err == nil {
-		if err = os.Remove(path + deltaSuffix); errors.Is(err, fs.ErrNotExist) {
-			err = nil
-		}
+		err = store.RemoveDelta(path)
 	}
 	return err
 }
-
-// deltaSuffix names a cache file's delta.
-const deltaSuffix = ".delta"
 
 // writeFront writes a cache file of kind (a whole one, or a delta), of
 // the headers and of the entries of files (those of paths).
@@ -410,7 +395,7 @@ func LoadFrontCache(path, ident string) *FrontCache {
 		return fc
 	}
 	fc.old, fc.oldFiles, fc.baseID, fc.evict = d.headers, d.files, d.id, evict
-	if payload, err := store.LoadCache(path+deltaSuffix, frontDeltaKind, frontVersion); err == nil {
+	if payload, err := store.LoadCache(store.DeltaPath(path), frontDeltaKind, frontVersion); err == nil {
 		if d, err := decodeFront(payload, fc.old); err == nil && d.ident == ident && d.id == fc.baseID {
 			fc.delta, fc.deltaFiles = d.headers, d.files
 		}

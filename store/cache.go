@@ -3,9 +3,11 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -374,4 +376,27 @@ func PruneCaches(dir, pattern string, keep int) {
 		os.Remove(a.path)
 		os.Remove(sidecarPath(a.path))
 	}
+}
+
+// A cache file rewritten whole only when much has changed: a writer that
+// changed little writes what changed to a delta file beside it (DeltaPath),
+// which the next reader reads over it; at 100,000 skills a whole file is
+// 100 MB. Whatever the delta holds names the file it goes with, so that a
+// delta of another file is no delta.
+
+// DeltaPath is where the delta of the cache file at path lies.
+func DeltaPath(path string) string { return path + ".delta" }
+
+// SmallDelta reports whether changes (entries changed, gone or unused)
+// against a file of total entries go to a delta: at most one in eight of
+// them, or 64, whichever is more. Past that, the file is rewritten.
+func SmallDelta(changes, total int) bool { return changes <= max(64, total/8) }
+
+// RemoveDelta removes the delta of the cache file at path, once the file
+// is rewritten whole; none is no error.
+func RemoveDelta(path string) error {
+	if err := os.Remove(DeltaPath(path)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
