@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -474,7 +475,7 @@ func (c *CutCache) Save(path string) error {
 		return err
 	}
 	var s cutsSection
-	s.words, s.recs = sortedKeys(sp.words), sortedKeys(sp.recs)
+	s.words, s.recs = slices.Collect(maps.Keys(sp.words)), slices.Collect(maps.Keys(sp.recs)) // sorted below
 	s.terms, s.wts = c.num.terms, c.num.wts
 	delta := c.num.extend && c.base != [16]byte{}
 	if delta {
@@ -506,7 +507,8 @@ func (c *CutCache) Save(path string) error {
 		}
 	}
 	if !delta {
-		s.words, s.recs = append(sortedKeys(sp.words), mapKeys(keptWords)...), append(sortedKeys(sp.recs), mapKeys(kept)...)
+		s.words, s.recs = slices.AppendSeq(s.words[:0], maps.Keys(sp.words)), slices.AppendSeq(s.recs[:0], maps.Keys(sp.recs))
+		s.words, s.recs = slices.AppendSeq(s.words, maps.Keys(keptWords)), slices.AppendSeq(s.recs, maps.Keys(kept))
 	}
 	sortKeys(s.words)
 	sortKeys(s.recs)
@@ -623,27 +625,10 @@ type cutsSection struct {
 	wts         []float64
 }
 
-func mapKeys[V any](m map[cutKey]V) []cutKey {
-	keys := make([]cutKey, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	return keys
-}
-
 // keptEvictEvery is how many bytes of the loaded file's records Save
 // copies between dropping its pages from memory (at 100,000 skills the
 // records are over 100 MB, written while calibration runs).
 const keptEvictEvery = 16 << 20
-
-func sortedKeys(m map[cutKey]spillAt) []cutKey {
-	keys := make([]cutKey, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sortKeys(keys)
-	return keys
-}
 
 func sortKeys(keys []cutKey) {
 	slices.SortFunc(keys, func(a, b cutKey) int { return bytes.Compare(a[:], b[:]) })
