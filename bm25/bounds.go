@@ -28,8 +28,8 @@ import (
 // reaches 197,000 postings; 79,000 are walked and 7 skills scored, and
 // TopK runs 5.7 million instructions a prompt (valgrind
 // --tool=callgrind over the catalog's 300 prompts), against 11.8 million
-// with segment bounds alone (where 30 to 8,000 skills a prompt were
-// scored) and 12.6 million with WAND before that; at 10,000 skills, 1.31
+// with segment bounds alone (where 686 skills a prompt were scored, up
+// to 9,344) and 12.6 million with WAND before that; at 10,000 skills, 1.31
 // million against 1.59 (BENCHMARKS.md).
 func (p *pruner) sift(k int, skillScale, limit float64) {
 	if k <= 0 {
