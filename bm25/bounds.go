@@ -26,10 +26,11 @@ import (
 //
 // On the 100,000 generated skills of `skillroute bench gen` a prompt
 // reaches 197,000 postings; 79,000 are walked and 7 skills scored, and
-// TopK runs 5.6 million instructions a prompt (valgrind
+// TopK runs 5.7 million instructions a prompt (valgrind
 // --tool=callgrind over the catalog's 300 prompts), against 11.8 million
-// with segment bounds alone (where 30 to 8,000 skills a prompt were
-// scored) and 12.6 million with WAND before that (BENCHMARKS.md).
+// with segment bounds alone (where 686 skills a prompt were scored, up
+// to 9,344) and 12.6 million with WAND before that; at 10,000 skills, 1.31
+// million against 1.59 (BENCHMARKS.md).
 func (p *pruner) sift(k int, skillScale, limit float64) {
 	if k <= 0 {
 		return
@@ -52,10 +53,11 @@ func (p *pruner) sift(k int, skillScale, limit float64) {
 // may add to a skill between them. The words most skills use ("fix",
 // "need", "配置"), in their bodies at a text weight near zero, are six
 // tenths of a prompt's postings at 100,000 generated skills. Among 0.5,
-// 1, 1.5 and 2.5, 1 and 1.5 ran TopK in the fewest instructions (6.2
-// and 6.3 million a prompt, against 7.1 and 8.1): a larger bound walks
-// fewer postings but leaves more skills whose sum with it reaches the
-// k-th best score, each probed; 1.5 missed the first-level cache least.
+// 1, 1.5 and 2.5, TopK ran 5.69, 5.53, 5.70 and 7.70 million
+// instructions a prompt there (callgrind), and missed the first-level
+// cache 104, 99, 97 and 85 thousand times: a larger bound walks fewer
+// postings but leaves more skills whose sum with it reaches the k-th
+// best score, each probed.
 const restBound = 1.5
 
 // split sets aside the cursors of the lowest bounds (rest), as many as

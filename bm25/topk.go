@@ -368,9 +368,11 @@ const locateGuesses = 4
 
 // score scores skill s as ScoreWith does: every match of a cursor's term
 // in s, then the one-to-one assignment, best match first. It reads the
-// given cursors from where they are and moves them past s or, when fresh,
-// every cursor from its first posting without moving it. The chosen
-// matches are in p.chosen, their overlaps marked and discounted.
+// cursors of list from where they are and moves them past s or, when
+// fresh, from anywhere without moving them. The chosen matches are in
+// p.chosen, their overlaps marked and discounted; their fields are
+// appended to p.fields when keep is set (results), else to a scratch
+// slice emptied first.
 //
 // A skill whose best match per word, summed, stays under theta (the k-th
 // best score over the learned skill scale) cannot enter: it is not hit,
