@@ -156,7 +156,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 			Name: s.Name, Description: s.Description, Source: s.Source,
 			Enhances: s.Enhances, Conflicts: s.Conflicts,
 			Keywords: st.keywords, Derived: st.derived,
-			Length: float64(st.keywords) + lengthOfTextTerm*float64(st.fieldTerms[0]+st.fieldTerms[1]),
+			Length: float64(st.keywords) + lengthOfTextTerm*float64(st.length(0)+st.length(1)),
 		}
 		hash.skill(s.Name, sums[i])
 		if opt.Release && (opt.Keep == nil || !opt.Keep(i)) {
@@ -193,13 +193,23 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	return ix
 }
 
+// length is how many distinct words text field f holds (0 description, 1
+// body): its length.
+func (st *skillTerms) length(f int) int { return st.fieldTerms[f] - st.phrases[f] }
+
+// isPhrase reports a text term that is a phrase of words (tokenize.Words).
+func isPhrase(term string) bool { return strings.IndexByte(term, ' ') >= 0 }
+
 // skillTerms is one skill cut into terms.
 type skillTerms struct {
 	// Entries in field order (keywords by tier, description, body), so
 	// that a term's postings in a skill come in field order.
-	entries      []termEntry
-	keywords     int    // distinct (term, tier) keywords
-	fieldTerms   [2]int // distinct terms of the description and of the body
+	entries    []termEntry
+	keywords   int    // distinct (term, tier) keywords
+	fieldTerms [2]int // distinct terms of the description and of the body
+	// phrases counts the phrases among fieldTerms (tokenize.Words): words
+	// already counted, which make a field no longer.
+	phrases      [2]int
 	derived      bool
 	derivedWords []string
 	words        [2][]string // the first pass of a derivation: description and body words
@@ -285,7 +295,7 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, sum skills.Sum,
 			st.sum = s.ContentSum()
 		}
 		if rec, ok := c.cuts.record(cutKey(st.sum)); ok {
-			st.cached, st.rec, st.keywords, st.fieldTerms = &rec, rec.raw, rec.keywords, rec.fieldTerms
+			st.cached, st.rec, st.keywords, st.fieldTerms, st.phrases = &rec, rec.raw, rec.keywords, rec.fieldTerms, rec.phrases
 			return st
 		}
 	}
@@ -342,6 +352,9 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, sum skills.Sum,
 			}
 			c.counts[word] = len(st.entries)
 			st.entries = append(st.entries, termEntry{word, field, 1})
+			if isPhrase(word) {
+				st.phrases[f]++
+			}
 		}
 		st.fieldTerms[f] = len(st.entries) - from
 	}
@@ -536,9 +549,9 @@ func (b *builder) add(st *skillTerms) {
 	b.recs = append(b.recs, rec)
 	b.blockFrom = append(b.blockFrom, start)
 	b.skillEnds = append(b.skillEnds, b.total)
-	b.fieldTerms = append(b.fieldTerms, [2]uint32{uint32(st.fieldTerms[0]), uint32(st.fieldTerms[1])})
-	b.fieldSum[0] += float64(st.fieldTerms[0])
-	b.fieldSum[1] += float64(st.fieldTerms[1])
+	b.fieldTerms = append(b.fieldTerms, [2]uint32{uint32(st.length(0)), uint32(st.length(1))})
+	b.fieldSum[0] += float64(st.length(0))
+	b.fieldSum[1] += float64(st.length(1))
 }
 
 // put adds an entry to the blocks.

@@ -380,6 +380,10 @@ func (c *CutCache) record(k cutKey) (cached cachedTerms, ok bool) {
 			return cachedTerms{}, false
 		case Field(v&fieldMask).IsKeyword() && v>>fieldBits >= uint64(len(c.wts)):
 			return cachedTerms{}, false
+		case Field(v&fieldMask) == FieldDescription && isPhrase(c.terms[t]):
+			cached.phrases[0]++
+		case Field(v&fieldMask) == FieldBody && isPhrase(c.terms[t]):
+			cached.phrases[1]++
 		}
 	}
 	if len(rec) != 0 {
@@ -395,6 +399,7 @@ type cachedTerms struct {
 	n          int
 	keywords   int
 	fieldTerms [2]int
+	phrases    [2]int // of fieldTerms (skillTerms.phrases)
 }
 
 // fieldBits and fieldMask pack an entry's field below its value in a

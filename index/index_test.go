@@ -2,9 +2,11 @@ package index_test
 
 import (
 	"errors"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -166,6 +168,36 @@ func TestCompileTextFields(t *testing.T) {
 	assert.InDelta(t, 1+0.1*3, ix.Skills.Length(ix.SkillID("a")), 1e-9) // gateway, timeout (desc) + gateway (body)
 	assert.InDelta(t, 1+0.1*1, ix.Skills.Length(ix.SkillID("b")), 1e-9)
 	assert.InDelta(t, (1.3+1.1)/2, ix.AvgLength, 1e-9)
+}
+
+// TestCompileKnownPhrases protects a skill's text indexed by the phrases
+// the synonyms hold (tokenize.Words): "screen reader" is a term of a's
+// body, weighted as a rare text term, and a phrase adds nothing to the
+// field's length, which counts words (the phrase's are counted already),
+// in a cold compile and in one from the cut cache alike.
+func TestCompileKnownPhrases(t *testing.T) {
+	syn, err := tokenize.NewSynonyms(tokenize.SynonymGroup{ID: "screen-reader", Words: []tokenize.SynonymWord{{Text: "读屏软件"}, {Text: "screen reader"}}})
+	require.NoError(t, err)
+	cat := func() *skills.Catalog {
+		return catalog(
+			skills.Skill{Name: "a", Description: "audits", Body: "Test the page with a screen reader.", Keywords: kw(skills.Core, "alpha")},
+			skills.Skill{Name: "b", Description: "layouts", Body: "Fit the page to the screen.", Keywords: kw(skills.Core, "beta")},
+		)
+	}
+	cuts := filepath.Join(t.TempDir(), "cuts.bin")
+	for _, pass := range []string{"cold", "cached"} {
+		c := index.LoadCutCache(cuts, "test")
+		ix := index.Compile(cat(), syn, index.Options{Cuts: c})
+		require.NoError(t, c.Save(cuts))
+		phrase := postings(t, ix, "screen reader")
+		assert.Equal(t, []string{"a"}, slices.Sorted(maps.Keys(phrase)), pass)
+		assert.Contains(t, phrase["a"], index.FieldBody, pass)
+		// a: test, page, screen, reader (body) + audit (description); b:
+		// fit, page, screen + layout.
+		assert.InDelta(t, 1+0.1*5, ix.Skills.Length(ix.SkillID("a")), 1e-9, pass)
+		assert.InDelta(t, 1+0.1*4, ix.Skills.Length(ix.SkillID("b")), 1e-9, pass)
+	}
+	assert.Negative(t, index.Compile(cat(), nil, index.Options{}).TermID("screen reader"), "no synonym holds it: no phrase term")
 }
 
 // TestCompileBookwormWeights protects bookworm catalogs: their keyword

@@ -283,7 +283,7 @@ func (t *Tokenizer) translate(terms []Term, text string, scopes []scope) []Term 
 			continue
 		}
 		t.gloss.Translate(tm.Text, func(to string) {
-			terms = append(terms, Term{Text: to, Weight: tm.Weight * GlossaryWeight, From: tm.Text, Negated: tm.Negated, Surface: tm.Surface})
+			terms = append(terms, Term{Text: to, Weight: tm.Weight * GlossaryWeight, From: tm.Text, Negated: tm.Negated, Surface: tm.Surface, Pos: tm.Pos, End: tm.End, Noise: tm.Noise})
 		})
 	}
 	for start := 0; start < len(text); {
@@ -308,7 +308,7 @@ func (t *Tokenizer) translate(terms []Term, text string, scopes []scope) []Term 
 				weight *= NegatedWeight
 			}
 			t.gloss.Translate(w, func(to string) {
-				terms = append(terms, Term{Text: to, Weight: weight, From: w, Negated: negated, Surface: w})
+				terms = append(terms, Term{Text: to, Weight: weight, From: w, Negated: negated, Surface: w, Pos: start + sp.from, End: start + sp.to})
 			})
 		}
 		start = end

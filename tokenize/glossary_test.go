@@ -168,7 +168,12 @@ func TestGlossaryTranslation(t *testing.T) {
 
 	t.Run("Chinese to English", func(t *testing.T) {
 		got := terms(tok.Tokenize("数据库连接池满了"))
-		assert.Equal(t, tokenize.Term{Text: "databas", Surface: "数据库", From: "数据库", Weight: tokenize.GlossaryWeight}, got["databas"])
+		// A translation stands on its word's bytes: "connect pool" and
+		// "pool", both of 连接池, are one piece of evidence (bm25 packs
+		// matches that overlap).
+		assert.Equal(t, tokenize.Term{Text: "databas", Surface: "数据库", From: "数据库", Weight: tokenize.GlossaryWeight, Pos: 0, End: len("数据库")}, got["databas"])
+		assert.Equal(t, [2]int{len("数据库"), len("数据库连接池")}, [2]int{got["pool"].Pos, got["pool"].End})
+		assert.Equal(t, [2]int{got["pool"].Pos, got["pool"].End}, [2]int{got["connect pool"].Pos, got["connect pool"].End})
 		assert.Equal(t, tokenize.GlossaryWeight, got["connect pool"].Weight)
 		assert.Equal(t, "连接池", got["pool"].From)
 		assert.NotContains(t, got, "data", "数据 is inside 数据库: the longer word translates")
@@ -183,7 +188,7 @@ func TestGlossaryTranslation(t *testing.T) {
 	})
 	t.Run("English to Chinese", func(t *testing.T) {
 		got := terms(tok.Tokenize("the database is slow"))
-		assert.Equal(t, tokenize.Term{Text: "数据库", Surface: "database", From: "databas", Weight: tokenize.GlossaryWeight}, got["数据库"])
+		assert.Equal(t, tokenize.Term{Text: "数据库", Surface: "database", From: "databas", Weight: tokenize.GlossaryWeight, Pos: len("the "), End: len("the database")}, got["数据库"])
 	})
 	t.Run("typed words keep weight 1", func(t *testing.T) {
 		got := terms(tok.Tokenize("database 数据库"))

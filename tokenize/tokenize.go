@@ -33,6 +33,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -91,6 +92,9 @@ type Tokenizer struct {
 	dict  table.Strings // Chinese words for segmentation
 	syn   *Synonyms
 	gloss *Glossary
+	// phrases is the phrase vocabulary of syn, built on first use: only
+	// compiling a catalog needs it, never a prompt.
+	phrases func() *phraseSet
 
 	// What WithCache remembers, or nil.
 	stems map[string]string  // word -> stem
@@ -159,7 +163,9 @@ func New(dict []string, syn *Synonyms) *Tokenizer {
 // Han words and sorted, as a compiled index stores it, with the index's
 // synonyms and glossary (either may be nil).
 func NewWithTable(dict table.Strings, syn *Synonyms, gloss *Glossary) *Tokenizer {
-	return &Tokenizer{dict: dict, syn: syn, gloss: gloss}
+	t := &Tokenizer{dict: dict, syn: syn, gloss: gloss}
+	t.phrases = sync.OnceValue(func() *phraseSet { return newPhraseSet(syn) })
+	return t
 }
 
 // HanWords returns the Han words of the given list, sorted and unique: the
@@ -229,7 +235,7 @@ func (t *Tokenizer) Tokenize(text string) Query {
 // TokenizeText cuts a normalised prompt into query terms.
 func (t *Tokenizer) TokenizeText(p Text) Query {
 	text := p.Lower
-	toks := t.tokens(text, true)
+	toks := t.tokens(text, allPhrases)
 	scopes := negationScopes(text)
 	var noise []scope
 	if len(p.Raw) == len(text) {
@@ -293,9 +299,10 @@ func merge(terms []Term) []Term {
 }
 
 // Words cuts a skill's text (description, body) into index terms: single
-// words and Chinese words, stop words dropped, no phrases, no synonyms.
+// words and Chinese words, stop words dropped, no synonyms, and of the
+// phrases only those the synonyms hold (see phrases.go).
 func (t *Tokenizer) Words(text string) []string {
-	toks := t.tokens(strings.ToLower(text), false)
+	toks := t.tokens(strings.ToLower(text), knownPhrases)
 	out := make([]string, len(toks))
 	for i, tk := range toks {
 		out[i] = tk.text
@@ -400,7 +407,7 @@ func IsWordRune(r rune) bool {
 }
 
 // tokens lists the terms of lower-cased text in order of position.
-func (t *Tokenizer) tokens(text string, phrases bool) []token {
+func (t *Tokenizer) tokens(text string, mode phraseMode) []token {
 	var out []token
 	if t.toks != nil {
 		out = t.toks[:0] // a cached tokenizer's callers are done with the last text
@@ -420,7 +427,7 @@ func (t *Tokenizer) tokens(text string, phrases bool) []token {
 		if han {
 			out = t.han(out, text[start:end], start)
 		} else {
-			out = t.latin(out, text[start:end], start, phrases)
+			out = t.latin(out, text[start:end], start, mode)
 		}
 		start = end
 	}
@@ -431,7 +438,7 @@ func (t *Tokenizer) tokens(text string, phrases bool) []token {
 }
 
 // latin adds the English words and phrases of a non-Han run.
-func (t *Tokenizer) latin(out []token, run string, offset int, phrases bool) []token {
+func (t *Tokenizer) latin(out []token, run string, offset int, mode phraseMode) []token {
 	var locs [][2]int
 	if t.locs != nil {
 		locs = scanWords(run, t.locs[:0])
@@ -439,14 +446,27 @@ func (t *Tokenizer) latin(out []token, run string, offset int, phrases bool) []t
 	} else {
 		locs = scanWords(run, nil)
 	}
-	var phrase []string // stemmed words of the current phrase, with stop words
-	var phrasePos []int
-	var phraseStops []bool
+	var known *phraseSet
+	if mode == knownPhrases {
+		if known = t.phrases(); known.empty() {
+			mode = noPhrases
+		}
+	}
+	// The phrase ending at the current word: the last maxPhraseWords
+	// words, stop words among them. A fixed window, not a slice cut at
+	// its front: re-growing one was an allocation every few words of a
+	// skill's body.
+	var win [maxPhraseWords]struct {
+		stem string
+		pos  int
+		stop bool
+	}
+	n := 0
 	for i, loc := range locs {
 		w := run[loc[0]:loc[1]]
 		pos := offset + loc[0]
 		if i > 0 && strings.TrimSpace(run[locs[i-1][1]:loc[0]]) != "" {
-			phrase, phrasePos, phraseStops = phrase[:0], phrasePos[:0], phraseStops[:0]
+			n = 0
 		}
 		sw := t.stem(strings.TrimSuffix(w, "'s"))
 		if !isStopWord(w) && utf8.RuneCountInString(w) > 1 {
@@ -462,33 +482,54 @@ func (t *Tokenizer) latin(out []token, run string, offset int, phrases bool) []t
 				at += len(part)
 			}
 		}
-		if !phrases {
+		if mode == noPhrases {
 			continue
 		}
+		stop := isStopWord(w)
 		// Two words written apart are often one word run together
 		// elsewhere: "fail over" is "failover", "set up" "setup", "data
 		// base" "database". The joined form meets the keyword either way.
-		if len(phrase) > 0 && !phraseStops[len(phrase)-1] && isLetters(w) && (!isStopWord(w) || particleWord(w)) {
-			from := phrasePos[len(phrase)-1] - offset
+		if mode == allPhrases && n > 0 && !win[n-1].stop && isLetters(w) && (!stop || particleWord(w)) {
+			from := win[n-1].pos - offset
 			if prev := run[from:locs[i-1][1]]; isLetters(prev) {
 				out = append(out, token{text: t.stem(prev + w), pos: offset + from, surface: run[from:loc[1]]})
 			}
 		}
-		phrase, phrasePos, phraseStops = append(phrase, sw), append(phrasePos, pos), append(phraseStops, isStopWord(w))
-		if len(phrase) > maxPhraseWords {
-			phrase, phrasePos, phraseStops = phrase[1:], phrasePos[1:], phraseStops[1:]
+		if n == len(win) {
+			copy(win[:], win[1:])
+			n--
 		}
+		win[n].stem, win[n].pos, win[n].stop = sw, pos, stop
+		n++
 		// A phrase that starts or ends with a stop word ("and date") names
 		// nothing a keyword could: skip it.
-		if isStopWord(w) {
+		if stop {
 			continue
 		}
-		for n := 2; n <= len(phrase); n++ {
-			k := len(phrase) - n
-			if phraseStops[k] {
+		for k := n - 2; k >= 0; k-- {
+			if win[k].stop {
 				continue
 			}
-			out = append(out, token{text: strings.Join(phrase[k:], " "), pos: phrasePos[k], surface: run[phrasePos[k]-offset : loc[1]]})
+			var p string
+			if mode == knownPhrases {
+				var buf [64]byte
+				b := buf[:0]
+				for j := k; j < n; j++ {
+					if j > k {
+						b = append(b, ' ')
+					}
+					b = append(b, win[j].stem...)
+				}
+				if p = known.find(b); p == "" {
+					continue
+				}
+			} else {
+				p = win[k].stem
+				for j := k + 1; j < n; j++ {
+					p += " " + win[j].stem
+				}
+			}
+			out = append(out, token{text: p, pos: win[k].pos, surface: run[win[k].pos-offset : loc[1]]})
 		}
 	}
 	return out

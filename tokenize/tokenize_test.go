@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/skillroute/skillroute/internal/table"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -150,9 +151,35 @@ func TestTokenizePhrases(t *testing.T) {
 	got = texts(tok.Tokenize("docker, nginx"))
 	assert.NotContains(t, got, "docker nginx")
 
-	// Words does not build phrases.
+	// Words does not build phrases the synonyms do not hold.
 	for _, w := range tok.Words("core web vitals") {
 		assert.NotContains(t, w, " ")
+	}
+}
+
+// TestWordsKnownPhrases protects what a skill's text is indexed by beside
+// its words: the phrases the synonyms hold, so that a
+// prompt expanded to "screen reader" (from 读屏软件) meets the skill whose
+// text says "screen reader" whole, not every skill with a screen. Other
+// adjacent words make no term.
+func TestWordsKnownPhrases(t *testing.T) {
+	syn, err := tokenize.NewSynonyms(
+		tokenize.SynonymGroup{ID: "screen-reader", Words: []tokenize.SynonymWord{{Text: "读屏软件"}, {Text: "screen reader"}}},
+		tokenize.SynonymGroup{ID: "primary-key", Words: []tokenize.SynonymWord{{Text: "主键"}, {Text: "primary key"}}})
+	require.NoError(t, err)
+	tok := tokenize.NewWithTable(table.New(nil), syn, nil)
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"Test with a screen reader, then fix it.", []string{"test", "screen", "reader", "screen reader", "fix"}},
+		{"Screen Readers announce the primary keys", []string{"screen", "reader", "screen reader", "announc", "primari", "key", "primari key"}},
+		{"a screen. Reader", []string{"screen", "reader"}},    // punctuation parts them
+		{"the reader screen", []string{"reader", "screen"}},   // not the phrase
+		{"core web vitals", []string{"core", "web", "vital"}}, // no group holds it
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, tok.Words(tt.text), "%q", tt.text)
 	}
 }
 
