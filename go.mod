@@ -7,7 +7,6 @@ require (
 	github.com/go-ego/gse v0.80.3
 	github.com/gofrs/flock v0.13.2
 	github.com/kljensen/snowball v0.10.0
-	github.com/mailru/easyjson v0.9.2
 	github.com/stretchr/testify v1.12.1
 	github.com/tidwall/gjson v1.20.4
 	github.com/tidwall/sjson v1.2.9
@@ -16,7 +15,6 @@ require (
 )
 
 require (
-	github.com/josharian/intern v1.0.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.3.0 // indirect
 	github.com/vcaesar/cedar v0.20.2 // indirect

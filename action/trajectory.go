@@ -1,7 +1,5 @@
 package action
 
-//go:generate easyjson -pkg -no_std_marshalers -output_filename trajectory_easyjson.go .
-
 import (
 	"bufio"
 	"bytes"
@@ -59,8 +57,6 @@ const (
 )
 
 // Trajectory is a logged decision with the tool events of its turn.
-//
-//easyjson:json
 type Trajectory struct {
 	Kind          string    `json:"kind"`
 	ID            string    `json:"id"`
@@ -78,8 +74,6 @@ type Trajectory struct {
 }
 
 // ToolEvent is one tool call of a turn.
-//
-//easyjson:json
 type ToolEvent struct {
 	Kind     string    `json:"kind"`
 	Decision string    `json:"decision"` // the session's latest decision
@@ -108,7 +102,7 @@ func LogToolEvent(ctx context.Context, dir string, e ToolEvent) error {
 }
 
 func appendLine(ctx context.Context, dir string, v any) error {
-	line, err := store.MarshalJSON(v)
+	line, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}

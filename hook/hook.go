@@ -22,8 +22,6 @@
 // error notice. Reasons for silence go to hook.log in the state folder.
 package hook
 
-//go:generate easyjson -pkg -no_std_marshalers -output_filename codec_easyjson.go .
-
 import (
 	"context"
 	"encoding/json"
@@ -37,7 +35,6 @@ import (
 	"github.com/skillroute/skillroute/prefs"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
-	"github.com/skillroute/skillroute/store"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -52,7 +49,6 @@ const MaxContext = 600
 
 // Event is the part of a hook event's JSON the router reads. Unknown
 // fields are ignored; missing ones are empty.
-//easyjson:json
 type Event struct {
 	SessionID     string          `json:"session_id"`
 	PromptID      string          `json:"prompt_id"`
@@ -120,7 +116,6 @@ func cut(s string, n int) string {
 }
 
 // Decision is one routed prompt, as recorded in decisions.jsonl.
-//easyjson:json
 type Decision struct {
 	ID         string    `json:"id"`
 	Session    string    `json:"session"`
@@ -176,7 +171,7 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 	if len(strings.TrimSpace(string(input))) == 0 {
 		return Result{Reason: "empty input"}
 	}
-	if err := store.UnmarshalJSON(input, &ev); err != nil {
+	if err := json.Unmarshal(input, &ev); err != nil {
 		return Result{Reason: "malformed event: " + err.Error()}
 	}
 	ev.bound()

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +15,6 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
-	"github.com/skillroute/skillroute/store"
 )
 
 // MaxEvent bounds what is read from stdin. The router reads only the first
@@ -148,8 +148,6 @@ func growStack(i int) byte {
 // logged is what a hook.log line says of the event it is about, so that
 // a silent prompt can be found again: which event, which session, which
 // prompt or tool call. Never the prompt's text.
-//
-//easyjson:json
 type logged struct {
 	HookEventName string `json:"hook_event_name"`
 	SessionID     string `json:"session_id"`
@@ -165,7 +163,7 @@ const maxLoggedEvent = 1 << 20
 // bounds them (Event.bound).
 func aboutEvent(data []byte) logged {
 	var l logged
-	if len(data) > maxLoggedEvent || store.UnmarshalJSON(data, &l) != nil {
+	if len(data) > maxLoggedEvent || json.Unmarshal(data, &l) != nil {
 		return logged{}
 	}
 	ev := Event{SessionID: l.SessionID, PromptID: l.PromptID, HookEventName: l.HookEventName, ToolUseID: l.ToolUseID}

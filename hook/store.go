@@ -58,7 +58,6 @@ var (
 )
 
 // SessionFile is a session's persisted state.
-//easyjson:json
 type SessionFile struct {
 	sctx.Session
 	Last *LastDecision `json:"last,omitempty"`
@@ -214,7 +213,7 @@ func (s *Store) log(name string) *store.Log {
 
 // RecordDecision appends a routed prompt to decisions.jsonl.
 func (s *Store) RecordDecision(ctx context.Context, d Decision) error {
-	line, err := store.MarshalJSON(d)
+	line, err := json.Marshal(d)
 	if err != nil {
 		return err
 	}

@@ -5,12 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"unicode/utf8"
-
-	"github.com/mailru/easyjson"
 )
-
-//go:generate easyjson -pkg -no_std_marshalers -output_filename json_easyjson.go .
 
 // ErrDamaged reports a state file or cache that cannot be what it claims:
 // not parseable, truncated, of another kind, or failing its checksum.
@@ -58,8 +53,6 @@ type Codec struct {
 }
 
 // header is a Codec file's frame.
-//
-//easyjson:json
 type header struct {
 	Kind    string `json:"skillroute"`
 	Version int    `json:"version"`
@@ -73,59 +66,19 @@ func (c Codec) Marshal(v any) ([]byte, error) {
 		data, err := json.MarshalIndent(h, "", "  ")
 		return append(data, '\n'), err
 	}
-	return MarshalJSON(h)
-}
-
-// frame is a Codec file's header as read: its data left to decode into
-// the caller's type.
-//
-//easyjson:json
-type frame struct {
-	Kind    *string         `json:"skillroute"`
-	Version *int            `json:"version"`
-	Data    json.RawMessage `json:"data"`
-}
-
-// MarshalJSON is json.Marshal, through v's generated codec (easyjson)
-// when it has one: encoding/json works out each type's fields by
-// reflection on its first use in a process, which was a fifth of the
-// instructions of a hook process at 50 skills (BENCHMARKS.md, "The hook
-// process at 50 skills, fifth pass"). The bytes may differ from
-// json.Marshal's (a float's exponent form, \b and \f escaped as \u00XX)
-// but read back as the same value (TestCodecsAgree).
-func MarshalJSON(v any) ([]byte, error) {
-	if m, ok := v.(easyjson.Marshaler); ok {
-		return easyjson.Marshal(m)
-	}
-	return json.Marshal(v)
-}
-
-// UnmarshalJSON is json.Unmarshal, through v's generated codec when it has
-// one and data is valid JSON in valid UTF-8: the generated decoder skips
-// unknown fields without checking them and keeps invalid UTF-8 as it is,
-// so anything else goes to encoding/json, whose errors and replacement
-// characters the callers had. One difference stays: encoding/json matches
-// a key to a field without regard to case, the generated decoder exactly
-// (TestCodecsAgree; every writer of these files writes the exact keys).
-func UnmarshalJSON(data []byte, v any) error {
-	if u, ok := v.(easyjson.Unmarshaler); ok && utf8.Valid(data) && json.Valid(data) {
-		return easyjson.Unmarshal(data, u)
-	}
-	return json.Unmarshal(data, v)
+	return json.Marshal(h)
 }
 
 // Unmarshal decodes data, the content of the file name, into v. A file of
 // another kind or not parseable is an error wrapping ErrDamaged; one of
 // another version, ErrVersion. Both name the file.
 func (c Codec) Unmarshal(name string, data []byte, v any) error {
-	var h frame
-	err := UnmarshalJSON(data, &h)
-	if err == nil && h.Data == nil {
-		// The generated decoder leaves a null data empty where
-		// encoding/json keeps the "null": read it as it did.
-		err = json.Unmarshal(data, &h)
+	var h struct {
+		Kind    *string         `json:"skillroute"`
+		Version *int            `json:"version"`
+		Data    json.RawMessage `json:"data"`
 	}
-	if err != nil {
+	if err := json.Unmarshal(data, &h); err != nil {
 		return fmt.Errorf("%s: damaged %s file (%v): %w", name, c.Kind, err, ErrDamaged)
 	}
 	version, payload := 1, data
@@ -148,7 +101,7 @@ func (c Codec) Unmarshal(name string, data []byte, v any) error {
 	case version < c.Version:
 		return fmt.Errorf("%s: %s file of format version %d, older than this skillroute's %d: %w", name, c.Kind, version, c.Version, ErrVersion)
 	}
-	if err := UnmarshalJSON(payload, v); err != nil {
+	if err := json.Unmarshal(payload, v); err != nil {
 		return fmt.Errorf("%s: damaged %s file (%v): %w", name, c.Kind, err, ErrDamaged)
 	}
 	return nil
