@@ -468,15 +468,32 @@ func (r *reader) str() string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
+// strs reads a list of strings (str each), in one loop over the bytes:
+// the synonym table's 937 group ids, read through str one by one, were
+// 0.10 M instructions of a hook process at 50 skills, 2 %; 0.04 M so
+// (cachegrind).
 func (r *reader) strs() []string {
 	n := r.length(8) // each string takes at least its 8-byte length
 	if n == 0 {
 		return nil
 	}
 	out := make([]string, n)
+	data := r.data
 	for i := range out {
-		out[i] = r.str()
+		if len(data) < 8 {
+			r.skip(len(r.data) + 1) // truncated
+			return nil
+		}
+		size := binary.LittleEndian.Uint64(data)
+		data = data[8:]
+		if size > uint64(len(data)) {
+			r.skip(len(r.data) + 1)
+			return nil
+		}
+		out[i] = unsafe.String(unsafe.SliceData(data), int(size))
+		data = data[size:]
 	}
+	r.skip(len(r.data) - len(data))
 	return out
 }
 
