@@ -73,8 +73,9 @@ func (s *Synonyms) Expand(term string) []Expansion {
 // the offsets are out of order or beyond the columns. A table read from
 // an index file is not checked whole when the file loads (index.Load: it
 // was 6 % of a hook process's instructions at 50 skills), so each read
-// checks what it reads, and a damaged table maps a word to nothing rather
-// than panic (TestDamagedTablesNeverPanic in package index).
+// checks what it reads, and a damaged table maps a word to nothing, or to
+// other words of the table, rather than panic (TestDamagedTablesNeverPanic
+// in package index).
 func mates(start []uint32, i, n int) (from, to uint32) {
 	if i < 0 || i+1 >= len(start) {
 		return 0, 0
