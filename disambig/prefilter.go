@@ -203,14 +203,20 @@ type literalTable struct {
 
 func (t *literalTable) len() int { return len(t.ends) / 4 }
 
-// at returns literal i; a view of the text, never written.
-func (t *literalTable) at(i int32) string {
+// at returns literal i, a view of the text, never written; false where
+// its ends are out of order or beyond the text. A cached table is not
+// checked whole when it loads (valid): each literal read is, and a
+// damaged one is in no prompt (TestDamagedLiteralsNeverMatch).
+func (t *literalTable) at(i int32) (string, bool) {
 	start := uint32(0)
 	if i > 0 {
 		start = binary.LittleEndian.Uint32(t.ends[4*i-4:])
 	}
 	end := binary.LittleEndian.Uint32(t.ends[4*i:])
-	return unsafe.String(unsafe.SliceData(t.text[start:end]), end-start)
+	if start > end || end > uint32(len(t.text)) {
+		return "", false
+	}
+	return unsafe.String(unsafe.SliceData(t.text[start:end]), end-start), true
 }
 
 func (t *literalTable) key(i int32) uint16 {
@@ -224,20 +230,13 @@ func (t *literalTable) add(lit string) {
 	t.keys = binary.LittleEndian.AppendUint16(t.keys, openingKey(lit))
 }
 
-// valid reports whether every literal lies inside the text, in order.
+// valid reports whether the table's columns agree in length, in constant
+// time; each literal's ends are checked where it is read (at). Checking
+// every end of the built-in rules' 3,713 literals on each load was
+// 0.08 M instructions of a hook process at 50 skills (cachegrind: the
+// cache's decode, 94 K before, 10 K after).
 func (t *literalTable) valid() bool {
-	if len(t.ends)%4 != 0 || len(t.keys) != 2*t.len() {
-		return false
-	}
-	prev := uint32(0)
-	for i := 0; i < len(t.ends); i += 4 {
-		end := binary.LittleEndian.Uint32(t.ends[i:])
-		if end < prev || end > uint32(len(t.text)) {
-			return false
-		}
-		prev = end
-	}
-	return true
+	return len(t.ends)%4 == 0 && len(t.keys) == 2*t.len()
 }
 
 // openingKey hashes a text's first character pair (or its one character)
@@ -280,7 +279,11 @@ func (m literalMemo) has(prompt string, id int32) bool {
 		return false
 	}
 	k := m.lits.key(id)
-	in := m.filter[k>>6]&(1<<(k&63)) != 0 && strings.Contains(prompt, m.lits.at(id))
+	in := m.filter[k>>6]&(1<<(k&63)) != 0
+	if in {
+		lit, ok := m.lits.at(id)
+		in = ok && strings.Contains(prompt, lit)
+	}
 	m.state[id] = 2
 	if in {
 		m.state[id] = 1

@@ -23,6 +23,7 @@
 package hook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -168,7 +169,7 @@ type Result struct {
 // silent Result with a Reason.
 func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 	var ev Event
-	if len(strings.TrimSpace(string(input))) == 0 {
+	if len(bytes.TrimSpace(input)) == 0 { // not a copy of a pasted megabyte
 		return Result{Reason: "empty input"}
 	}
 	if err := json.Unmarshal(input, &ev); err != nil {

@@ -110,12 +110,22 @@ func (rt *Runtime) Run(stdin io.Reader, stdout io.Writer) {
 // stackReserve is the stack the handler's goroutine takes at once.
 const stackReserve = 64 << 10
 
+// helperReserve is the stack a handler's helper (background) takes at
+// once: the logs' goroutine encodes the decision and trajectory lines with
+// encoding/json, whose reflection on each type's first use grew its stack
+// from 2 KB step by step. 16 KB, not more: 8 KB left half the copies
+// (cachegrind of a prompt event at 50 skills: stack copying 0.21 M
+// instructions, 0.14 M with 8 KB, 0.08 M with 16 or 64 KB; the floor's
+// own is 0.03 M), and each 4 KB more is a page the process faults in.
+const helperReserve = 16 << 10
+
 // background runs f on a goroutine of its own and delivers f's value on
 // the channel it returns, or, if f panics, onPanic's of the panic: a
 // hook's helper never takes the process down.
 func background[T any](f func() T, onPanic func(p any) T) <-chan T {
 	out := make(chan T, 1)
 	go func() {
+		growHelperStack(0)
 		var v T
 		defer func() {
 			if p := recover(); p != nil {
@@ -130,19 +140,24 @@ func background[T any](f func() T, onPanic func(p any) T) <-chan T {
 
 // growStack grows the calling goroutine's stack in one step, while it is
 // shallow: the handler's expression compiles and JSON reflection otherwise
-// grow it step by step from 8 KB, each step copying a deeper stack
+// grow it step by step from 2 KB, each step copying a deeper stack
 // (runtime.newstack was 4.3 % of a hook process; perf record of 200
-// prompt events). With the collector off it is never shrunk back. The
-// handler's helpers (background: the logs, the action layer) do not: with
-// their JSON written by hand they no longer grow deep, and the 64 KB each
-// zeroed were 22 page faults of a hook process (500; the same
-// instructions, 4.25 M; rusage of 200 prompt events, callgrind).
+// prompt events). With the collector off it is never shrunk back.
 //
 //go:noinline
 func growStack(i int) byte {
 	var pad [stackReserve]byte
 	pad[i] = 1
 	return pad[stackReserve-1-i]
+}
+
+// growHelperStack is growStack for a helper, by helperReserve.
+//
+//go:noinline
+func growHelperStack(i int) byte {
+	var pad [helperReserve]byte
+	pad[i] = 1
+	return pad[helperReserve-1-i]
 }
 
 // logged is what a hook.log line says of the event it is about, so that

@@ -240,8 +240,11 @@ func (g *Glossary) Translate(word string, fn func(term string)) {
 		return
 	}
 	if i := g.Words.Find(word); i >= 0 {
-		for m := g.Start[i]; m < g.Start[i+1]; m++ {
-			fn(g.Words.At(int(g.Mates[m])))
+		from, to := mates(g.Start, i, len(g.Mates))
+		for m := from; m < to; m++ {
+			if mate := int(g.Mates[m]); mate < g.Words.Len() { // else damaged (see mates)
+				fn(g.Words.At(mate))
+			}
 		}
 	}
 }

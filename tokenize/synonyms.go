@@ -54,13 +54,37 @@ func (s *Synonyms) Expand(term string) []Expansion {
 	if i < 0 {
 		return nil
 	}
-	out := make([]Expansion, 0, s.Start[i+1]-s.Start[i])
-	for m := s.Start[i]; m < s.Start[i+1]; m++ {
+	from, to := mates(s.Start, i, min(len(s.Mates), len(s.Weight), len(s.Group)))
+	out := make([]Expansion, 0, to-from)
+	for m := from; m < to; m++ {
+		mate, group := int(s.Mates[m]), int(s.Group[m])
+		if mate >= s.Words.Len() || group >= len(s.Groups) {
+			continue // a damaged table's entry (see mates)
+		}
 		// Weights are stored as float32; round off the binary noise.
 		w := math.Round(float64(s.Weight[m])*1e4) / 1e4
-		out = append(out, Expansion{Term: s.Words.At(int(s.Mates[m])), Weight: w, Group: s.Groups[s.Group[m]]})
+		out = append(out, Expansion{Term: s.Words.At(mate), Weight: w, Group: s.Groups[group]})
 	}
 	return out
+}
+
+// mates returns the range of a flat table's Mates (Synonyms, Glossary)
+// that word i maps to, of the n entries every column holds: empty where
+// the offsets are out of order or beyond the columns. A table read from
+// an index file is not checked whole when the file loads (index.Load: it
+// was 6 % of a hook process's instructions at 50 skills), so each read
+// checks what it reads, and a damaged table maps a word to nothing, or to
+// other words of the table, rather than panic (TestDamagedTablesNeverPanic
+// in package index).
+func mates(start []uint32, i, n int) (from, to uint32) {
+	if i < 0 || i+1 >= len(start) {
+		return 0, 0
+	}
+	from, to = start[i], start[i+1]
+	if from > to || int(to) > n {
+		return 0, 0
+	}
+	return from, to
 }
 
 // SynonymGroup is one group of words that stand for each other: a prompt

@@ -47,17 +47,6 @@ func (t Strings) At(i int) string {
 	return t.Blob[from:to]
 }
 
-// Valid reports whether every offset is in order and within the blob:
-// for small tables read from a file, checked whole.
-func (t Strings) Valid() bool {
-	for i := 1; i < len(t.Off); i++ {
-		if t.Off[i] < t.Off[i-1] {
-			return false
-		}
-	}
-	return len(t.Off) == 0 || int(t.Off[len(t.Off)-1]) <= len(t.Blob)
-}
-
 // Find returns the position of s, or -1.
 func (t Strings) Find(s string) int {
 	n := t.Len()
