@@ -28,7 +28,19 @@ const (
 // compiled field weights) in a skill of document length dl, for a query
 // weight of 1: tf × (k1 + 1) / (tf + k1 × (1 − b + b × dl / avgdl)).
 func saturate(tf, dl, avgdl float64) float64 {
-	return tf * (K1 + 1) / (tf + K1*(1-B+B*dl/avgdl))
+	return saturateNorm(tf, lengthNorm(dl, avgdl))
+}
+
+// lengthNorm is the part of saturate's denominator that depends on the
+// skill only, k1 × (1 − b + b × dl / avgdl): segmenting takes each
+// skill's once, not once per posting (two divisions each).
+func lengthNorm(dl, avgdl float64) float64 {
+	return float64(K1 * (1 - B + B*dl/avgdl)) // rounded here, as where it is kept
+}
+
+// saturateNorm is saturate with its skill's lengthNorm.
+func saturateNorm(tf, norm float64) float64 {
+	return tf * (K1 + 1) / (tf + norm)
 }
 
 // Impact segments. A term's postings are cut by impact: the skills it
@@ -170,6 +182,16 @@ func (ix *Index) buildSegments(workers int) {
 	outs := make([]segmentsOut, parts)
 	ix.PostExact = make([]uint8, len(ix.PostSkill)) // each term's written by its goroutine
 	ix.PostPartial = make([]uint8, len(ix.PostSkill))
+	// Each skill's length norm, negated where its keywords are derived
+	// (no partial match counts there): what segmentTerm reads of a skill
+	// for each of its postings, in one place.
+	norms := make([]float64, ix.Skills.Len())
+	for i := range norms {
+		norms[i] = lengthNorm(ix.Skills.Length(i), ix.AvgLength)
+		if ix.Skills.Derived(i) {
+			norms[i] = -norms[i]
+		}
+	}
 	var wg sync.WaitGroup
 	from := 0
 	for part := range outs {
@@ -183,7 +205,7 @@ func (ix *Index) buildSegments(workers int) {
 			defer wg.Done()
 			var sc segmentScratch
 			for t := from; t < to; t++ {
-				ix.segmentTerm(t, &sc, out)
+				ix.segmentTerm(t, norms, &sc, out)
 			}
 		}(&outs[part], from, to)
 		from = to
@@ -387,7 +409,7 @@ func selectRanks(a []float64, ranks []int, at []float64, offset int) {
 }
 
 // segmentTerm cuts term t's postings into segments (see buildSegments).
-func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
+func (ix *Index) segmentTerm(t int, norms []float64, sc *segmentScratch, out *segmentsOut) {
 	out.termSegs = append(out.termSegs, uint32(len(out.exact)))
 	from, to := ix.Starts[t], ix.Starts[t+1]
 	if from == to {
@@ -406,10 +428,10 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 			}
 		}
 		r.to = p
-		dl := ix.Skills.Length(int(s))
-		r.exact = saturate(tf, dl, ix.AvgLength)
-		if kw > 0 && !ix.Skills.Derived(int(s)) { // a partial match counts nothing in a derived skill (bm25's counts)
-			r.partial = saturate(kw, dl, ix.AvgLength)
+		norm := norms[s]
+		r.exact = saturateNorm(tf, math.Abs(norm))
+		if kw > 0 && norm >= 0 { // a partial match counts nothing in a derived skill (bm25's counts)
+			r.partial = saturateNorm(kw, norm)
 		}
 		runs = append(runs, r)
 	}
