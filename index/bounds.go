@@ -28,7 +28,19 @@ const (
 // compiled field weights) in a skill of document length dl, for a query
 // weight of 1: tf × (k1 + 1) / (tf + k1 × (1 − b + b × dl / avgdl)).
 func saturate(tf, dl, avgdl float64) float64 {
-	return tf * (K1 + 1) / (tf + K1*(1-B+B*dl/avgdl))
+	return saturateNorm(tf, lengthNorm(dl, avgdl))
+}
+
+// lengthNorm is the part of saturate's denominator that depends on the
+// skill only, k1 × (1 − b + b × dl / avgdl): segmenting takes each
+// skill's once, not once per posting (two divisions each).
+func lengthNorm(dl, avgdl float64) float64 {
+	return float64(K1 * (1 - B + B*dl/avgdl)) // rounded here, as where it is kept
+}
+
+// saturateNorm is saturate with its skill's lengthNorm.
+func saturateNorm(tf, norm float64) float64 {
+	return tf * (K1 + 1) / (tf + norm)
 }
 
 // Impact segments. A term's postings are cut by impact: the skills it
@@ -93,6 +105,42 @@ func impactLevel(x float64, bound float32) uint8 {
 	return uint8(max(q, 1))
 }
 
+// levelBound is a segment's bound with ImpactLevels / bound, made once
+// per segment: impactLevel's division for every posting was a fifth of
+// segmenting 100,000 skills (go tool pprof of a recompile).
+type levelBound struct {
+	bound float32
+	scale float64
+}
+
+func newLevelBound(bound float32) levelBound {
+	if bound <= 0 {
+		return levelBound{bound: bound}
+	}
+	return levelBound{bound, ImpactLevels / float64(bound)}
+}
+
+// levelSlack is how near x × scale may come to a whole number before
+// level leaves x to impactLevel: the product is x × ImpactLevels / bound
+// within a few units of the last place (about 1e-13 at 255), so one
+// farther than levelSlack from a whole number has the same ceiling, and
+// that ceiling's share of the bound holds x.
+const levelSlack = 1e-9
+
+// level is impactLevel(x, lb.bound), without its divisions where they
+// cannot change the answer.
+func (lb levelBound) level(x float64) uint8 {
+	if x <= 0 || lb.bound <= 0 {
+		return 0
+	}
+	y := x * lb.scale
+	q := math.Ceil(y)
+	if frac := q - y; frac < levelSlack || frac > 1-levelSlack || q > ImpactLevels {
+		return impactLevel(x, lb.bound)
+	}
+	return uint8(max(q, 1))
+}
+
 // Segments returns the range of segment numbers of term id, for Segment:
 // empty where a damaged file's numbers are out of order or range.
 func (ix *Index) Segments(id int) (from, to int) {
@@ -134,6 +182,16 @@ func (ix *Index) buildSegments(workers int) {
 	outs := make([]segmentsOut, parts)
 	ix.PostExact = make([]uint8, len(ix.PostSkill)) // each term's written by its goroutine
 	ix.PostPartial = make([]uint8, len(ix.PostSkill))
+	// Each skill's length norm, negated where its keywords are derived
+	// (no partial match counts there): what segmentTerm reads of a skill
+	// for each of its postings, in one place.
+	norms := make([]float64, ix.Skills.Len())
+	for i := range norms {
+		norms[i] = lengthNorm(ix.Skills.Length(i), ix.AvgLength)
+		if ix.Skills.Derived(i) {
+			norms[i] = -norms[i]
+		}
+	}
 	var wg sync.WaitGroup
 	from := 0
 	for part := range outs {
@@ -147,7 +205,7 @@ func (ix *Index) buildSegments(workers int) {
 			defer wg.Done()
 			var sc segmentScratch
 			for t := from; t < to; t++ {
-				ix.segmentTerm(t, &sc, out)
+				ix.segmentTerm(t, norms, &sc, out)
 			}
 		}(&outs[part], from, to)
 		from = to
@@ -197,15 +255,16 @@ type segmentScratch struct {
 	next       []uint32  // each tier's postings, then where they go
 	exact      []float64 // each tier's bounds
 	partial    []float64
-	ranks      []int     // candidate cut ranks, best first (cutScores)
-	at         []float64 // the score at each
-	buckets    []uint32  // rankScores' counts,
-	where      []int32   // where each bucket is gathered,
-	gathered   []float64 // and the values gathered
-	rankBucket []int     // each rank's bucket
-	cost       []float64 // the least cost of segmenting down to each
-	prev       []int     // the candidate before it in that segmenting
-	cuts       []float64 // the chosen cuts' scores
+	ranks      []int           // candidate cut ranks, best first (cutScores)
+	at         []float64       // the score at each
+	buckets    []uint32        // rankScores' counts,
+	where      []int32         // where each bucket is gathered,
+	gathered   []float64       // and the values gathered
+	rankBucket []int           // each rank's bucket
+	cost       []float64       // the least cost of segmenting down to each
+	prev       []int           // the candidate before it in that segmenting
+	cuts       []float64       // the chosen cuts' scores
+	levels     [][2]levelBound // each tier's exact and partial bounds, for impact levels
 }
 
 // cutScores chooses where a term's skills, by their scores, are cut into
@@ -350,7 +409,7 @@ func selectRanks(a []float64, ranks []int, at []float64, offset int) {
 }
 
 // segmentTerm cuts term t's postings into segments (see buildSegments).
-func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
+func (ix *Index) segmentTerm(t int, norms []float64, sc *segmentScratch, out *segmentsOut) {
 	out.termSegs = append(out.termSegs, uint32(len(out.exact)))
 	from, to := ix.Starts[t], ix.Starts[t+1]
 	if from == to {
@@ -369,10 +428,10 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 			}
 		}
 		r.to = p
-		dl := ix.Skills.Length(int(s))
-		r.exact = saturate(tf, dl, ix.AvgLength)
-		if kw > 0 && !ix.Skills.Derived(int(s)) { // a partial match counts nothing in a derived skill (bm25's counts)
-			r.partial = saturate(kw, dl, ix.AvgLength)
+		norm := norms[s]
+		r.exact = saturateNorm(tf, math.Abs(norm))
+		if kw > 0 && norm >= 0 { // a partial match counts nothing in a derived skill (bm25's counts)
+			r.partial = saturateNorm(kw, norm)
 		}
 		runs = append(runs, r)
 	}
@@ -388,8 +447,9 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 		out.segStart = append(out.segStart, from)
 		out.exact = append(out.exact, eb)
 		out.partial = append(out.partial, pb)
+		el, pl := newLevelBound(eb), newLevelBound(pb)
 		for _, r := range runs {
-			ix.setLevels(r.from, r, eb, pb)
+			ix.setLevels(r.from, r, el, pl)
 		}
 		return
 	}
@@ -446,9 +506,14 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 		}
 		size[tier], at = at, at+size[tier] // size becomes where the tier's postings go
 	}
+	levels := append(sc.levels[:0], make([][2]levelBound, tiers)...)
+	sc.levels = levels
+	for tier := range levels {
+		levels[tier] = [2]levelBound{newLevelBound(float32(exact[tier])), newLevelBound(float32(partial[tier]))}
+	}
 	if counts[0] == len(runs) {
 		for _, r := range runs { // one segment: the postings stay in skill order
-			ix.setLevels(r.from, r, float32(exact[0]), float32(partial[0]))
+			ix.setLevels(r.from, r, levels[0][0], levels[0][1])
 		}
 		return
 	}
@@ -467,7 +532,7 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 			ix.PostSkill[at], ix.PostWeight[at], ix.PostField[at] = post[p], weight[p], field[p]
 			at++
 		}
-		ix.setLevels(next[r.tier], *r, float32(exact[r.tier]), float32(partial[r.tier]))
+		ix.setLevels(next[r.tier], *r, levels[r.tier][0], levels[r.tier][1])
 		next[r.tier] = at
 	}
 }
@@ -475,8 +540,8 @@ func (ix *Index) segmentTerm(t int, sc *segmentScratch, out *segmentsOut) {
 // setLevels records the impact levels of run r, whose postings start at
 // from, in a segment of bounds eb and pb: on the run's first posting, the
 // others keeping 0.
-func (ix *Index) setLevels(from uint32, r skillRun, eb, pb float32) {
-	ix.PostExact[from], ix.PostPartial[from] = impactLevel(r.exact, eb), impactLevel(r.partial, pb)
+func (ix *Index) setLevels(from uint32, r skillRun, eb, pb levelBound) {
+	ix.PostExact[from], ix.PostPartial[from] = eb.level(r.exact), pb.level(r.partial)
 }
 
 // roundUp returns the least float32 not below x.

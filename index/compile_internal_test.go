@@ -3,6 +3,7 @@ package index
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -475,4 +476,29 @@ func TestCutCacheDelta(t *testing.T) {
 	require.NoError(t, os.WriteFile(path+".delta", oldDelta, 0o600))
 	cat.Skills[5].Body += "\nAgain."
 	assert.Equal(t, 1, recompile())
+}
+
+// TestLevelBoundIsImpactLevel checks that the impact level a segment's
+// precomputed scale gives is impactLevel's, which holds the score under
+// its share of the bound: on scores at and beside every level's share
+// of the bound, where the product's rounding could land on either side,
+// and on random ones.
+func TestLevelBoundIsImpactLevel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 13))
+	bounds := []float32{0, 1e-6, 0.1, 0.6, 1, 1.28, 2.2, 3.7, 24.02, float32(rng.Float64() * 10)}
+	for _, b := range bounds {
+		lb := newLevelBound(b)
+		var xs []float64
+		for q := 0; q <= ImpactLevels; q++ {
+			at := float64(q) * float64(b) / ImpactLevels
+			xs = append(xs, at, math.Nextafter(at, 0), math.Nextafter(at, math.Inf(1)))
+		}
+		for range 2000 {
+			xs = append(xs, rng.Float64()*float64(b))
+		}
+		xs = append(xs, -1, 0, float64(b), 2*float64(b))
+		for _, x := range xs {
+			require.Equal(t, impactLevel(x, b), lb.level(x), "score %v, bound %v", x, b)
+		}
+	}
 }

@@ -372,13 +372,27 @@ func (c *CutCache) record(k cutKey) (cached cachedTerms, ok bool) {
 		return cached, false
 	}
 	cached.keywords, cached.fieldTerms, cached.n, cached.entries = int(head[0]), [2]int{int(head[1]), int(head[2])}, int(n), rec
+	// The entries, read here without a call per varint (next's call was
+	// most of checking 100,000 records, 60 million varints).
+	terms, wts := uint64(len(c.terms)), uint64(len(c.wts))
 	for range n {
-		t, ok1 := next()
-		v, ok2 := next()
+		var tv [2]uint64
+		for j := range tv {
+			if len(rec) > 0 && rec[0] < 0x80 {
+				tv[j], rec = uint64(rec[0]), rec[1:]
+				continue
+			}
+			v, w := binary.Uvarint(rec)
+			if w <= 0 {
+				return cachedTerms{}, false
+			}
+			tv[j], rec = v, rec[w:]
+		}
+		t, v := tv[0], tv[1]
 		switch {
-		case !ok1 || !ok2 || t >= uint64(len(c.terms)) || v>>fieldBits > valueMask:
+		case t >= terms || v>>fieldBits > valueMask:
 			return cachedTerms{}, false
-		case Field(v&fieldMask).IsKeyword() && v>>fieldBits >= uint64(len(c.wts)):
+		case Field(v&fieldMask).IsKeyword() && v>>fieldBits >= wts:
 			return cachedTerms{}, false
 		case Field(v&fieldMask) == FieldDescription && isPhrase(c.terms[t]):
 			cached.phrases[0]++

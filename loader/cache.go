@@ -174,7 +174,7 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 	// gigabyte beside its postings. Their bodies are read now if the
 	// frontmatter cache left them unread: before the compile takes their
 	// sums.
-	sampled, _ := router.Sample(src.catalog.Names())
+	sampled, per := router.Sample(src.catalog.Names())
 	kept := make([]bool, n)
 	parallel.For(len(sampled), 16, func(k int) {
 		kept[sampled[k]] = true
@@ -218,7 +218,7 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 	}
 	// Each catalog's abstain and HIGH lines, measured once here and kept
 	// in the index (router.Calibrate).
-	calibration := router.Calibrate(ix, func(i int) (string, string) {
+	calibration := router.CalibrateSample(ix, sampled, per, func(i int) (string, string) {
 		s := &src.catalog.Skills[i]
 		return s.Text(), s.Body
 	})

@@ -103,6 +103,16 @@ const (
 // out. Call it after index.Compile and before saving; the result goes in
 // ix.Calibration.
 func Calibrate(ix *index.Index, texts func(skill int) (description, body string)) index.Calibration {
+	ids, per := Sample(ix.SkillNames())
+	return CalibrateSample(ix, ids, per, texts)
+}
+
+// CalibrateSample is Calibrate with the sample of skills and the pieces
+// per skill that Sample returned for the index's names, drawn already by
+// a caller that had to know it before compiling (the loader keeps those
+// skills' texts): at 100,000 skills drawing it again hashed and sorted
+// every name a second time.
+func CalibrateSample(ix *index.Index, ids []int, per int, texts func(skill int) (description, body string)) index.Calibration {
 	// The queries, in order: the generic text's lines (leave -2), then
 	// the pieces of every sampled skill's texts (leave: that skill).
 	type query struct {
@@ -113,7 +123,6 @@ func Calibrate(ix *index.Index, texts func(skill int) (description, body string)
 	for _, line := range index.GenericPrompts() {
 		qs = append(qs, query{line, -2})
 	}
-	ids, per := Sample(ix.SkillNames())
 	for _, id := range ids {
 		desc, body := texts(id)
 		for _, piece := range Pieces(desc, body, per) {

@@ -63,7 +63,10 @@ func NewCatalog(list []Skill) (*Catalog, error) {
 // and every copy of the list made before is garbage a load of 100,000
 // skills left for the collector, a peak 100 MB higher.
 func sortedCatalog(list []Skill, keep []int32) (*Catalog, error) {
-	slices.SortStableFunc(keep, func(a, b int32) int { return strings.Compare(list[a].Name, list[b].Name) })
+	byName := func(a, b int32) int { return strings.Compare(list[a].Name, list[b].Name) }
+	if !slices.IsSortedFunc(keep, byName) {
+		slices.SortStableFunc(keep, byName)
+	}
 	sorted := make([]Skill, len(keep))
 	for i, j := range keep {
 		sorted[i] = list[j]

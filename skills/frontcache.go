@@ -134,7 +134,9 @@ func (fc *FrontCache) parse(text []byte) (frontmatter, frontKey, error) {
 func (fc *FrontCache) keep(k frontKey, h header) {
 	fc.mu.Lock()
 	if fc.fresh == nil {
-		fc.fresh = map[frontKey]header{}
+		// Sized for the headers loaded: growing it, under the lock,
+		// held the other readers up.
+		fc.fresh = make(map[frontKey]header, len(fc.old)+len(fc.delta))
 	}
 	fc.fresh[k] = h
 	fc.mu.Unlock()
@@ -263,7 +265,7 @@ func (fc *FrontCache) loadedFile(path string) (fileEntry, bool) {
 func (fc *FrontCache) keepFile(path string, e fileEntry) {
 	fc.mu.Lock()
 	if fc.freshFiles == nil {
-		fc.freshFiles = map[string]fileEntry{}
+		fc.freshFiles = make(map[string]fileEntry, len(fc.oldFiles)+len(fc.deltaFiles))
 	}
 	fc.freshFiles[path] = e
 	fc.mu.Unlock()

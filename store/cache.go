@@ -130,6 +130,10 @@ func WriteCacheStream(path, kind string, version uint32, size int64, sync bool, 
 		return err
 	}
 	binary.LittleEndian.PutUint64(h[24:], uint64(size))
+	// The file replaced is read from the disk by whoever opens it while
+	// this one is written (a hook, for the pages it touches); its page
+	// cache is the new file's (dropCached).
+	dropCached(path)
 	err = replace(path, Private, sync, func(f *os.File) error {
 		if _, err := f.Write(h); err != nil {
 			return err

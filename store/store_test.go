@@ -690,6 +690,30 @@ func TestCacheStream(t *testing.T) {
 	}
 }
 
+// TestCacheStreamKeepsMappedReader: a reader that mapped the file a
+// streamed write replaces (a hook routing with the old index while a
+// compile writes the new one, whose write first drops the old file's
+// page cache) still reads the old payload, whole, during the write and
+// after it.
+func TestCacheStreamKeepsMappedReader(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.bin")
+	old := bytes.Repeat([]byte("the old index "), 50000)
+	require.NoError(t, store.WriteCacheNoSync(path, "index", 9, old))
+	mapped, evict, err := store.MapCache(path, "index", 9)
+	require.NoError(t, err)
+	defer evict()
+	next := bytes.Repeat([]byte("the new index "), 60000)
+	require.NoError(t, store.WriteCacheStream(path, "index", 9, int64(len(next)), false, func(w io.Writer) error {
+		assert.Equal(t, old, mapped, "during the write")
+		_, err := w.Write(next)
+		return err
+	}))
+	assert.Equal(t, old, mapped, "after the write")
+	loaded, err := store.LoadCache(path, "index", 9)
+	require.NoError(t, err)
+	assert.Equal(t, next, loaded)
+}
+
 // TestMapCacheEvict protects the strings a compile keeps from a mapped
 // cache: after evict, the payload still reads as written.
 func TestMapCacheEvict(t *testing.T) {
