@@ -83,8 +83,13 @@ type CutCache struct {
 	old    map[cutKey][2]string
 	recs   map[cutKey][]byte // loaded records by ContentSum (see record)
 	terms  []string          // the loaded records' terms, by number
-	wts    []float64         // the loaded records' keyword weights, by number
-	evict  func()            // drops the loaded file's pages from memory (nil: none)
+	// phrase marks the terms that are phrases (isPhrase), made on first
+	// use: a record's check counts them, and reading each term's text
+	// there was a cache miss per entry at 100,000 skills.
+	phrase     []bool
+	phraseOnce sync.Once
+	wts        []float64 // the loaded records' keyword weights, by number
+	evict      func()    // drops the loaded file's pages from memory (nil: none)
 
 	// The loaded file without its delta: its id, how many words,
 	// records, terms and weights it holds; and which of the loaded
@@ -375,6 +380,12 @@ func (c *CutCache) record(k cutKey) (cached cachedTerms, ok bool) {
 	// The entries, read here without a call per varint (next's call was
 	// most of checking 100,000 records, 60 million varints).
 	terms, wts := uint64(len(c.terms)), uint64(len(c.wts))
+	c.phraseOnce.Do(func() {
+		c.phrase = make([]bool, len(c.terms))
+		for i, t := range c.terms {
+			c.phrase[i] = isPhrase(t)
+		}
+	})
 	for range n {
 		var tv [2]uint64
 		for j := range tv {
@@ -394,9 +405,9 @@ func (c *CutCache) record(k cutKey) (cached cachedTerms, ok bool) {
 			return cachedTerms{}, false
 		case Field(v&fieldMask).IsKeyword() && v>>fieldBits >= wts:
 			return cachedTerms{}, false
-		case Field(v&fieldMask) == FieldDescription && isPhrase(c.terms[t]):
+		case c.phrase[t] && Field(v&fieldMask) == FieldDescription:
 			cached.phrases[0]++
-		case Field(v&fieldMask) == FieldBody && isPhrase(c.terms[t]):
+		case c.phrase[t] && Field(v&fieldMask) == FieldBody:
 			cached.phrases[1]++
 		}
 	}
@@ -699,7 +710,7 @@ func LoadCutCache(path, ident string) *CutCache {
 // 215 MB of a recompile's peak. A cache serves one compile.
 func (c *CutCache) done(terms []string, weights []float64, used int) {
 	c.num.terms, c.num.wts, c.num.used = terms, weights, used
-	c.old, c.recs, c.terms, c.wts = nil, nil, nil, nil
+	c.old, c.recs, c.terms, c.wts, c.phrase = nil, nil, nil, nil, nil
 	if c.evict != nil {
 		c.evict()
 		c.keptEvict, c.evict = c.evict, nil
