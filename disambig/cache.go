@@ -151,13 +151,14 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 	// all of them was a tenth of a hook process (perf record of 200
 	// prompt events at 50 skills), and a prompt passes few.
 	bodies := make([]lazyBranches, len(s.Rules))
+	var penalties arena[string] // a few allocations, not one per rule
 	for i := range s.Rules {
 		rule := &s.Rules[i]
 		rule.ID, rule.Pattern, rule.Boost = r.str(), r.str(), r.str()
 		rule.ExclusiveWith, rule.OnKeyword = r.str(), r.str()
 		rule.Weight, _ = strconv.ParseFloat(r.str(), 64)
 		rule.Line, _ = strconv.Atoi(r.str())
-		rule.Penalty = r.list()
+		rule.Penalty = r.listIn(&penalties)
 		lazy := &bodies[i]
 		lazy.screen = r.bytes(r.num())
 		lazy.body = r.bytes(r.num())
@@ -666,7 +667,8 @@ func (r *cacheReader) bytes(n int) []byte {
 	return out
 }
 
-// listIn reads a list as list does, into the arena's backing array.
+// listIn reads a list as cacheWriter.list wrote it (nil apart from
+// empty), into the arena's backing array.
 func (r *cacheReader) listIn(a *arena[string]) []string {
 	n, ok := r.optLen()
 	if !ok {
@@ -690,16 +692,4 @@ func (r *cacheReader) optLen() (int, bool) {
 		return 0, false
 	}
 	return n - 1, true
-}
-
-func (r *cacheReader) list() []string {
-	n, ok := r.optLen()
-	if !ok {
-		return nil
-	}
-	out := make([]string, n)
-	for i := range out {
-		out[i] = r.str()
-	}
-	return out
 }

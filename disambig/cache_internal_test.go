@@ -12,7 +12,7 @@ import (
 // Every guarded form of the built-in rules is read back from the cache as
 // it was split (splitForm): its parts, their alternatives and literal
 // groups, nil and empty lists apart, though they are now carved out of a
-// few shared allocations (formArenas).
+// few shared allocations (formArenas); so is every rule's penalty list.
 func TestCachedFormPartsAsSplit(t *testing.T) {
 	data, err := os.ReadFile("../rules/disambiguation.yaml")
 	require.NoError(t, err)
@@ -27,6 +27,7 @@ func TestCachedFormPartsAsSplit(t *testing.T) {
 	guarded, alts := 0, 0
 	for i := range cached.Rules {
 		r := &cached.Rules[i]
+		assert.Equal(t, set.Rules[i].Penalty, r.Penalty, r.ID)
 		branches := r.AllBranches()
 		require.Len(t, branches, len(set.Rules[i].Branches), r.ID)
 		for j, b := range branches {
