@@ -158,7 +158,7 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 		rule.ExclusiveWith, rule.OnKeyword = r.str(), r.str()
 		rule.Weight, _ = strconv.ParseFloat(r.str(), 64)
 		rule.Line, _ = strconv.Atoi(r.str())
-		rule.Penalty = r.listIn(&penalties)
+		rule.Penalty = r.listIn(&penalties, 256)
 		lazy := &bodies[i]
 		lazy.screen = r.bytes(r.num())
 		lazy.body = r.bytes(r.num())
@@ -252,7 +252,7 @@ func decodeBranches(screen *words, body *cacheReader, lits int) []Branch {
 		b := &out[bi]
 		// Literals stay nil: the set's memo works on the numbers, and
 		// Rule.Match without a set falls back to the expression.
-		b.Pattern, b.Engine, b.Exact = body.str(), Engine(body.val()), body.listIn(&strArena)
+		b.Pattern, b.Engine, b.Exact = body.str(), Engine(body.val()), body.listIn(&strArena, ruleStrings)
 		if b.Engine > Backtrack {
 			body.err = fmt.Errorf("damaged rules cache")
 		}
@@ -514,7 +514,7 @@ func (r *cacheReader) parts(a *formArenas) []formPart {
 				alt.need = a.needs.take(groups, 64)
 			}
 			for g := range alt.need {
-				alt.need[g] = r.listIn(&a.strs)
+				alt.need[g] = r.listIn(&a.strs, ruleStrings)
 			}
 		}
 		if r.err != nil {
@@ -523,6 +523,13 @@ func (r *cacheReader) parts(a *formArenas) []formPart {
 	}
 	return parts
 }
+
+// ruleStrings is the chunk of the arenas of one rule's strings (its
+// branches' plain texts, its forms' literals): a rule decoded on a prompt
+// holds tens of them, and a chunk of 1,024 made each such rule allocate
+// 16 KB of which it used a few hundred bytes (allocation profile of a
+// 50-skill hook process).
+const ruleStrings = 64
 
 // formArenas hold the guarded forms' parts as decodeBranches reads them:
 // a few allocations instead of one per part, alternative and literal list
@@ -669,7 +676,7 @@ func (r *cacheReader) bytes(n int) []byte {
 
 // listIn reads a list as cacheWriter.list wrote it (nil apart from
 // empty), into the arena's backing array.
-func (r *cacheReader) listIn(a *arena[string]) []string {
+func (r *cacheReader) listIn(a *arena[string], chunk int) []string {
 	n, ok := r.optLen()
 	if !ok {
 		return nil
@@ -677,7 +684,7 @@ func (r *cacheReader) listIn(a *arena[string]) []string {
 	if n == 0 {
 		return []string{} // empty, not nil
 	}
-	out := a.take(n, 1024)
+	out := a.take(n, chunk)
 	for i := range out {
 		out[i] = r.str()
 	}
