@@ -242,7 +242,7 @@ func decodeBranches(screen *words, body *cacheReader, lits int) []Branch {
 	var groupArena arena[[]int32]
 	var strArena arena[string]
 	var matchers arena[matcher]
-	var forms formArenas
+	forms := formArenas{strs: &strArena}
 	n := screen.next()
 	if screen.bad || n > len(screen.b)/4 {
 		return nil
@@ -499,22 +499,22 @@ func (r *cacheReader) parts(a *formArenas) []formPart {
 	if !ok {
 		return nil
 	}
-	parts := takeOrMake(&a.parts, n, 64)
+	parts := takeOrMake(&a.parts, n, ruleParts)
 	for i := range parts {
 		alts := r.num()
 		if alts == 0 {
 			parts[i].re = r.str()
 			continue
 		}
-		parts[i].alts = a.alts.take(alts, 64)
+		parts[i].alts = a.alts.take(alts, ruleParts)
 		for j := range parts[i].alts {
 			alt := &parts[i].alts[j]
 			alt.re = r.str()
 			if groups := r.num(); groups > 0 { // else nil, as splitForm leaves it
-				alt.need = a.needs.take(groups, 64)
+				alt.need = a.needs.take(groups, ruleParts)
 			}
 			for g := range alt.need {
-				alt.need[g] = r.listIn(&a.strs, ruleStrings)
+				alt.need[g] = r.listIn(a.strs, ruleStrings)
 			}
 		}
 		if r.err != nil {
@@ -531,6 +531,11 @@ func (r *cacheReader) parts(a *formArenas) []formPart {
 // 50-skill hook process).
 const ruleStrings = 64
 
+// ruleParts is the chunk of the arenas of one rule's form parts,
+// alternatives and literal groups: a rule's guarded forms have a dozen
+// or so of each.
+const ruleParts = 16
+
 // formArenas hold the guarded forms' parts as decodeBranches reads them:
 // a few allocations instead of one per part, alternative and literal list
 // (330 of a 50-skill hook process's 3,000, by its allocation profile).
@@ -538,7 +543,7 @@ type formArenas struct {
 	parts arena[formPart]
 	alts  arena[formAlt]
 	needs arena[[]string]
-	strs  arena[string]
+	strs  *arena[string] // the branches' own, for their plain texts
 }
 
 // takeOrMake is a.take, with an empty slice, not nil, for n == 0, as make
