@@ -32,7 +32,8 @@ import (
 // BenchmarkTopK times both).
 //
 // With an adjuster it prunes only if the adjuster is Bounded; otherwise it
-// scores every skill and cuts.
+// scores every skill and cuts, as it does on a small catalog
+// (smallCatalog).
 func TopK(ix *index.Index, q tokenize.Query, adj Adjuster, k int, also []int) []Result {
 	kwScale, skillScale := 1.0, 1.0
 	if adj != nil {
@@ -43,6 +44,24 @@ func TopK(ix *index.Index, q tokenize.Query, adj Adjuster, k int, also []int) []
 		kd, sd := b.MaxDeltas()
 		kwScale, skillScale = max(1, 1+kd), max(1, 1+sd)
 	}
+	if ix.Skills.Len() <= smallCatalog {
+		return cut(ScoreWith(ix, q, adj), k, also)
+	}
+	return pruned(ix, q, adj, k, also, kwScale, skillScale)
+}
+
+// smallCatalog is the most skills TopK scores all of rather than prune:
+// on the 50 built-in skills, whose keywords the dev prompts reach widely,
+// scoring every skill took 121 µs a prompt against pruning's 150
+// (BenchmarkTopKBuiltin), and a hook process 0.5 M fewer instructions of
+// 4.9 M (cachegrind, BENCHMARKS.md's sixth pass). On generated catalogs
+// pruning pays from about 100 skills (89 against 125 µs a prompt, the
+// sixth pass) and ever more past them (180 against 3,000 µs at 1,500,
+// BenchmarkTopK). The results are the same (TestTopKExact).
+const smallCatalog = 64
+
+// pruned is TopK's pruned search, for a catalog of any size.
+func pruned(ix *index.Index, q tokenize.Query, adj Adjuster, k int, also []int, kwScale, skillScale float64) []Result {
 	p := pruner{ix: ix, adj: adj}
 	p.reach(q, kwScale)
 	if len(p.cursors) == 0 {

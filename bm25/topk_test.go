@@ -179,6 +179,11 @@ func TestTopKExact(t *testing.T) {
 						also := alsoFor(p, all, k, ix.Skills.Len())
 						got := bm25.TopK(ix, q, a.adj, k, also)
 						require.Equal(t, want(all, k, also), got, "%s, k=%d: %q", a.name, k, p)
+						if b, ok := a.adj.(bm25.Bounded); ok || a.adj == nil {
+							// Pruned whatever the size: TopK scores a small catalog whole.
+							got = bm25.TopKPruned(ix, q, b, k, also)
+							require.Equal(t, want(all, k, also), got, "%s, pruned, k=%d: %q", a.name, k, p)
+						}
 					}
 				}
 			}
@@ -220,6 +225,30 @@ func BenchmarkTopK(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; b.Loop(); i++ {
 			bm25.Score(ix, qs[i%len(qs)])
+		}
+	})
+}
+
+// BenchmarkTopKBuiltin compares the same on the 50 built-in skills and
+// the dev prompts, where TopK scores every skill (smallCatalog).
+func BenchmarkTopKBuiltin(b *testing.B) {
+	if _, err := os.Stat(shared); err != nil {
+		b.Skip("../shared (design data) is absent")
+	}
+	ix, err := loader.OpenIndex(loader.Config{Catalog: loader.Builtin})
+	require.NoError(b, err)
+	var qs []tokenize.Query
+	for _, p := range prompts(b, filepath.Join(shared, "eval/dev.jsonl")) {
+		qs = append(qs, ix.Tokenizer().Tokenize(p))
+	}
+	b.Run("pruned", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			bm25.TopKPruned(ix, qs[i%len(qs)], nil, router.MaxCandidates, nil)
+		}
+	})
+	b.Run("topk", func(b *testing.B) {
+		for i := 0; b.Loop(); i++ {
+			bm25.TopK(ix, qs[i%len(qs)], nil, router.MaxCandidates, nil)
 		}
 	})
 }

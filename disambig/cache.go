@@ -151,13 +151,14 @@ func decodeCache(path string, data []byte) (*Set, []Problem, error) {
 	// all of them was a tenth of a hook process (perf record of 200
 	// prompt events at 50 skills), and a prompt passes few.
 	bodies := make([]lazyBranches, len(s.Rules))
+	var penalties arena[string] // a few allocations, not one per rule
 	for i := range s.Rules {
 		rule := &s.Rules[i]
 		rule.ID, rule.Pattern, rule.Boost = r.str(), r.str(), r.str()
 		rule.ExclusiveWith, rule.OnKeyword = r.str(), r.str()
 		rule.Weight, _ = strconv.ParseFloat(r.str(), 64)
 		rule.Line, _ = strconv.Atoi(r.str())
-		rule.Penalty = r.list()
+		rule.Penalty = r.listIn(&penalties, 256)
 		lazy := &bodies[i]
 		lazy.screen = r.bytes(r.num())
 		lazy.body = r.bytes(r.num())
@@ -241,6 +242,7 @@ func decodeBranches(screen *words, body *cacheReader, lits int) []Branch {
 	var groupArena arena[[]int32]
 	var strArena arena[string]
 	var matchers arena[matcher]
+	forms := formArenas{strs: &strArena}
 	n := screen.next()
 	if screen.bad || n > len(screen.b)/4 {
 		return nil
@@ -250,7 +252,7 @@ func decodeBranches(screen *words, body *cacheReader, lits int) []Branch {
 		b := &out[bi]
 		// Literals stay nil: the set's memo works on the numbers, and
 		// Rule.Match without a set falls back to the expression.
-		b.Pattern, b.Engine, b.Exact = body.str(), Engine(body.val()), body.listIn(&strArena)
+		b.Pattern, b.Engine, b.Exact = body.str(), Engine(body.val()), body.listIn(&strArena, ruleStrings)
 		if b.Engine > Backtrack {
 			body.err = fmt.Errorf("damaged rules cache")
 		}
@@ -259,7 +261,7 @@ func decodeBranches(screen *words, body *cacheReader, lits int) []Branch {
 		case formNone, formUnguarded:
 		case formGuarded:
 			form = body.str()
-			parts = body.parts()
+			parts = body.parts(&forms)
 		default:
 			body.err = fmt.Errorf("damaged rules cache")
 		}
@@ -492,25 +494,27 @@ func (w *cacheWriter) parts(parts []formPart) {
 }
 
 // parts reads a split form written by cacheWriter.parts.
-func (r *cacheReader) parts() []formPart {
+func (r *cacheReader) parts(a *formArenas) []formPart {
 	n, ok := r.optLen()
 	if !ok {
 		return nil
 	}
-	parts := make([]formPart, n)
+	parts := takeOrMake(&a.parts, n, ruleParts)
 	for i := range parts {
 		alts := r.num()
 		if alts == 0 {
 			parts[i].re = r.str()
 			continue
 		}
-		parts[i].alts = make([]formAlt, alts)
+		parts[i].alts = a.alts.take(alts, ruleParts)
 		for j := range parts[i].alts {
-			a := &parts[i].alts[j]
-			a.re = r.str()
-			a.need = make([][]string, r.num())
-			for g := range a.need {
-				a.need[g] = r.list()
+			alt := &parts[i].alts[j]
+			alt.re = r.str()
+			if groups := r.num(); groups > 0 { // else nil, as splitForm leaves it
+				alt.need = a.needs.take(groups, ruleParts)
+			}
+			for g := range alt.need {
+				alt.need[g] = r.listIn(a.strs, ruleStrings)
 			}
 		}
 		if r.err != nil {
@@ -518,6 +522,37 @@ func (r *cacheReader) parts() []formPart {
 		}
 	}
 	return parts
+}
+
+// ruleStrings is the chunk of the arenas of one rule's strings (its
+// branches' plain texts, its forms' literals): a rule decoded on a prompt
+// holds tens of them, and a chunk of 1,024 made each such rule allocate
+// 16 KB of which it used a few hundred bytes (allocation profile of a
+// 50-skill hook process).
+const ruleStrings = 64
+
+// ruleParts is the chunk of the arenas of one rule's form parts,
+// alternatives and literal groups: a rule's guarded forms have a dozen
+// or so of each.
+const ruleParts = 16
+
+// formArenas hold the guarded forms' parts as decodeBranches reads them:
+// a few allocations instead of one per part, alternative and literal list
+// (330 of a 50-skill hook process's 3,000, by its allocation profile).
+type formArenas struct {
+	parts arena[formPart]
+	alts  arena[formAlt]
+	needs arena[[]string]
+	strs  *arena[string] // the branches' own, for their plain texts
+}
+
+// takeOrMake is a.take, with an empty slice, not nil, for n == 0, as make
+// gives.
+func takeOrMake[T any](a *arena[T], n, chunk int) []T {
+	if n == 0 {
+		return []T{}
+	}
+	return a.take(n, chunk)
 }
 
 // arena hands out slices of a few large allocations (of chunk elements,
@@ -644,8 +679,9 @@ func (r *cacheReader) bytes(n int) []byte {
 	return out
 }
 
-// listIn reads a list as list does, into the arena's backing array.
-func (r *cacheReader) listIn(a *arena[string]) []string {
+// listIn reads a list as cacheWriter.list wrote it (nil apart from
+// empty), into the arena's backing array.
+func (r *cacheReader) listIn(a *arena[string], chunk int) []string {
 	n, ok := r.optLen()
 	if !ok {
 		return nil
@@ -653,7 +689,7 @@ func (r *cacheReader) listIn(a *arena[string]) []string {
 	if n == 0 {
 		return []string{} // empty, not nil
 	}
-	out := a.take(n, 1024)
+	out := a.take(n, chunk)
 	for i := range out {
 		out[i] = r.str()
 	}
@@ -668,16 +704,4 @@ func (r *cacheReader) optLen() (int, bool) {
 		return 0, false
 	}
 	return n - 1, true
-}
-
-func (r *cacheReader) list() []string {
-	n, ok := r.optLen()
-	if !ok {
-		return nil
-	}
-	out := make([]string, n)
-	for i := range out {
-		out[i] = r.str()
-	}
-	return out
 }

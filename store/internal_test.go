@@ -190,3 +190,37 @@ func TestCacheSidecar(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, errors.Is(err, ErrDamaged))
 }
+
+// A folder whose path has no symlink is checked in one walk up; a symlink
+// anywhere above it still sends the check through the resolved path, so
+// that a folder reached through a link into another user's folder is
+// refused though every folder named on the path is the user's own.
+func TestCheckDirSymlinkAbove(t *testing.T) {
+	tmp := t.TempDir()
+	theirs := filepath.Join(tmp, "theirs")
+	mine := filepath.Join(tmp, "mine")
+	for _, d := range []string{filepath.Join(theirs, "state"), filepath.Join(mine, "state")} {
+		require.NoError(t, os.MkdirAll(d, 0o700))
+	}
+	toTheirs, toMine := filepath.Join(tmp, "to-theirs"), filepath.Join(tmp, "to-mine")
+	require.NoError(t, os.Symlink(theirs, toTheirs))
+	require.NoError(t, os.Symlink(mine, toMine))
+	playOwner(t, theirs)
+
+	err := CheckDir(filepath.Join(toTheirs, "state"))
+	require.ErrorIs(t, err, ErrNotOwned)
+	assert.Contains(t, err.Error(), "lies inside "+theirs)
+	_, ok := sound.Load(toTheirs)
+	assert.False(t, ok, "a symlink is never remembered as a sound folder")
+
+	require.NoError(t, CheckDir(filepath.Join(toMine, "state")))
+	_, ok = sound.Load(mine)
+	assert.True(t, ok, "the resolved folders are remembered")
+
+	plain := filepath.Join(theirs, "state")
+	err = CheckDir(plain)
+	require.ErrorIs(t, err, ErrNotOwned, "no symlink on the path: refused by the one walk")
+	assert.Contains(t, err.Error(), "lies inside "+theirs)
+	missing := filepath.Join(tmp, "gone", "state")
+	assert.ErrorIs(t, CheckDir(missing), fs.ErrNotExist)
+}
