@@ -277,9 +277,9 @@ func (h *Handler) now() time.Time {
 
 // prompt routes a prompt in its session.
 //
-// The session's file is read (unlocked, before the router loads: with
-// its JSON read by hand, 0.1 ms, less than a goroutine of its own waited
-// for a processor) and routed on; what the route changes (the last
+// The session's file is read (unlocked, before the router loads, on the
+// handler's own goroutine: a small file, whose read cost less than a
+// goroutine of its own waited for a processor) and routed on; what the route changes (the last
 // decision, a project detected again) is then written in one
 // read-modify-write under the session's lock, onto the file as it is by
 // then, so that a hook of the same session that wrote in the meantime (a
