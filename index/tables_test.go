@@ -41,13 +41,7 @@ func TestDamagedTablesNeverPanic(t *testing.T) {
 		{"glossary mate beyond the words", func(_ *tokenize.Synonyms, g *tokenize.Glossary) { g.Mates[0] = huge }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ix, _ := smallIndex(t)
-			s, g := cloneSynonyms(ix.Synonyms), cloneGlossary(ix.Glossary)
-			tc.damage(s, g)
-			ix.Synonyms, ix.Glossary = s, g
-			path := filepath.Join(t.TempDir(), "index.bin")
-			require.NoError(t, ix.Save(path))
-			loaded, err := index.Load(path)
+			_, loaded, err := damagedTables(t, tc.damage)
 			require.NoError(t, err, "damage inside a table is found where it is read, not on load")
 			require.NotPanics(t, func() {
 				q := loaded.Tokenizer().Tokenize(prompt)
@@ -80,19 +74,27 @@ func TestTableLengthsChecked(t *testing.T) {
 		{"glossary offsets", func(_ *tokenize.Synonyms, g *tokenize.Glossary) { g.Start = g.Start[:len(g.Start)-1] }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ix, _ := smallIndex(t)
-			s, g := cloneSynonyms(ix.Synonyms), cloneGlossary(ix.Glossary)
-			tc.damage(s, g)
-			ix.Synonyms, ix.Glossary = s, g
-			path := filepath.Join(t.TempDir(), "index.bin")
-			require.NoError(t, ix.Save(path))
-			loaded, err := index.Load(path)
+			path, loaded, err := damagedTables(t, tc.damage)
 			require.Error(t, err)
 			assert.Nil(t, loaded)
 			assert.Contains(t, err.Error(), path)
 			assert.Contains(t, err.Error(), "table damaged")
 		})
 	}
+}
+
+// damagedTables saves smallIndex with its synonym and glossary tables
+// damaged (copies of them), and loads it back.
+func damagedTables(t *testing.T, damage func(*tokenize.Synonyms, *tokenize.Glossary)) (string, *index.Index, error) {
+	t.Helper()
+	ix, _ := smallIndex(t)
+	s, g := cloneSynonyms(ix.Synonyms), cloneGlossary(ix.Glossary)
+	damage(s, g)
+	ix.Synonyms, ix.Glossary = s, g
+	path := filepath.Join(t.TempDir(), "index.bin")
+	require.NoError(t, ix.Save(path))
+	loaded, err := index.Load(path)
+	return path, loaded, err
 }
 
 // expansions lists the terms that a synonym or a translation adds to each
