@@ -323,6 +323,23 @@ func TestForgetAll(t *testing.T) {
 	assert.Contains(t, out, "does not exist")
 }
 
+// `forget --all --state DIR` empties the named folder (the plugin's data
+// folder, which a plugin command's shell cannot find by itself) and
+// leaves the default one alone.
+func TestForgetAllNamedState(t *testing.T) {
+	a := isolate(t)
+	named := filepath.Join(t.TempDir(), "plugin-data")
+	for _, dir := range []string{a.stateDir, named} {
+		require.NoError(t, os.MkdirAll(dir, 0o700))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "weights.json"), []byte("{}"), 0o600))
+	}
+	code, out, errOut := runApp(t, a, "forget", "--all", "--state", named)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "weights.json")
+	assert.NoFileExists(t, filepath.Join(named, "weights.json"))
+	assert.FileExists(t, filepath.Join(a.stateDir, "weights.json"))
+}
+
 // stateFile tells skillroute's files from others, by name.
 func TestStateFileNames(t *testing.T) {
 	for name, ours := range map[string]bool{

@@ -77,6 +77,19 @@ func appFromEnv() *app {
 	}
 }
 
+// withState returns the app with its state in dir, as a --state flag
+// asks, or a itself when dir is empty. A plugin command's shell gets no
+// CLAUDE_PLUGIN_DATA (only the command's text has it substituted), so its
+// commands name the folder.
+func (a *app) withState(dir string) *app {
+	if dir == "" {
+		return a
+	}
+	named := *a
+	named.stateDir = dir
+	return &named
+}
+
 // cacheDir is where compiled indexes and rules are kept.
 func (a *app) cacheDir() string { return filepath.Join(a.stateDir, "cache") }
 

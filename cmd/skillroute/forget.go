@@ -159,11 +159,7 @@ func (a *app) runForget(args []string, stdout, stderr io.Writer) error {
 	if err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
-	if *stateFlag != "" {
-		named := *a
-		named.stateDir = *stateFlag
-		a = &named
-	}
+	a = a.withState(*stateFlag)
 	switch {
 	case *all && !*corrections && fs.NArg() == 0:
 		return forgetAll(a.stateDir, stdout)

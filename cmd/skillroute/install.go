@@ -59,14 +59,7 @@ func (a *app) runInstall(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *dryRun {
-		fmt.Fprintf(stdout, "dry run: nothing is written. Hooks in %s:\n", settings)
-	} else {
-		fmt.Fprintf(stdout, "hooks in %s:\n", settings)
-	}
-	for _, c := range changes {
-		fmt.Fprintf(stdout, "  %-20s %s\n", c.Event, changeWords(c.Action, *dryRun))
-	}
+	printChanges(stdout, settings, changes, *dryRun)
 	if plugin := pluginEnabledIn(settingsFiles(a.places)); len(plugin) > 0 {
 		fmt.Fprintf(stderr, "warning: the skillroute plugin is also enabled (%s): every prompt would run both and get two lines; disable the plugin or run `skillroute uninstall`\n",
 			strings.Join(plugin, ", "))
@@ -134,20 +127,26 @@ func (a *app) runUninstall(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "no skillroute hooks in %s\n", settings)
 		return nil
 	}
-	if *dryRun {
-		fmt.Fprintf(stdout, "dry run: nothing is written. Hooks in %s:\n", settings)
-	} else {
-		fmt.Fprintf(stdout, "hooks in %s:\n", settings)
-	}
-	for _, c := range changes {
-		fmt.Fprintf(stdout, "  %-20s %s\n", c.Event, changeWords(c.Action, *dryRun))
-	}
+	printChanges(stdout, settings, changes, *dryRun)
 	if *dryRun {
 		fmt.Fprintf(stdout, "installed skills would be left in place\n")
 	} else {
 		fmt.Fprintf(stdout, "installed skills were left in place; remove them from the skills folder if you wish\n")
 	}
 	return nil
+}
+
+// printChanges lists what install or uninstall did to the hooks of a
+// settings file, or in a dry run would do.
+func printChanges(w io.Writer, settings string, changes []hook.Change, dryRun bool) {
+	if dryRun {
+		fmt.Fprintf(w, "dry run: nothing is written. Hooks in %s:\n", settings)
+	} else {
+		fmt.Fprintf(w, "hooks in %s:\n", settings)
+	}
+	for _, c := range changes {
+		fmt.Fprintf(w, "  %-20s %s\n", c.Event, changeWords(c.Action, dryRun))
+	}
 }
 
 // changeWords words a change for the user: as done, or, in a dry run, as what

@@ -35,13 +35,7 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 	if err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
-	if *stateFlag != "" {
-		// A plugin command's shell gets no CLAUDE_PLUGIN_DATA; only the
-		// command's text has it substituted.
-		named := *a
-		named.stateDir = *stateFlag
-		a = &named
-	}
+	a = a.withState(*stateFlag)
 	if *undo {
 		if fs.NArg() != 0 {
 			fs.Usage()
