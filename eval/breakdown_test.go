@@ -67,3 +67,46 @@ func TestFilePrompts(t *testing.T) {
 		assert.Equal(t, want, f.Prompts())
 	}
 }
+
+// Labels are mapped to the catalog's names ("none" stays); a label the
+// catalog lacks is refused, naming every line that uses it, sessions'
+// turns included.
+func TestResolveLabels(t *testing.T) {
+	catalog := map[string]string{"db": "db", "Database Expert": "db", "web": "web"}
+	resolve := func(label string) (string, bool) { name, ok := catalog[label]; return name, ok }
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+		return p
+	}
+
+	good := write("good.jsonl", `{"query": "a", "expected": "Database Expert"}`+"\n"+`{"query": "b", "expected": "none"}`+"\n"+
+		`{"id": "s1", "turns": [{"query": "c", "expected": "web"}]}`+"\n")
+	f, err := eval.Read(good)
+	require.NoError(t, err)
+	require.NoError(t, f.ResolveLabels(resolve))
+	assert.Equal(t, "db", f.Cases[0].Expected)
+	assert.Equal(t, "none", f.Cases[1].Expected)
+	assert.Equal(t, "web", f.Sessions[0].Turns[0].Expected)
+
+	bad := write("bad.jsonl", `{"query": "a", "expected": "db"}`+"\n"+"# a comment\n"+`{"query": "b", "expected": "dba"}`+"\n"+
+		`{"id": "s1", "turns": [{"query": "c", "expected": "web"}, {"query": "d", "expected": "mobile"}]}`+"\n")
+	f, err = eval.Read(bad)
+	require.NoError(t, err)
+	err = f.ResolveLabels(resolve)
+	require.Error(t, err)
+	assert.Equal(t, bad+`:3: expected "dba": no such skill in the catalog`+"\n"+
+		bad+`:4: turn 2: expected "mobile": no such skill in the catalog`, err.Error())
+
+	var many strings.Builder
+	for range 8 {
+		many.WriteString(`{"query": "q", "expected": "gone"}` + "\n")
+	}
+	f, err = eval.Read(write("many.jsonl", many.String()))
+	require.NoError(t, err)
+	err = f.ResolveLabels(resolve)
+	require.Error(t, err)
+	assert.Len(t, strings.Split(err.Error(), "\n"), 6, "five lines, then how many more")
+	assert.True(t, strings.HasSuffix(err.Error(), "and 3 more"), err.Error())
+}

@@ -21,6 +21,7 @@ package eval
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -28,6 +29,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,6 +54,8 @@ type Case struct {
 	Steps    []action.Step `json:"steps,omitempty"`
 	Memory   string        `json:"memory,omitempty"`
 	Tool     string        `json:"tool,omitempty"`
+	// Line is the case's line in its file, for errors.
+	Line int `json:"-"`
 }
 
 // Session is a multi-turn case: the turns are routed in order, in a
@@ -60,12 +64,50 @@ type Session struct {
 	ID           string   `json:"id"`
 	ProjectFiles []string `json:"project_files"`
 	Turns        []Case   `json:"turns"`
+	// Line is the session's line in its file, for errors.
+	Line int `json:"-"`
 }
 
 // File is the content of an eval file: single prompts, sessions, or both.
 type File struct {
+	Path     string // as given to Read
 	Cases    []Case
 	Sessions []Session
+}
+
+// ResolveLabels maps every expected skill of the file to the catalog's
+// name for it, by resolve ("none" stays). A label the catalog lacks is
+// an error naming each line that uses it: scored anyway, it would count
+// every prompt it labels as a miss, whatever the router did.
+func (f *File) ResolveLabels(resolve func(label string) (name string, ok bool)) error {
+	var missing []string
+	check := func(c *Case, at string) {
+		if c.Expected == None {
+			return
+		}
+		if name, ok := resolve(c.Expected); ok {
+			c.Expected = name
+			return
+		}
+		missing = append(missing, fmt.Sprintf("%s:%s: expected %q: no such skill in the catalog", f.Path, at, c.Expected))
+	}
+	for i := range f.Cases {
+		check(&f.Cases[i], strconv.Itoa(f.Cases[i].Line))
+	}
+	for i := range f.Sessions {
+		s := &f.Sessions[i]
+		for j := range s.Turns {
+			check(&s.Turns[j], fmt.Sprintf("%d: turn %d", s.Line, j+1))
+		}
+	}
+	const shown = 5
+	switch n := len(missing); {
+	case n == 0:
+		return nil
+	case n > shown:
+		missing = append(missing[:shown], fmt.Sprintf("and %d more", n-shown))
+	}
+	return errors.New(strings.Join(missing, "\n"))
 }
 
 // Prompts returns every prompt of the file: the single prompts, then each
@@ -91,7 +133,7 @@ func Read(path string) (*File, error) {
 		return nil, err
 	}
 	defer f.Close()
-	out := &File{}
+	out := &File{Path: path}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for line := 1; sc.Scan(); line++ {
@@ -113,6 +155,7 @@ func Read(path string) (*File, error) {
 			if err := json.Unmarshal([]byte(text), &s); err != nil {
 				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
 			}
+			s.Line = line
 			for i, t := range s.Turns {
 				if t.Query == "" || t.Expected == "" {
 					return nil, fmt.Errorf("%s:%d: turn %d needs query and expected", path, line, i+1)
@@ -127,6 +170,7 @@ func Read(path string) (*File, error) {
 			if err := json.Unmarshal([]byte(text), &c); err != nil {
 				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
 			}
+			c.Line = line
 			if err := c.checkAction(); err != nil {
 				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
 			}

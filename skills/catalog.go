@@ -164,6 +164,7 @@ func loadFS(fsys fs.FS, root, prefix string, fc *FrontCache, read func(name stri
 		case err != nil:
 			return nil, err
 		default:
+			found[i].nameByFolder(dirs[i])
 			keep = append(keep, int32(i))
 		}
 	}

@@ -129,7 +129,7 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 			}
 			// Claude Code invokes personal and project skills by folder name.
 			if d.Prefix == "" {
-				sk.Name = e.Name()
+				sk.nameByFolder(e.Name())
 			} else if !strings.Contains(sk.Name, ":") {
 				// A plugin's "p:x" stands for the built-in "x" it shadows
 				// (skillroute's own plugin ships the built-in skills).

@@ -52,3 +52,17 @@ func TestHostileSkillFolders(t *testing.T) {
 	_, err = skills.LoadDir(dir)
 	require.Error(t, err)
 }
+
+// A project skill is named by its folder, which Claude Code invokes it
+// by, whatever its header says; the header's name stays as its title.
+func TestDiscoverNamesByFolder(t *testing.T) {
+	project := t.TempDir()
+	dir := filepath.Join(project, ".claude", "skills", "deploy-tool")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: Deploy Tool\ndescription: ship it\n---\n"), 0o644))
+	cat, warnings, err := skills.Discover(skills.Places{ProjectDir: project}, false)
+	require.NoError(t, err)
+	require.Empty(t, warnings)
+	assert.Equal(t, []string{"deploy-tool"}, cat.Names())
+	assert.Equal(t, "Deploy Tool", cat.Skills[0].Title)
+}

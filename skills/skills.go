@@ -92,7 +92,14 @@ type Keyword struct {
 
 // Skill is one routable skill.
 type Skill struct {
-	Name        string
+	// Name is what Claude Code invokes the skill by: for a skill in a
+	// skills folder (personal, project, or a catalog given by path), its
+	// folder's name; for a plugin's, "plugin:" and its header's name.
+	Name string
+	// Title is the header's name where the folder's name stands in for it
+	// ("Root Cause Tracing" in folder root-cause-tracing): what a user may
+	// call the skill, which Claude Code shows but does not invoke it by.
+	Title       string
 	Description string
 	WhenToUse   string
 	Triggers    string    // routing text Claude Code does not list
@@ -322,6 +329,15 @@ func (sk *Skill) apply(front bool, fm *frontmatter, bodyDesc string) error {
 		sk.Keywords = nil // blank keywords only: none, as before the list was sized
 	}
 	return nil
+}
+
+// nameByFolder names a skill by its folder, as Claude Code invokes a
+// skill of a skills folder, keeping a header's other name as its Title.
+func (sk *Skill) nameByFolder(folder string) {
+	if sk.Name != folder {
+		sk.Title = sk.Name
+		sk.Name = folder
+	}
 }
 
 // setText sets a skill's name (when given; a skill must end up with one),

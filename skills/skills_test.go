@@ -184,14 +184,18 @@ func TestLoadDir(t *testing.T) {
 	for _, load := range []func(string) (*skills.Catalog, error){skills.LoadDir, skills.Load} {
 		cat, err := load(dir)
 		require.NoError(t, err)
-		assert.Equal(t, []string{"alpha", "zeta-expert"}, cat.Names())
-		sk, ok := cat.Lookup("zeta-expert")
+		// Named by folder, as Claude Code invokes them; the header's
+		// other name is the title.
+		assert.Equal(t, []string{"alpha", "zeta"}, cat.Names())
+		sk, ok := cat.Lookup("zeta")
 		require.True(t, ok)
+		assert.Equal(t, "zeta-expert", sk.Title)
 		assert.Equal(t, filepath.Join(dir, "zeta", "SKILL.md"), sk.Source)
 		assert.Equal(t, []skills.Keyword{{Text: "zeta", Tier: skills.Core, Weight: 1}}, sk.Keywords)
 		sk, ok = cat.Lookup("alpha")
 		require.True(t, ok)
 		assert.Equal(t, "First skill, no frontmatter.", sk.Description)
+		assert.Empty(t, sk.Title, "no header name: the folder's is the only one")
 		_, ok = cat.Lookup("beta")
 		assert.False(t, ok)
 	}
@@ -200,15 +204,15 @@ func TestLoadDir(t *testing.T) {
 // TestLoadDirErrors protects users with a broken skills folder: the error
 // names the file(s) at fault.
 func TestLoadDirErrors(t *testing.T) {
-	t.Run("duplicate names", func(t *testing.T) {
+	t.Run("one header name in two folders", func(t *testing.T) {
+		// Two skills, invoked by their folders: no clash to refuse.
 		dir := t.TempDir()
 		writeSkill(t, dir, "one", "---\nname: same\ndescription: a\n---\n")
 		writeSkill(t, dir, "two", "---\nname: same\ndescription: b\n---\n")
-		_, err := skills.LoadDir(dir)
-		require.Error(t, err)
-		assert.Contains(t, err.Error(), filepath.Join(dir, "one", "SKILL.md"))
-		assert.Contains(t, err.Error(), filepath.Join(dir, "two", "SKILL.md"))
-		assert.Contains(t, err.Error(), `"same"`)
+		cat, err := skills.LoadDir(dir)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"one", "two"}, cat.Names())
+		assert.Equal(t, "same", cat.Skills[1].Title)
 	})
 	t.Run("bad skill", func(t *testing.T) {
 		dir := t.TempDir()

@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/skillroute/skillroute/action"
 	"github.com/skillroute/skillroute/eval"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/recall"
+	"github.com/skillroute/skillroute/skills"
 )
 
 func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
@@ -47,6 +50,16 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	r, err := loader.Open(a.config(&data, stderr))
 	if err != nil {
+		return err
+	}
+	titles := catalogTitles(data.catalog)
+	if err := file.ResolveLabels(func(label string) (string, bool) {
+		if id := r.Index.Resolve(label); id >= 0 {
+			return r.Index.Skills.Name(id), true
+		}
+		name, ok := titles[strings.ToLower(label)]
+		return name, ok
+	}); err != nil {
 		return err
 	}
 	if len(file.Cases) == 0 && len(file.Sessions) == 0 {
@@ -122,4 +135,26 @@ func fixtureLayer(memories, tools string) (*action.Layer, error) {
 		}
 	}
 	return action.NewLayer(mems, ts)
+}
+
+// catalogTitles maps the lower-cased titles of a skills folder's skills
+// (their headers' names where the folder names them otherwise) to their
+// names, so that a label may name a skill either way. Other catalogs
+// give none.
+func catalogTitles(catalog string) map[string]string {
+	info, err := os.Stat(catalog)
+	if err != nil || !info.IsDir() {
+		return nil
+	}
+	cat, err := skills.Load(catalog)
+	if err != nil {
+		return nil // loader.Open read it already: not reached
+	}
+	out := map[string]string{}
+	for _, s := range cat.Skills {
+		if s.Title != "" {
+			out[strings.ToLower(s.Title)] = s.Name
+		}
+	}
+	return out
 }

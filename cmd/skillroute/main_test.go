@@ -446,3 +446,37 @@ func TestHookInProcessKeepsTheCollector(t *testing.T) {
 	debug.SetGCPercent(percent)
 	assert.NotEqual(t, -1, percent, "the collector is off after an in-process hook")
 }
+
+// eval names skills as Claude Code invokes them, by folder, and takes a
+// label written either way; a label the catalog lacks is refused, naming
+// its line, rather than scored as a miss.
+func TestEvalLabels(t *testing.T) {
+	dir := t.TempDir()
+	for folder, header := range map[string]string{
+		"root-cause-tracing": "---\nname: Root Cause Tracing\ndescription: Trace a bug back through the call stack to the original trigger.\n---\n",
+		"pdf":                "---\nname: pdf\ndescription: Extract text and tables from PDF files, fill PDF forms, merge and split PDFs.\n---\n",
+	} {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, "skills", folder), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "skills", folder, "SKILL.md"), []byte(header), 0o644))
+	}
+	file := filepath.Join(dir, "cases.jsonl")
+	require.NoError(t, os.WriteFile(file, []byte(strings.Join([]string{
+		`{"query": "trace this bug back through the call stack to its original trigger", "expected": "Root Cause Tracing"}`,
+		`{"query": "merge these two PDF files and split out page 3", "expected": "pdf"}`,
+	}, "\n")), 0o644))
+	code, out, errOut := runCLI(t, "eval", "--json", "--catalog", filepath.Join(dir, "skills"), file)
+	require.Equal(t, 0, code, errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var s map[string]any
+	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &s))
+	assert.Equal(t, 1.0, s["top1"], out)
+
+	code, out, errOut = runCLI(t, "route", "--json", "--catalog", filepath.Join(dir, "skills"), "trace this bug back through the call stack to its original trigger")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, `"skill":"root-cause-tracing"`, "the folder's name, which Claude Code invokes")
+
+	require.NoError(t, os.WriteFile(file, []byte(`{"query": "q", "expected": "pdf"}`+"\n"+`{"query": "q", "expected": "root-cause"}`+"\n"), 0o644))
+	code, _, errOut = runCLI(t, "eval", "--catalog", filepath.Join(dir, "skills"), file)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, file+`:2: expected "root-cause": no such skill in the catalog`)
+}

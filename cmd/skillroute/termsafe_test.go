@@ -14,9 +14,9 @@ import (
 )
 
 // A skill folder from a cloned repository may carry terminal escape
-// sequences in its folder name, its skill name, its description and its
-// keywords. `skills list` and `route` print all of them: escaped, never
-// raw.
+// sequences in its folder name (the skill's name), its header's name, its
+// description and its keywords. `skills list` and `route` print all of
+// them: escaped, never raw.
 func TestHostileNamesPrintedEscaped(t *testing.T) {
 	a := isolate(t)
 	dir := t.TempDir()
@@ -46,10 +46,9 @@ body
 				assert.False(t, termsafe.Unsafe(r), "%v printed %U raw:\n%s", args, r, text)
 			}
 		}
-		assert.Contains(t, out, `red\u001b[31m-skill\u202e`, args)
+		// The skill is named by its folder, as Claude Code invokes it.
+		assert.Contains(t, out, `evil\u001b]0;pwned\u0007\u001b[2J`, args)
 	}
-	_, out, _ := runApp(t, a, "skills", "list", "--catalog", dir)
-	assert.Contains(t, out, `evil\u001b]0;pwned\u0007\u001b[2J`, "the source path, escaped")
 }
 
 // The binary links no networking package: SECURITY.md says the hook has
