@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/tokenize"
@@ -62,6 +63,28 @@ var genericNameWords = map[string]bool{
 	"expert": true, "pro": true, "skill": true, "specialist": true, "master": true,
 	"wizard": true, "helper": true, "assistant": true, "guardian": true, "builder": true,
 }
+
+// triggerWording is the wording skill descriptions share to say when a
+// skill applies rather than what it does ("use this whenever the user
+// wants anything involving PDFs, or mentions a deck, even if ..."): never
+// a keyword of the skill whose description says it. In a catalog of a
+// few dozen plain skills, where only some descriptions use them, such
+// words passed as distinctive: in a catalog of 29 published skills, pdf
+// took "want" and "anyth" (anything) as keywords, and a prompt asking to
+// talk through a settings page's dark mode before writing anything went
+// to pdf at HIGH (confidence 0.61; without them 0.55, MEDIUM). Normalised
+// on first use.
+var triggerWording = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`use used uses using whenever want wants wanted need needs needed
+		ask asks asked mention mentions mentioned anything something everything also even
+		especially e.g i.e etc involve involves involving regardless elsewhere afterward
+		afterwards whether way ways kind kinds sort sorts well one seem seems general generally
+		explicitly including includes`) {
+		m[tokenize.Normalize(w)] = true
+	}
+	return m
+})
 
 // quotedRE finds quoted trigger phrases in ASCII, typographic or CJK quotes.
 // Compiled on first use: only compilation needs it, and its bounded
@@ -149,6 +172,9 @@ func (d *deriver) phraseDistinctive(i int, words []string) float64 {
 	return best
 }
 
+// notWordRune reports a rune no word starts or ends with.
+func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
 // TierOf is the tier a derived keyword's weight reads as: core from 0.85
 // (a distinctive name word or phrase), strong from 0.5, extended below.
 func TierOf(weight float64) skills.Tier {
@@ -172,8 +198,8 @@ func (d *deriver) derive(tok *tokenize.Tokenizer, i int, s *skills.Skill, descWo
 	// Normalize is not idempotent (Porter2 of a stem may cut again), so
 	// words that come from the tokenizer must not pass through it twice.
 	add := func(norm string, weight float64) {
-		if norm == "" {
-			return
+		if !strings.ContainsFunc(norm, unicode.IsLetter) {
+			return // "", or a number: "10 pre-set themes" is not about 10
 		}
 		if i, ok := pos[norm]; ok {
 			if weight > out[i].Weight {
@@ -189,7 +215,7 @@ func (d *deriver) derive(tok *tokenize.Tokenizer, i int, s *skills.Skill, descWo
 	for _, part := range strings.FieldsFunc(strings.ToLower(s.Name), func(r rune) bool {
 		return r == '-' || r == '_' || r == ':' || r == ' '
 	}) {
-		if len(part) > 1 && !genericNameWords[part] {
+		if len(part) > 1 && !genericNameWords[part] && !tokenize.IsStopWord(part) {
 			name = append(name, tokenize.Normalize(part))
 		}
 	}
@@ -206,25 +232,29 @@ func (d *deriver) derive(tok *tokenize.Tokenizer, i int, s *skills.Skill, descWo
 	text := s.Text()
 	for _, m := range quotedRE().FindAllStringSubmatch(text, -1) {
 		for _, g := range m[1:] {
-			if g = strings.TrimSpace(g); g == "" {
+			// Punctuation the quotes took in ("slides," "deck,") is no
+			// part of the trigger: a prompt never writes it so.
+			if g = strings.TrimFunc(g, notWordRune); g == "" {
 				continue
 			}
 			words := tok.Words(g)
 			// A quoted phrase is a trigger the author chose: it counts
 			// whole when its words together are distinctive. A long one
 			// rarely recurs whole, so its words count too.
-			if dist := d.phraseDistinctive(i, words); keep(dist) {
+			if dist := d.phraseDistinctive(i, words); keep(dist) && len(words) > 1 {
 				add(tokenize.Normalize(g), NameWeight*dist)
+			} else if keep(dist) && len(words) == 1 {
+				add(words[0], NameWeight*dist)
 			}
 			for _, w := range words {
-				if dist := d.distinctive(i, w); keep(dist) {
+				if dist := d.distinctive(i, w); keep(dist) && !triggerWording()[w] {
 					add(w, DescriptionWordWeight*dist)
 				}
 			}
 		}
 	}
 	for _, w := range descWords {
-		if dist := d.distinctive(i, w); keep(dist) {
+		if dist := d.distinctive(i, w); keep(dist) && !triggerWording()[w] {
 			add(w, DescriptionWordWeight*dist)
 		}
 	}

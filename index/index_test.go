@@ -520,6 +520,35 @@ func TestDerivedKeywordsMatchPrompts(t *testing.T) {
 	}
 }
 
+// TestDerivedKeywordsLeaveOut pins what a plain skill's text never makes
+// a keyword of: a number, a name part that is a stop word, the wording a
+// description uses to say when a skill applies; and what quoted triggers
+// keep: the words, without the punctuation the quotes took in.
+func TestDerivedKeywordsLeaveOut(t *testing.T) {
+	cat := catalog(
+		skills.Skill{Name: "verification-before-completion", Description: `Use this whenever the user wants anything checked, even ` +
+			`if they only mention "deck," or "slides," in passing. Ships 10 presets.`},
+		skills.Skill{Name: "other", Description: "Unrelated text about gardens."},
+	)
+	ix := index.Compile(cat, nil, index.Options{})
+	keyword := func(term string) bool {
+		kw, id := false, ix.TermID(term)
+		if id < 0 {
+			return false
+		}
+		ix.Postings(id, func(p index.Posting) {
+			kw = kw || p.Skill == ix.SkillID("verification-before-completion") && p.Field.IsKeyword()
+		})
+		return kw
+	}
+	for _, term := range []string{"10", "before", "whenev", "want", "anyth", "even", "mention", "deck,", "slides,"} {
+		assert.False(t, keyword(term), "%q is a keyword", term)
+	}
+	for _, term := range []string{"verif", "complet", "deck", "slide", "check", "preset"} {
+		assert.True(t, keyword(term), "%q is no keyword", term)
+	}
+}
+
 // DocFreq counts the skills a term reaches in any field, once each.
 func TestDocFreq(t *testing.T) {
 	ix := index.Compile(keywordCatalog(), nil, index.Options{})
