@@ -27,7 +27,7 @@ func TestBreakdownByLabel(t *testing.T) {
 	f, err := eval.Read(path)
 	require.NoError(t, err)
 	require.Len(t, f.Cases, 5)
-	assert.Equal(t, eval.Case{Query: "b", Expected: "db", Lang: "zh", Kind: "paraphrase"}, f.Cases[1])
+	assert.Equal(t, eval.Case{Query: "b", Expected: "db", Lang: "zh", Kind: "paraphrase", Line: 2}, f.Cases[1])
 
 	routed := []string{"db", "web", "", "", "db"} // right, wrong, abstained on a skill, right abstention, wrong injection
 	var outs []eval.Outcome
