@@ -116,9 +116,8 @@ const stackReserve = 64 << 10
 // from 2 KB step by step. 16 KB, not more: 8 KB left half the copies
 // (cachegrind of a prompt event at 50 skills: stack copying 0.21 M
 // instructions, 0.14 M with 8 KB, 0.08 M with 16 or 64 KB; the floor's
-// own is 0.03 M). The reserve is not written (growStack), so a larger one
-// would cost no page, but it would take the helper past the 32 KB up to
-// which stacks come from the runtime's pooled stack cache.
+// own is 0.03 M). The reserve is not written (growStack): it costs
+// address space, not pages.
 const helperReserve = 16 << 10
 
 // background runs f on a goroutine of its own and delivers f's value on
