@@ -268,11 +268,18 @@ func (p *peek) session(s *Store, id string) (*SessionFile, error) {
 	return p.f, p.err
 }
 
+// now is the handler's clock (Now, else the system's in UTC). A time in
+// the local zone, written into the session file (a project's detection,
+// a skill's use) or the prompt memory's journal, had every later process
+// load the zone's file to read it back (time.Parse looks a numeric offset
+// up in the local zone): with TZ=Europe/Berlin, one zoneinfo file opened
+// and parsed by each prompt event's process (strace). The instants are
+// the same; nothing the hook does reads the local hour or day.
 func (h *Handler) now() time.Time {
 	if h.Now != nil {
 		return h.Now()
 	}
-	return time.Now()
+	return time.Now().UTC()
 }
 
 // prompt routes a prompt in its session.

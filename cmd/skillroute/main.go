@@ -31,6 +31,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 
 	"github.com/skillroute/skillroute/internal/termsafe"
@@ -80,6 +81,11 @@ func main() {
 		// without bound (the command tests reached 4 GiB, 24 GiB under
 		// -race).
 		debug.SetGCPercent(-1)
+		// The binary links package testing (kljensen/snowball imports
+		// it), which keeps the runtime's allocation profile on: a sample
+		// every 512 KB or so, each an unwind of the stack and, the first,
+		// the profile's hash table mapped. Nothing reads a hook's profile.
+		runtime.MemProfileRate = 0
 	}
 	os.Exit(run(appFromEnv(), os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -1,0 +1,51 @@
+package hook
+
+import (
+	"runtime"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// threadFaults is the calling thread's minor page faults so far.
+func threadFaults(t *testing.T) int64 {
+	const rusageThread = 1 // RUSAGE_THREAD, not in package syscall
+	var ru syscall.Rusage
+	require.NoError(t, syscall.Getrusage(rusageThread, &ru))
+	return ru.Minflt
+}
+
+// TestGrowStackTouchesNoPage holds what growStack is for: the handler's
+// goroutine moves to a stack its reserve fits in, and the process pays
+// for the pages of that stack the handler uses, not for the reserve.
+// Written, the 64 KB reserve alone is 16 pages.
+func TestGrowStackTouchesNoPage(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector writes the shadow of each new stack: its pages, not the reserve's, would be counted")
+	}
+	for _, tc := range []struct {
+		name string
+		grow func(int) byte
+		size int
+	}{
+		{"handler", growStack, stackReserve},
+		{"helper", growHelperStack, helperReserve},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			faults := make(chan int64)
+			go func() {
+				runtime.LockOSThread() // the thread's count is the goroutine's
+				defer runtime.UnlockOSThread()
+				before := threadFaults(t)
+				tc.grow(-1)
+				faults <- threadFaults(t) - before
+			}()
+			pages := int64(tc.size / syscall.Getpagesize())
+			// The new stack's first pages (the copied frames) and the
+			// runtime's bookkeeping may fault; the reserve's pages may not.
+			assert.Less(t, <-faults, pages/2, "growing the stack faulted in the reserve")
+		})
+	}
+}
