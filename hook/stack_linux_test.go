@@ -43,9 +43,11 @@ func TestGrowStackTouchesNoPage(t *testing.T) {
 				faults <- threadFaults(t) - before
 			}()
 			pages := int64(tc.size / syscall.Getpagesize())
-			// The new stack's first pages (the copied frames) and the
-			// runtime's bookkeeping may fault; the reserve's pages may not.
-			assert.Less(t, <-faults, pages/2, "growing the stack faulted in the reserve")
+			// The new stack's first pages (the copied frames, which may
+			// straddle a page) and the runtime's bookkeeping may fault;
+			// the reserve's pages may not (written: 17-19 faults for the
+			// handler's, 5 for a helper's).
+			assert.Less(t, <-faults, max(pages/2, 3), "growing the stack faulted in the reserve")
 		})
 	}
 }
