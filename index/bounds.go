@@ -601,3 +601,26 @@ func selectNth(a []float64, k int) float64 {
 	}
 	return a[k]
 }
+
+// averageStep is the ratio between neighbouring averages of the grid
+// gridAverage puts a catalog's average lengths on. Every posting's weight
+// and impact level depends on them (a text field's average in its
+// weight, the skills' average length in its level), so an average that
+// moved with every edit made a recompile redo every posting; on a grid of
+// 1 % steps one edit among thousands of skills leaves it where it was,
+// and a recompile keeps the postings of every term the edit did not touch
+// (reuse.go). A length 1 % off its exact average moves a BM25 score by
+// under 0.75 % of its length term.
+const averageStep = 0.01
+
+// gridAverage returns the point of a geometric grid of ratio
+// 1 + averageStep nearest to the average x (in logarithm): the same for
+// every x near enough to it, computed the same way by a cold compile and
+// a recompile. Zero, a negative or a non-finite x is returned as it is.
+func gridAverage(x float64) float64 {
+	if !(x > 0) || math.IsInf(x, 1) {
+		return x
+	}
+	step := math.Log1p(averageStep)
+	return math.Exp(math.Round(math.Log(x)/step) * step)
+}

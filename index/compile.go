@@ -210,7 +210,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		total += ix.Skills.Length(i)
 	}
 	if n > 0 {
-		ix.AvgLength = total / float64(n)
+		ix.AvgLength = gridAverage(total / float64(n))
 	}
 	// Before segmenting, which reorders each term's postings by impact:
 	// the glossary reads them.
@@ -817,7 +817,7 @@ func (b *builder) layout(ix *Index, workers int) {
 	// them. The average is over the whole catalog, known only now.
 	var avg [2]float64
 	for f := range avg {
-		avg[f] = max(1, b.fieldSum[f]/float64(max(1, b.n)))
+		avg[f] = max(1, gridAverage(b.fieldSum[f]/float64(max(1, b.n))))
 	}
 	parallelRuns(runs, func(k int, r run) {
 		next := counts[k].posts
