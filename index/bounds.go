@@ -176,7 +176,10 @@ type skillRun struct {
 // are independent: the cores share them out in ranges of about equal
 // postings (a tenth of a 100,000-skill compile, when it ran on one), and
 // the ranges' segments are joined in term order.
-func (ix *Index) buildSegments(workers int) {
+//
+// With a plan of reuse (ru), a term copied from the last index takes its
+// postings, levels and segments from there, in runs of neighbouring terms.
+func (ix *Index) buildSegments(workers int, ru *reuse) {
 	n := ix.Terms.Len()
 	parts := max(1, min(workers, len(ix.PostSkill)/segmentPart))
 	outs := make([]segmentsOut, parts)
@@ -204,9 +207,22 @@ func (ix *Index) buildSegments(workers int) {
 		go func(out *segmentsOut, from, to int) {
 			defer wg.Done()
 			var sc segmentScratch
+			if ru == nil {
+				for t := from; t < to; t++ {
+					ix.segmentTerm(t, norms, &sc, out)
+				}
+				return
+			}
+			cp := copier{ix: ix, ru: ru}
 			for t := from; t < to; t++ {
+				if o := ru.old[t]; o >= 0 {
+					cp.term(t, int(o), out)
+					continue
+				}
+				cp.flush()
 				ix.segmentTerm(t, norms, &sc, out)
 			}
+			cp.flush()
 		}(&outs[part], from, to)
 		from = to
 	}

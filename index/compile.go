@@ -191,6 +191,28 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	if len(derivedWords) > 0 {
 		ix.Dict = table.New(tokenize.HanWords(append(dictWords, derivedWords...)))
 	}
+	total := 0.0
+	for i := range n {
+		total += infos[i].Length
+	}
+	if n > 0 {
+		ix.AvgLength = gridAverage(total / float64(n))
+	}
+	// With the last compile's index, the postings of the terms no changed
+	// skill uses are copied from it (reuse.go), if the plan the layout
+	// asks for once it has counted the terms allows.
+	var plan func(order, starts []uint32, avg [2]float64) *reuse
+	if opt.Cuts != nil {
+		ix.sums, ix.context = sums, compileContext(opt.Cuts, syn, opt)
+		if prev := opt.Previous; prev != nil && !needDerive && namesHash(infos) == prev.ix.NamesHash {
+			plan = func(order, starts []uint32, avg [2]float64) *reuse {
+				return b.planReuse(prev, sums, ix.context, order, starts, avg, ix.AvgLength)
+			}
+		}
+	}
+	if opt.Previous != nil {
+		defer opt.Previous.evict()
+	}
 	// The skill table is made while the postings are laid out, which
 	// does not read it: the layout leaves a core idle while it sorts the
 	// terms and sums their counts.
@@ -199,23 +221,25 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		ix.Skills = NewSkillTable(infos)
 		ix.NamesHash = namesHash(infos)
 	})
-	b.layout(ix, workers)
+	ru := b.layout(ix, workers, plan)
 	skillTable.Wait()
 	if opt.Cuts != nil {
 		opt.Cuts.done(b.terms, b.weights, ix.Terms.Len()) // the words and records the index is built from are copied into it
 	}
 
-	total := 0.0
-	for i := range n {
-		total += ix.Skills.Length(i)
+	if ru == nil {
+		// Before segmenting, which reorders each term's postings by
+		// impact: the glossary reads them.
+		ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
+		ix.buildSegments(workers, nil)
+	} else {
+		// The copied terms' postings are there once segmented; the
+		// glossary asks only whether a term is in the index and whether
+		// some skill lists it, which their order does not change.
+		ix.buildSegments(workers, ru)
+		ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
+		ix.reused = ru.terms
 	}
-	if n > 0 {
-		ix.AvgLength = gridAverage(total / float64(n))
-	}
-	// Before segmenting, which reorders each term's postings by impact:
-	// the glossary reads them.
-	ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
-	ix.buildSegments(workers)
 	if !ix.Skills.plugins {
 		ix.pluginOnce.Do(func() { ix.plugins = map[string]int{} }) // as after loading
 	}
@@ -718,7 +742,7 @@ type runCount struct {
 // layout sorts the terms, lays the postings out by term (a counting sort:
 // skills in order, a skill's fields in order), with tf-idf weights, and
 // indexes the keyword terms by trigram.
-func (b *builder) layout(ix *Index, workers int) {
+func (b *builder) layout(ix *Index, workers int, plan func(order, starts []uint32, avg [2]float64) *reuse) *reuse {
 	// The skills are shared out in runs of about equal postings, one per
 	// worker; each counts its run's postings and document frequencies per
 	// term, and lays its postings out after those of the runs before it,
@@ -783,6 +807,18 @@ func (b *builder) layout(ix *Index, workers int) {
 		starts[r+1] = at
 	}
 	ix.Starts = starts
+	// Text fields are length-normalised each on its own (BM25F): a long
+	// playbook holds every common word several times, and would otherwise
+	// collect more of a prompt's words than a short one that is about
+	// them. The average is over the whole catalog, known only now.
+	var avg [2]float64
+	for f := range avg {
+		avg[f] = max(1, gridAverage(b.fieldSum[f]/float64(max(1, b.n))))
+	}
+	var ru *reuse
+	if plan != nil {
+		ru = plan(order, starts, avg)
+	}
 	total := int(b.total)
 	ix.PostSkill = make([]uint32, total)
 	ix.PostWeight = make([]float32, total)
@@ -811,14 +847,6 @@ func (b *builder) layout(ix *Index, workers int) {
 		}
 		return 1 + math.Log(float64(v))
 	}
-	// Text fields are length-normalised each on its own (BM25F): a long
-	// playbook holds every common word several times, and would otherwise
-	// collect more of a prompt's words than a short one that is about
-	// them. The average is over the whole catalog, known only now.
-	var avg [2]float64
-	for f := range avg {
-		avg[f] = max(1, gridAverage(b.fieldSum[f]/float64(max(1, b.n))))
-	}
 	parallelRuns(runs, func(k int, r run) {
 		next := counts[k].posts
 		// The blocks this run's skills' entries lie in alone, which the
@@ -833,6 +861,9 @@ func (b *builder) layout(ix *Index, workers int) {
 			}
 			for _, e := range b.skillEntries(skill, &scratch) {
 				term, field, value := e.term, Field(e.code>>fieldShift), e.code&valueMask
+				if ru != nil && ru.cleanID[term] {
+					continue // copied from the last index
+				}
 				var w float64
 				switch field {
 				case FieldDescription:
@@ -859,6 +890,7 @@ func (b *builder) layout(ix *Index, workers int) {
 		}
 	})
 	b.entries = nil // the largest thing built; the layout is done with it
+	return ru
 }
 
 // runBlocks returns the blocks that hold entries of run r's skills and of

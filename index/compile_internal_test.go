@@ -502,3 +502,35 @@ func TestLevelBoundIsImpactLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestGridAverage protects the grid of average lengths a recompile's
+// reuse of postings relies on: an average is moved to a point within
+// half a step of it, a point stays where it is, and an average that moves
+// by less than the distance to the grid's midpoints keeps its point.
+func TestGridAverage(t *testing.T) {
+	cases := []struct {
+		name string
+		x    float64
+	}{
+		{"one", 1},
+		{"a short skill's length", 3.7},
+		{"a description's words", 21.35},
+		{"a body's words", 217.7},
+		{"a large catalog's body", 1234.5678},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := gridAverage(c.x)
+			assert.InEpsilon(t, c.x, g, averageStep/2+1e-12, "within half a step")
+			assert.Equal(t, g, gridAverage(g), "a point of the grid is its own")
+			for _, near := range []float64{g * (1 + averageStep/3), g * (1 - averageStep/3), g + 1e-9} {
+				assert.Equal(t, g, gridAverage(near), "%v keeps the point %v", near, g)
+			}
+			assert.NotEqual(t, g, gridAverage(g*(1+averageStep)), "a step away is the next point")
+		})
+	}
+	for _, x := range []float64{0, -2, math.Inf(1)} {
+		assert.Equal(t, x, gridAverage(x), "%v is left as it is", x)
+	}
+	assert.True(t, math.IsNaN(gridAverage(math.NaN())))
+}

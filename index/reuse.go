@@ -1,0 +1,317 @@
+package index
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/store"
+	"github.com/skillroute/skillroute/tokenize"
+)
+
+// Reusing the last compile's postings. A term's postings, segments and
+// impact levels depend on the skills that use it (their entries, their
+// field lengths and lengths), on the number of skills, on its document
+// frequencies and on the catalog's average lengths, which sit on a grid
+// (gridAverage) that one edit among many skills rarely moves. So when a
+// recompile has the skills of the last compile, by name and in order,
+// and the same averages, every term that no changed skill uses, before or
+// after its change, is what it was: its postings are copied from the last
+// index, and only the terms the changed skills touch are laid out and
+// segmented afresh. The index is the one a cold compile writes, byte for
+// byte (TestRecompileReusesPostings). A changed skill is one whose
+// ContentSum differs from the last compile's, kept beside its index
+// (SaveSums): one whose entries came from the cut cache is not assumed
+// unchanged, since the cache may hold a record of another compile.
+//
+// The terms a changed skill used before its change are found without
+// reading its old postings: they are the terms whose postings grew or
+// shrank, or that the skill still uses. Its old field lengths, which the
+// check of the averages needs, are counted from the old postings of those
+// terms.
+
+// sumsKind and sumsVersion frame the file of a compile's skill sums.
+const (
+	sumsKind    = "sums"
+	sumsVersion = 1
+)
+
+// reuseShare bounds the postings a recompile lays out afresh, as a share
+// of all: past it the changed skills touch so much that laying everything
+// out is as quick as copying the rest.
+const reuseShare = 0.5
+
+// Previous is the last compile of a catalog, which a recompile may take
+// the postings of unchanged terms from (Options.Previous): its index,
+// read in place from its file, and its skills' ContentSums.
+type Previous struct {
+	ix      *Index
+	context string
+	sums    []skills.Sum
+	evict   func()
+}
+
+// LoadPrevious reads the index file at indexPath and the sums its compile
+// saved at sumsPath (Index.SaveSums). Sums of another index, or a file
+// damaged or missing, are an error: the compile is then a cold one.
+func LoadPrevious(indexPath, sumsPath string) (*Previous, error) {
+	data, err := store.LoadCache(sumsPath, sumsKind, sumsVersion)
+	if err != nil {
+		return nil, err
+	}
+	r := reader{data: data}
+	context := strings.Clone(r.str())
+	source := strings.Clone(r.str())
+	n := r.length(len(skills.Sum{}))
+	sums := make([]skills.Sum, n)
+	for i := range sums {
+		copy(sums[i][:], r.data[len(skills.Sum{})*i:])
+	}
+	r.skip(len(skills.Sum{}) * n)
+	if r.err != nil || len(r.data) != 0 {
+		return nil, fmt.Errorf("%s: damaged skill sums", sumsPath)
+	}
+	payload, evict, err := store.MapCache(indexPath, cacheKind, FormatVersion)
+	if errors.Is(err, store.ErrVersion) {
+		return nil, fmt.Errorf("%s: %w", indexPath, ErrStale)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ix, err := decode(indexPath, payload)
+	if err != nil {
+		evict()
+		return nil, err
+	}
+	if ix.SourceHash != source || ix.Skills.Len() != n {
+		evict()
+		return nil, fmt.Errorf("%s: the sums of another index than %s", sumsPath, indexPath)
+	}
+	return &Previous{ix: ix, context: context, sums: sums, evict: evict}, nil
+}
+
+// SaveSums writes what a later compile needs besides this index to reuse
+// its postings (LoadPrevious): its skills' ContentSums and what cutting
+// them depended on. An index that was loaded, not compiled, has none, and
+// writes nothing.
+func (ix *Index) SaveSums(path string) error {
+	if ix.sums == nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	w := writer{&sink{w: &buf}}
+	w.str(ix.context)
+	w.str(ix.SourceHash)
+	w.num(uint64(len(ix.sums)))
+	for i := range ix.sums {
+		w.s.write(ix.sums[i][:])
+	}
+	return store.WriteCacheNoSync(path, sumsKind, sumsVersion, buf.Bytes())
+}
+
+// Reused returns how many terms the compile of ix copied from the last
+// compile's index (Options.Previous); 0 when it laid every term out.
+func (ix *Index) Reused() int { return ix.reused }
+
+// compileContext is what, besides the skills, every skill's entries are
+// cut by: the cut cache's identity (the binary, the format and the
+// dictionary), the options, the synonyms and the glossary.
+func compileContext(cuts *CutCache, syn *tokenize.Synonyms, opt Options) string {
+	return cuts.ident + "\x00" + newSourceHasher(opt).sum(syn)
+}
+
+// reuse is a recompile's plan for taking postings from the last index.
+type reuse struct {
+	prev    *Index
+	changed []int // the skills whose sums differ from the last compile's
+	// By new term rank: the old term's rank, or -1 where the term is laid
+	// out afresh.
+	old []int32
+	// By term id (the builder's numbers): whether its postings are copied.
+	cleanID []bool
+	terms   int // how many terms are copied
+	evict   func()
+}
+
+// planReuse returns the plan of a recompile that may reuse prev's
+// postings, or nil where it may not: other skills or another context
+// (sums, names, their number), or too many postings changed. It is
+// called once the terms are counted and sorted (order, starts), before
+// any posting is laid out, with the averages this compile uses.
+func (b *builder) planReuse(prev *Previous, sums []skills.Sum, context string, order []uint32, starts []uint32, avg [2]float64, avgLength float64) *reuse {
+	old := prev.ix
+	n := b.n
+	if prev.context != context || len(prev.sums) != n || old.Skills.Len() != n || old.AvgLength != avgLength {
+		return nil
+	}
+	ru := &reuse{prev: old, evict: prev.evict}
+	for i := range n {
+		if sums[i] != prev.sums[i] {
+			ru.changed = append(ru.changed, i)
+		}
+	}
+	// The terms the changed skills use now.
+	touched := make([]bool, len(b.terms))
+	var scratch []entry
+	var newLen [2]float64 // the changed skills' field lengths now
+	for _, s := range ru.changed {
+		for _, e := range b.skillEntries(s, &scratch) {
+			touched[e.term] = true
+		}
+		newLen[0] += float64(b.fieldTerms[s][0])
+		newLen[1] += float64(b.fieldTerms[s][1])
+	}
+	// Each new term's old rank, by the two sorted term lists; a term is
+	// copied where it is the same term, with as many postings, untouched.
+	ru.old = make([]int32, len(order))
+	ru.cleanID = make([]bool, len(b.terms))
+	isChanged := make([]bool, n)
+	for _, s := range ru.changed {
+		isChanged[s] = true
+	}
+	var oldLen [2]float64 // the changed skills' field lengths before
+	fresh := 0            // postings laid out afresh
+	o, on := 0, old.Terms.Len()
+	for r, id := range order {
+		term := b.terms[id]
+		for o < on && old.Terms.At(o) < term {
+			ru.countOld(o, isChanged, &oldLen) // a term gone: a changed skill used it
+			o++
+		}
+		ru.old[r] = -1
+		if o < on && old.Terms.At(o) == term {
+			from, to := old.Starts[o], old.Starts[o+1]
+			if !touched[id] && to-from == starts[r+1]-starts[r] && old.segmentsWhole(o) {
+				ru.old[r] = int32(o)
+				ru.cleanID[id] = true
+				ru.terms++
+			} else {
+				ru.countOld(o, isChanged, &oldLen)
+			}
+			o++
+		}
+		if ru.old[r] < 0 {
+			fresh += int(starts[r+1] - starts[r])
+		}
+	}
+	for ; o < on; o++ {
+		ru.countOld(o, isChanged, &oldLen)
+	}
+	if float64(fresh) > reuseShare*float64(b.total) {
+		return nil
+	}
+	// The averages the last compile used: its field sums are this
+	// compile's, less the changed skills' lengths now, plus theirs before.
+	for f := range avg {
+		was := max(1, gridAverage((b.fieldSum[f]-newLen[f]+oldLen[f])/float64(max(1, n))))
+		if was != avg[f] {
+			return nil
+		}
+	}
+	return ru
+}
+
+// countOld adds to lens the field lengths that the changed skills'
+// postings of old term o counted: a posting of a description or body
+// word (not a phrase) is one distinct word of its field.
+func (ru *reuse) countOld(o int, isChanged []bool, lens *[2]float64) {
+	old := ru.prev
+	if isPhrase(old.Terms.At(o)) {
+		return
+	}
+	from, to := old.Starts[o], old.Starts[o+1]
+	if from > to || int(to) > len(old.PostSkill) {
+		return
+	}
+	for p := from; p < to; p++ {
+		if s := old.PostSkill[p]; int(s) < len(isChanged) && isChanged[s] {
+			switch Field(old.PostField[p]) {
+			case FieldDescription:
+				lens[0]++
+			case FieldBody:
+				lens[1]++
+			}
+		}
+	}
+}
+
+// segmentsWhole reports whether old term o's postings and segments are
+// whole, as a compile writes them, so that copying them cannot go out of
+// range: a damaged file's term is laid out afresh.
+func (ix *Index) segmentsWhole(o int) bool {
+	from, to := ix.Starts[o], ix.Starts[o+1]
+	if from >= to || int(to) > len(ix.PostSkill) || len(ix.PostExact) != len(ix.PostSkill) || len(ix.PostPartial) != len(ix.PostSkill) ||
+		len(ix.PostWeight) != len(ix.PostSkill) || len(ix.PostField) != len(ix.PostSkill) {
+		return false
+	}
+	a, b := ix.TermSegs[o], ix.TermSegs[o+1]
+	if a >= b || int(b) > len(ix.ExactBound) || len(ix.PartialBound) != len(ix.ExactBound) || len(ix.SegStart) != len(ix.ExactBound)+1 {
+		return false
+	}
+	if ix.SegStart[a] != from || ix.SegStart[b] != to {
+		return false
+	}
+	for j := a; j < b; j++ {
+		if ix.SegStart[j] >= ix.SegStart[j+1] {
+			return false
+		}
+	}
+	return true
+}
+
+// copier copies terms' postings from the last index, a run of
+// neighbouring terms at a time (most terms reach a few skills: five
+// copies a term cost more than the copying).
+type copier struct {
+	ix       *Index
+	ru       *reuse
+	from, to uint32 // the run's postings in the new index
+	oldFrom  uint32 // and where they start in the old
+	copied   int    // bytes copied since the old pages were last dropped
+}
+
+// evictEvery is how many bytes of the old index's postings a copier
+// copies before it drops the old pages from memory: at 100,000 skills
+// they are 386 MB, which would otherwise stay resident beside the new.
+const evictEvery = 32 << 20
+
+// term copies old term o's segments as new term t's, and adds its
+// postings to the run.
+func (c *copier) term(t, o int, out *segmentsOut) {
+	ix, old := c.ix, c.ru.prev
+	from, to := ix.Starts[t], ix.Starts[t+1]
+	of := old.Starts[o]
+	if c.from == c.to || c.oldFrom+(c.to-c.from) != of || c.to != from {
+		c.flush()
+		c.from, c.to, c.oldFrom = from, from, of
+	}
+	c.to = to
+	out.termSegs = append(out.termSegs, uint32(len(out.exact)))
+	for j := old.TermSegs[o]; j < old.TermSegs[o+1]; j++ {
+		out.segStart = append(out.segStart, old.SegStart[j]-of+from)
+		out.exact = append(out.exact, old.ExactBound[j])
+		out.partial = append(out.partial, old.PartialBound[j])
+	}
+}
+
+// flush copies the run's postings.
+func (c *copier) flush() {
+	if c.from == c.to {
+		return
+	}
+	ix, old := c.ix, c.ru.prev
+	a, b, oa := c.from, c.to, c.oldFrom
+	ob := oa + (b - a)
+	copy(ix.PostSkill[a:b], old.PostSkill[oa:ob])
+	copy(ix.PostWeight[a:b], old.PostWeight[oa:ob])
+	copy(ix.PostField[a:b], old.PostField[oa:ob])
+	copy(ix.PostExact[a:b], old.PostExact[oa:ob])
+	copy(ix.PostPartial[a:b], old.PostPartial[oa:ob])
+	c.from, c.to = 0, 0
+	if c.copied += 11 * int(b-a); c.copied > evictEvery && c.ru.evict != nil {
+		c.ru.evict()
+		c.copied = 0
+	}
+}
