@@ -81,12 +81,11 @@ func LoadPrevious(indexPath, sumsPath string) (*Previous, error) {
 		return nil, err
 	}
 	ix, err := decode(indexPath, payload)
+	evict() // the checksum read every page: they come back as the copy needs them
 	if err != nil {
-		evict()
 		return nil, err
 	}
 	if ix.SourceHash != source || ix.Skills.Len() != n {
-		evict()
 		return nil, fmt.Errorf("%s: the sums of another index than %s", sumsPath, indexPath)
 	}
 	return &Previous{ix: ix, context: context, sums: sums, evict: evict}, nil
