@@ -124,48 +124,73 @@ func compileContext(cuts *CutCache, syn *tokenize.Synonyms, opt Options) string 
 // reuse is a recompile's plan for taking postings from the last index.
 type reuse struct {
 	prev    *Index
-	changed []int // the skills whose sums differ from the last compile's
+	changed []int  // the skills whose sums differ from the last compile's
+	touched []bool // by term id: used by a changed skill now
+	// kept is, by run of the layout, the entries of the touched terms,
+	// gathered as the layout first counts the entries, so that laying
+	// them out reads no entry again; nil past keptShare of the entries.
+	kept [][]keptEntry
 	// By new term rank: the old term's rank, or -1 where the term is laid
 	// out afresh.
 	old []int32
-	// By term id (the builder's numbers): whether its postings are copied.
-	cleanID []bool
-	terms   int // how many terms are copied
-	evict   func()
+	// By term id: whether its postings are copied; and whether it is a
+	// term a changed skill used before only (its postings shrank).
+	cleanID, shrunkID []bool
+	shrunk            []int32 // the old ranks of those
+	damaged           bool    // some term is laid out afresh for neither reason
+	terms             int     // how many terms are copied
+	evict             func()
 }
 
-// planReuse returns the plan of a recompile that may reuse prev's
-// postings, or nil where it may not: other skills or another context
-// (sums, names, their number), or too many postings changed. It is
-// called once the terms are counted and sorted (order, starts), before
-// any posting is laid out, with the averages this compile uses.
-func (b *builder) planReuse(prev *Previous, sums []skills.Sum, context string, order []uint32, starts []uint32, avg [2]float64, avgLength float64) *reuse {
+// keptEntry is an entry of skill with a touched term (reuse.kept).
+type keptEntry struct {
+	skill uint32
+	e     entry
+}
+
+// keptShare bounds reuse.kept, as a share of a run's entries: past it
+// the layout reads every entry again instead (a changed skill that uses
+// the commonest words).
+const keptShare = 0.25
+
+// startReuse begins the plan of a recompile that may reuse prev's
+// postings: the changed skills and the terms they use now. Nil where it
+// may not: other skills, another context or other averages.
+func (b *builder) startReuse(prev *Previous, sums []skills.Sum, context string, avgLength float64) *reuse {
 	old := prev.ix
 	n := b.n
 	if prev.context != context || len(prev.sums) != n || old.Skills.Len() != n || old.AvgLength != avgLength {
 		return nil
 	}
-	ru := &reuse{prev: old, evict: prev.evict}
+	ru := &reuse{prev: old, evict: prev.evict, touched: make([]bool, len(b.terms))}
+	var scratch []entry
 	for i := range n {
 		if sums[i] != prev.sums[i] {
 			ru.changed = append(ru.changed, i)
+			for _, e := range b.skillEntries(i, &scratch) {
+				ru.touched[e.term] = true
+			}
 		}
 	}
-	// The terms the changed skills use now.
-	touched := make([]bool, len(b.terms))
-	var scratch []entry
+	return ru
+}
+
+// planReuse completes the plan once the layout has counted and sorted
+// the terms (order, starts), before it lays any posting out, with the
+// field averages this compile uses; nil where too many postings changed,
+// or the last compile's averages were others.
+func (b *builder) planReuse(ru *reuse, order []uint32, starts []uint32, avg [2]float64) *reuse {
+	old := ru.prev
+	n := b.n
 	var newLen [2]float64 // the changed skills' field lengths now
 	for _, s := range ru.changed {
-		for _, e := range b.skillEntries(s, &scratch) {
-			touched[e.term] = true
-		}
 		newLen[0] += float64(b.fieldTerms[s][0])
 		newLen[1] += float64(b.fieldTerms[s][1])
 	}
 	// Each new term's old rank, by the two sorted term lists; a term is
 	// copied where it is the same term, with as many postings, untouched.
 	ru.old = make([]int32, len(order))
-	ru.cleanID = make([]bool, len(b.terms))
+	ru.cleanID, ru.shrunkID = make([]bool, len(b.terms)), make([]bool, len(b.terms))
 	isChanged := make([]bool, n)
 	for _, s := range ru.changed {
 		isChanged[s] = true
@@ -181,15 +206,24 @@ func (b *builder) planReuse(prev *Previous, sums []skills.Sum, context string, o
 		}
 		ru.old[r] = -1
 		if o < on && old.Terms.At(o) == term {
-			from, to := old.Starts[o], old.Starts[o+1]
-			if !touched[id] && to-from == starts[r+1]-starts[r] && old.segmentsWhole(o) {
+			whole := old.segmentsWhole(o)
+			switch {
+			case !ru.touched[id] && starts[r+1]-starts[r] == old.Starts[o+1]-old.Starts[o] && whole:
 				ru.old[r] = int32(o)
 				ru.cleanID[id] = true
 				ru.terms++
-			} else {
+			case !ru.touched[id] && whole:
+				ru.shrunkID[id] = true // a changed skill used it before
+				ru.shrunk = append(ru.shrunk, int32(o))
+				ru.countOld(o, isChanged, &oldLen)
+			case !ru.touched[id]:
+				ru.damaged = true
+			default:
 				ru.countOld(o, isChanged, &oldLen)
 			}
 			o++
+		} else if !ru.touched[id] {
+			ru.damaged = true // new, yet no changed skill uses it
 		}
 		if ru.old[r] < 0 {
 			fresh += int(starts[r+1] - starts[r])
@@ -210,6 +244,24 @@ func (b *builder) planReuse(prev *Previous, sums []skills.Sum, context string, o
 		}
 	}
 	return ru
+}
+
+// shrunkSkills marks the skills, other than the changed ones, that use a
+// term whose postings shrank: the skills of its old postings.
+func (ru *reuse) shrunkSkills(n int) []bool {
+	marked := make([]bool, n)
+	old := ru.prev
+	for _, o := range ru.shrunk {
+		for _, s := range old.PostSkill[old.Starts[o]:old.Starts[o+1]] {
+			if int(s) < n {
+				marked[s] = true
+			}
+		}
+	}
+	for _, s := range ru.changed {
+		marked[s] = false // their entries are kept (touched terms only)
+	}
+	return marked
 }
 
 // countOld adds to lens the field lengths that the changed skills'

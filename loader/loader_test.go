@@ -348,6 +348,11 @@ func TestRecompileReusesPostings(t *testing.T) {
 			7: func(s string) string { return s + "\nAlso check the flaky retry logic.\n" }}},
 		{name: "a word no skill used", reuse: true, edits: map[int]func(string) string{
 			11: func(s string) string { return s + "\nSee zyxwvutsrq first.\n" }}},
+		{name: "a line removed", reuse: true, edits: map[int]func(string) string{
+			13: func(s string) string {
+				from := strings.Index(s, "\n1. ")
+				return s[:from] + s[from+1+strings.IndexByte(s[from+1:], '\n'):]
+			}}},
 		{name: "a keyword added", reuse: true, edits: map[int]func(string) string{
 			40: func(s string) string { return strings.Replace(s, "core: [", "core: [\"retry storm guard\", ", 1) }}},
 		// Among 300 skills, one body cut to two words moves the bodies'
