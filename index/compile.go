@@ -756,7 +756,7 @@ func (b *builder) layout(ix *Index, workers int, ru *reuse) *reuse {
 	runs := b.runs(workers)
 	counts := make([]runCount, len(runs))
 	var overflow []bool // by run: its kept entries passed keptShare
-	if ru != nil {
+	if ru != nil && float64(ru.keep) <= keptShare*float64(b.total) {
 		ru.kept, overflow = make([][]keptEntry, len(runs)), make([]bool, len(runs))
 	}
 	parallelRuns(runs, func(k int, r run) {
@@ -764,12 +764,18 @@ func (b *builder) layout(ix *Index, workers int, ru *reuse) *reuse {
 			lastKw: make([]uint32, nt), lastText: make([]uint32, nt)}
 		var scratch []entry
 		var kept []keptEntry
+		keep := ru != nil && ru.kept != nil
 		limit := int(keptShare * float64(b.start(r.endSkill)-b.start(r.firstSkill)))
+		if keep {
+			// The run's share of the entries kept, and some room.
+			share := float64(b.start(r.endSkill)-b.start(r.firstSkill)) / float64(max(1, b.total))
+			kept = make([]keptEntry, 0, int(1.1*share*float64(ru.keep))+1024)
+		}
 		for i := r.firstSkill; i < r.endSkill; i++ {
 			skill := uint32(i) + 1
 			for _, e := range b.skillEntries(i, &scratch) {
 				term := e.term
-				if ru != nil && ru.touched[term] {
+				if keep && ru.touched[term] {
 					kept = append(kept, keptEntry{uint32(i), e})
 				}
 				c.posts[term]++
@@ -783,14 +789,13 @@ func (b *builder) layout(ix *Index, workers int, ru *reuse) *reuse {
 					c.dfText[term]++
 				}
 			}
-			if len(kept) > limit && ru != nil {
-				kept, overflow[k] = nil, true
-				limit = math.MaxInt
+			if keep && len(kept) > limit {
+				kept, overflow[k], keep = nil, true, false
 			}
 		}
 		c.lastKw, c.lastText = nil, nil
 		counts[k] = c
-		if ru != nil {
+		if ru != nil && ru.kept != nil {
 			ru.kept[k] = kept
 		}
 	})

@@ -137,6 +137,7 @@ type reuse struct {
 	// term a changed skill used before only (its postings shrank).
 	cleanID, shrunkID []bool
 	shrunk            []int32 // the old ranks of those
+	keep              int     // about how many entries kept holds
 	damaged           bool    // some term is laid out afresh for neither reason
 	terms             int     // how many terms are copied
 	evict             func()
@@ -168,7 +169,16 @@ func (b *builder) startReuse(prev *Previous, sums []skills.Sum, context string, 
 		if sums[i] != prev.sums[i] {
 			ru.changed = append(ru.changed, i)
 			for _, e := range b.skillEntries(i, &scratch) {
-				ru.touched[e.term] = true
+				if !ru.touched[e.term] {
+					ru.touched[e.term] = true
+					// About as many postings as it had: the layout's
+					// first pass keeps them in lists made this large
+					// (grown by append, they were a third of it).
+					if o := old.Terms.Find(b.terms[e.term]); o >= 0 {
+						ru.keep += int(old.Starts[o+1] - old.Starts[o])
+					}
+				}
+				ru.keep++
 			}
 		}
 	}
