@@ -852,7 +852,11 @@ func (b *builder) layout(ix *Index, workers int, ru *reuse) *reuse {
 	// Trigrams of the keyword terms need only the terms: built while the
 	// postings are laid out.
 	var grams sync.WaitGroup
-	grams.Go(func() { b.trigrams(ix, order) })
+	if ru != nil && ru.sameGrams {
+		ru.copyGrams(ix)
+	} else {
+		grams.Go(func() { b.trigrams(ix, order) })
+	}
 	defer grams.Wait()
 	// Each term's IDFs once, not once per posting (3 million at 10,000
 	// skills, each a logarithm).

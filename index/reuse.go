@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/skillroute/skillroute/internal/table"
 	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/store"
 	"github.com/skillroute/skillroute/tokenize"
@@ -138,6 +140,7 @@ type reuse struct {
 	cleanID, shrunkID []bool
 	shrunk            []int32 // the old ranks of those
 	keep              int     // about how many entries kept holds
+	sameGrams         bool    // the old trigrams are the new
 	damaged           bool    // some term is laid out afresh for neither reason
 	terms             int     // how many terms are copied
 	evict             func()
@@ -244,6 +247,20 @@ func (b *builder) planReuse(ru *reuse, order []uint32, starts []uint32, avg [2]f
 	}
 	if float64(fresh) > reuseShare*float64(b.total) {
 		return nil
+	}
+	// The trigrams index the keyword terms by rank: the same terms, each
+	// a keyword term as before, make the same trigrams.
+	ru.sameGrams = len(order) == on
+	for r, id := range order {
+		if !ru.sameGrams {
+			break
+		}
+		switch {
+		case ru.old[r] >= 0:
+			ru.sameGrams = int(ru.old[r]) == r
+		default:
+			ru.sameGrams = old.Terms.At(r) == b.terms[id] && old.segmentsWhole(r) && old.listedAt(r) == (b.dfKeyword[id] > 0)
+		}
 	}
 	// The averages the last compile used: its field sums are this
 	// compile's, less the changed skills' lengths now, plus theirs before.
@@ -375,4 +392,23 @@ func (c *copier) flush() {
 		c.ru.evict()
 		c.copied = 0
 	}
+}
+
+// listedAt reports whether some posting of term o is a keyword's.
+func (ix *Index) listedAt(o int) bool {
+	for _, f := range ix.PostField[ix.Starts[o]:ix.Starts[o+1]] {
+		if Field(f).IsKeyword() {
+			return true
+		}
+	}
+	return false
+}
+
+// copyGrams makes the old index's trigrams the new index's, copied out of
+// the old file.
+func (ru *reuse) copyGrams(ix *Index) {
+	old := ru.prev
+	ix.Grams = table.Strings{Blob: strings.Clone(old.Grams.Blob), Off: slices.Clone(old.Grams.Off)}
+	ix.GramStarts = slices.Clone(old.GramStarts)
+	ix.GramTerms = slices.Clone(old.GramTerms)
 }
