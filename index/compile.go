@@ -204,12 +204,12 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	var ru *reuse
 	if opt.Cuts != nil {
 		ix.sums, ix.context = sums, compileContext(opt.Cuts, syn, opt)
-		if prev := opt.Previous; prev != nil && !needDerive && namesHash(infos) == prev.ix.NamesHash {
-			ru = b.startReuse(prev, sums, ix.context, ix.AvgLength)
+		if prev := opt.Previous; prev != nil && !needDerive {
+			ru = b.startReuse(prev, sums, ix.context, namesHash(infos), ix.AvgLength)
 		}
 	}
 	if opt.Previous != nil {
-		defer opt.Previous.evict()
+		defer opt.Previous.release()
 	}
 	// The skill table is made while the postings are laid out, which
 	// does not read it: the layout leaves a core idle while it sorts the

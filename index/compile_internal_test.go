@@ -542,7 +542,7 @@ func TestGridAverage(t *testing.T) {
 // part; with the
 // built-in glossary, which is compiled after the copies. Each recompile
 // writes the cold compile's index and copies most terms; a damaged sums
-// file is no previous compile.
+// file, or index, is no previous compile.
 func TestReuseInParts(t *testing.T) {
 	defer func(n, m int) { segmentPart, layoutPart = n, m }(segmentPart, layoutPart)
 	segmentPart, layoutPart = 1000, 1000
@@ -603,6 +603,15 @@ func TestReuseInParts(t *testing.T) {
 			again := compileCached(cat)
 			assert.Zero(t, again.Reused())
 			assert.Equal(t, cold, saved(t, again))
+
+			// The sums are whole again; the index they name is damaged.
+			data, err = os.ReadFile(index)
+			require.NoError(t, err)
+			data[len(data)/2] ^= 0xff
+			require.NoError(t, os.WriteFile(index, data, 0o600))
+			damaged := compileCached(cat)
+			assert.Zero(t, damaged.Reused(), "a damaged index is not copied from")
+			assert.Equal(t, cold, saved(t, damaged))
 		})
 	}
 }

@@ -53,51 +53,71 @@ const (
 const reuseShare = 0.5
 
 // Previous is the last compile of a catalog, which a recompile may take
-// the postings of unchanged terms from (Options.Previous): its index,
-// read in place from its file, and its skills' ContentSums.
+// the postings of unchanged terms from (Options.Previous): its skills'
+// ContentSums and names, and its index, read in place from its file
+// only once the recompile knows it has the same skills (open): at 100,000
+// skills, checking the file's checksum reads 386 MB.
 type Previous struct {
-	ix      *Index
+	path    string // the index file
 	context string
+	source  string // the index's SourceHash
+	names   string // and its NamesHash
 	sums    []skills.Sum
+	ix      *Index // once opened
 	evict   func()
 }
 
-// LoadPrevious reads the index file at indexPath and the sums its compile
-// saved at sumsPath (Index.SaveSums). Sums of another index, or a file
-// damaged or missing, are an error: the compile is then a cold one.
+// LoadPrevious reads the sums the compile of the index file at indexPath
+// saved at sumsPath (Index.SaveSums); the index is read when a compile
+// needs it. Sums damaged or missing are an error, and an index that turns
+// out damaged, or not the one the sums were saved with, is not used: the
+// compile is then a cold one.
 func LoadPrevious(indexPath, sumsPath string) (*Previous, error) {
 	data, err := store.LoadCache(sumsPath, sumsKind, sumsVersion)
 	if err != nil {
 		return nil, err
 	}
 	r := reader{data: data}
-	context := strings.Clone(r.str())
-	source := strings.Clone(r.str())
+	p := &Previous{path: indexPath, context: strings.Clone(r.str()), source: strings.Clone(r.str()), names: strings.Clone(r.str())}
 	n := r.length(len(skills.Sum{}))
-	sums := make([]skills.Sum, n)
-	for i := range sums {
-		copy(sums[i][:], r.data[len(skills.Sum{})*i:])
+	p.sums = make([]skills.Sum, n)
+	for i := range p.sums {
+		copy(p.sums[i][:], r.data[len(skills.Sum{})*i:])
 	}
 	r.skip(len(skills.Sum{}) * n)
 	if r.err != nil || len(r.data) != 0 {
 		return nil, fmt.Errorf("%s: damaged skill sums", sumsPath)
 	}
-	payload, evict, err := store.MapCache(indexPath, cacheKind, FormatVersion)
+	return p, nil
+}
+
+// open reads the index, in place; an error if it is damaged or not the
+// one the sums were saved with.
+func (p *Previous) open() error {
+	payload, evict, err := store.MapCache(p.path, cacheKind, FormatVersion)
 	if errors.Is(err, store.ErrVersion) {
-		return nil, fmt.Errorf("%s: %w", indexPath, ErrStale)
+		return fmt.Errorf("%s: %w", p.path, ErrStale)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	ix, err := decode(indexPath, payload)
+	ix, err := decode(p.path, payload)
 	evict() // the checksum read every page: they come back as the copy needs them
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if ix.SourceHash != source || ix.Skills.Len() != n {
-		return nil, fmt.Errorf("%s: the sums of another index than %s", sumsPath, indexPath)
+	if ix.SourceHash != p.source || ix.NamesHash != p.names || ix.Skills.Len() != len(p.sums) {
+		return fmt.Errorf("%s: not the index its sums were saved with", p.path)
 	}
-	return &Previous{ix: ix, context: context, sums: sums, evict: evict}, nil
+	p.ix, p.evict = ix, evict
+	return nil
+}
+
+// release drops the index's pages from memory, if it was read.
+func (p *Previous) release() {
+	if p.evict != nil {
+		p.evict()
+	}
 }
 
 // SaveSums writes what a later compile needs besides this index to reuse
@@ -112,6 +132,7 @@ func (ix *Index) SaveSums(path string) error {
 	w := writer{&sink{w: &buf}}
 	w.str(ix.context)
 	w.str(ix.SourceHash)
+	w.str(ix.NamesHash)
 	w.num(uint64(len(ix.sums)))
 	for i := range ix.sums {
 		w.s.write(ix.sums[i][:])
@@ -167,11 +188,18 @@ const keptShare = 0.25
 
 // startReuse begins the plan of a recompile that may reuse prev's
 // postings: the changed skills and the terms they use now. Nil where it
-// may not: other skills, another context or other averages.
-func (b *builder) startReuse(prev *Previous, sums []skills.Sum, context string, avgLength float64) *reuse {
-	old := prev.ix
+// may not: other skills (names, their number), another context, other
+// averages, or an index that cannot be read.
+func (b *builder) startReuse(prev *Previous, sums []skills.Sum, context, names string, avgLength float64) *reuse {
 	n := b.n
-	if prev.context != context || len(prev.sums) != n || old.Skills.Len() != n || old.AvgLength != avgLength {
+	if prev.context != context || prev.names != names || len(prev.sums) != n {
+		return nil
+	}
+	if prev.ix == nil && prev.open() != nil {
+		return nil
+	}
+	old := prev.ix
+	if old.AvgLength != avgLength {
 		return nil
 	}
 	ru := &reuse{prev: old, evict: prev.evict, touched: make([]bool, len(b.terms))}
