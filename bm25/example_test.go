@@ -29,6 +29,6 @@ func Example() {
 	// database-tuning-expert 1.604
 	//   慢查询
 	//   mysql
-	// devops-expert 0.620
+	// devops-expert 0.619
 	//   mysql
 }

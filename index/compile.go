@@ -191,6 +191,26 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	if len(derivedWords) > 0 {
 		ix.Dict = table.New(tokenize.HanWords(append(dictWords, derivedWords...)))
 	}
+	total := 0.0
+	for i := range n {
+		total += infos[i].Length
+	}
+	if n > 0 {
+		ix.AvgLength = gridAverage(total / float64(n))
+	}
+	// With the last compile's index, the postings of the terms no changed
+	// skill uses are copied from it (reuse.go), if the plan the layout
+	// asks for once it has counted the terms allows.
+	var ru *reuse
+	if opt.Cuts != nil {
+		ix.sums, ix.context = sums, compileContext(opt.Cuts, syn, opt)
+		if prev := opt.Previous; prev != nil && !needDerive {
+			ru = b.startReuse(prev, sums, ix.context, namesHash(infos), ix.AvgLength)
+		}
+	}
+	if opt.Previous != nil {
+		defer opt.Previous.release()
+	}
 	// The skill table is made while the postings are laid out, which
 	// does not read it: the layout leaves a core idle while it sorts the
 	// terms and sums their counts.
@@ -199,23 +219,25 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		ix.Skills = NewSkillTable(infos)
 		ix.NamesHash = namesHash(infos)
 	})
-	b.layout(ix, workers)
+	ru = b.layout(ix, workers, ru)
 	skillTable.Wait()
 	if opt.Cuts != nil {
 		opt.Cuts.done(b.terms, b.weights, ix.Terms.Len()) // the words and records the index is built from are copied into it
 	}
 
-	total := 0.0
-	for i := range n {
-		total += ix.Skills.Length(i)
+	if ru == nil {
+		// Before segmenting, which reorders each term's postings by
+		// impact: the glossary reads them.
+		ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
+		ix.buildSegments(workers, nil)
+	} else {
+		// The copied terms' postings are there once segmented; the
+		// glossary asks only whether a term is in the index and whether
+		// some skill lists it, which their order does not change.
+		ix.buildSegments(workers, ru)
+		ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
+		ix.reused = ru.terms
 	}
-	if n > 0 {
-		ix.AvgLength = total / float64(n)
-	}
-	// Before segmenting, which reorders each term's postings by impact:
-	// the glossary reads them.
-	ix.Glossary = tokenize.CompileGlossary(opt.Glossary, ix.reaches, ix.listed, syn)
-	ix.buildSegments(workers)
 	if !ix.Skills.plugins {
 		ix.pluginOnce.Do(func() { ix.plugins = map[string]int{} }) // as after loading
 	}
@@ -718,7 +740,12 @@ type runCount struct {
 // layout sorts the terms, lays the postings out by term (a counting sort:
 // skills in order, a skill's fields in order), with tf-idf weights, and
 // indexes the keyword terms by trigram.
-func (b *builder) layout(ix *Index, workers int) {
+//
+// With a plan of reuse begun (ru), the layout completes it once the terms
+// are counted, and lays out only the terms it does not copy: from the
+// entries the first pass kept, and those of the skills that use a term a
+// changed skill no longer uses. It returns the plan, nil if none holds.
+func (b *builder) layout(ix *Index, workers int, ru *reuse) *reuse {
 	// The skills are shared out in runs of about equal postings, one per
 	// worker; each counts its run's postings and document frequencies per
 	// term, and lays its postings out after those of the runs before it,
@@ -728,14 +755,29 @@ func (b *builder) layout(ix *Index, workers int) {
 	nt := len(b.terms)
 	runs := b.runs(workers)
 	counts := make([]runCount, len(runs))
+	var overflow []bool // by run: its kept entries passed keptShare
+	if ru != nil && float64(ru.keep) <= keptShare*float64(b.total) {
+		ru.kept, overflow = make([][]keptEntry, len(runs)), make([]bool, len(runs))
+	}
 	parallelRuns(runs, func(k int, r run) {
 		c := runCount{posts: make([]uint32, nt), dfKeyword: make([]uint32, nt), dfText: make([]uint32, nt),
 			lastKw: make([]uint32, nt), lastText: make([]uint32, nt)}
 		var scratch []entry
+		var kept []keptEntry
+		keep := ru != nil && ru.kept != nil
+		limit := int(keptShare * float64(b.start(r.endSkill)-b.start(r.firstSkill)))
+		if keep {
+			// The run's share of the entries kept, and some room.
+			share := float64(b.start(r.endSkill)-b.start(r.firstSkill)) / float64(max(1, b.total))
+			kept = make([]keptEntry, 0, int(1.1*share*float64(ru.keep))+1024)
+		}
 		for i := r.firstSkill; i < r.endSkill; i++ {
 			skill := uint32(i) + 1
 			for _, e := range b.skillEntries(i, &scratch) {
 				term := e.term
+				if keep && ru.touched[term] {
+					kept = append(kept, keptEntry{uint32(i), e})
+				}
 				c.posts[term]++
 				if Field(e.code >> fieldShift).IsKeyword() {
 					if c.lastKw[term] != skill {
@@ -747,10 +789,19 @@ func (b *builder) layout(ix *Index, workers int) {
 					c.dfText[term]++
 				}
 			}
+			if keep && len(kept) > limit {
+				kept, overflow[k], keep = nil, true, false
+			}
 		}
 		c.lastKw, c.lastText = nil, nil
 		counts[k] = c
+		if ru != nil && ru.kept != nil {
+			ru.kept[k] = kept
+		}
 	})
+	if slices.Contains(overflow, true) {
+		ru.kept = nil
+	}
 	b.dfKeyword, b.dfText = make([]uint32, nt), make([]uint32, nt)
 	for _, c := range counts {
 		for t := range nt {
@@ -783,6 +834,17 @@ func (b *builder) layout(ix *Index, workers int) {
 		starts[r+1] = at
 	}
 	ix.Starts = starts
+	// Text fields are length-normalised each on its own (BM25F): a long
+	// playbook holds every common word several times, and would otherwise
+	// collect more of a prompt's words than a short one that is about
+	// them. The average is over the whole catalog, known only now.
+	var avg [2]float64
+	for f := range avg {
+		avg[f] = max(1, gridAverage(b.fieldSum[f]/float64(max(1, b.n))))
+	}
+	if ru != nil {
+		ru = b.planReuse(ru, order, starts, avg)
+	}
 	total := int(b.total)
 	ix.PostSkill = make([]uint32, total)
 	ix.PostWeight = make([]float32, total)
@@ -790,7 +852,11 @@ func (b *builder) layout(ix *Index, workers int) {
 	// Trigrams of the keyword terms need only the terms: built while the
 	// postings are laid out.
 	var grams sync.WaitGroup
-	grams.Go(func() { b.trigrams(ix, order) })
+	if ru != nil && ru.sameGrams {
+		ru.copyGrams(ix)
+	} else {
+		grams.Go(func() { b.trigrams(ix, order) })
+	}
 	defer grams.Wait()
 	// Each term's IDFs once, not once per posting (3 million at 10,000
 	// skills, each a logarithm).
@@ -811,13 +877,9 @@ func (b *builder) layout(ix *Index, workers int) {
 		}
 		return 1 + math.Log(float64(v))
 	}
-	// Text fields are length-normalised each on its own (BM25F): a long
-	// playbook holds every common word several times, and would otherwise
-	// collect more of a prompt's words than a short one that is about
-	// them. The average is over the whole catalog, known only now.
-	var avg [2]float64
-	for f := range avg {
-		avg[f] = max(1, b.fieldSum[f]/float64(max(1, b.n)))
+	if ru != nil && ru.kept != nil && !ru.damaged {
+		b.layoutChanged(ix, ru, runs, counts, avg, idfKw, idfTx, tf)
+		return ru
 	}
 	parallelRuns(runs, func(k int, r run) {
 		next := counts[k].posts
@@ -833,6 +895,9 @@ func (b *builder) layout(ix *Index, workers int) {
 			}
 			for _, e := range b.skillEntries(skill, &scratch) {
 				term, field, value := e.term, Field(e.code>>fieldShift), e.code&valueMask
+				if ru != nil && ru.cleanID[term] {
+					continue // copied from the last index
+				}
 				var w float64
 				switch field {
 				case FieldDescription:
@@ -859,6 +924,71 @@ func (b *builder) layout(ix *Index, workers int) {
 		}
 	})
 	b.entries = nil // the largest thing built; the layout is done with it
+	return ru
+}
+
+// layoutChanged lays out the postings of the terms a recompile does not
+// copy (ru): the touched terms' from the entries the first pass kept,
+// each run's on a goroutine of its own; then those of the terms whose
+// postings shrank, from the entries of the skills their old postings
+// name. The weights are the layout's, by the same arithmetic.
+func (b *builder) layoutChanged(ix *Index, ru *reuse, runs []run, counts []runCount, avg [2]float64, idfKw, idfTx []float64, tf func(uint32) float64) {
+	norm := func(skill uint32) [2]float64 {
+		var norm [2]float64
+		for f := range norm {
+			norm[f] = 1 - TextFieldB + TextFieldB*float64(b.fieldTerms[skill][f])/avg[f]
+		}
+		return norm
+	}
+	place := func(skill uint32, e entry, norm *[2]float64, next []uint32) {
+		term, field, value := e.term, Field(e.code>>fieldShift), e.code&valueMask
+		var w float64
+		switch field {
+		case FieldDescription:
+			w = DescriptionWeight * tf(value) / norm[0] * idfTx[term]
+		case FieldBody:
+			w = BodyWeight * tf(value) / norm[1] * idfTx[term]
+		default:
+			w = b.weights[value] * idfKw[term]
+		}
+		p := next[term]
+		next[term]++
+		ix.PostSkill[p] = skill
+		ix.PostField[p] = uint8(field)
+		ix.PostWeight[p] = float32(w)
+	}
+	parallelRuns(runs, func(k int, r run) {
+		next := counts[k].posts
+		var nm [2]float64
+		last := uint32(math.MaxUint32)
+		for _, ke := range ru.kept[k] {
+			if ke.skill != last {
+				last, nm = ke.skill, norm(ke.skill)
+			}
+			place(ke.skill, ke.e, &nm, next)
+		}
+	})
+	ru.kept = nil
+	if len(ru.shrunk) > 0 {
+		marked := ru.shrunkSkills(b.n)
+		var scratch []entry
+		k := 0
+		for s, m := range marked {
+			if !m {
+				continue
+			}
+			for s >= runs[k].endSkill {
+				k++
+			}
+			nm := norm(uint32(s))
+			for _, e := range b.skillEntries(s, &scratch) {
+				if ru.shrunkID[e.term] {
+					place(uint32(s), e, &nm, counts[k].posts)
+				}
+			}
+		}
+	}
+	b.entries = nil
 }
 
 // runBlocks returns the blocks that hold entries of run r's skills and of

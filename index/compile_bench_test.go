@@ -49,7 +49,7 @@ func BenchmarkSegments(b *testing.B) {
 		runtime.GC()
 		b.StartTimer()
 		before := processCPU()
-		ix.buildSegments(1)
+		ix.buildSegments(1, nil)
 		cpu += processCPU() - before
 	}
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")

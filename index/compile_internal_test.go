@@ -502,3 +502,116 @@ func TestLevelBoundIsImpactLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestGridAverage protects the grid of average lengths a recompile's
+// reuse of postings relies on: an average is moved to a point within
+// half a step of it, a point stays where it is, and an average that moves
+// by less than the distance to the grid's midpoints keeps its point.
+func TestGridAverage(t *testing.T) {
+	cases := []struct {
+		name string
+		x    float64
+	}{
+		{"one", 1},
+		{"a short skill's length", 3.7},
+		{"a description's words", 21.35},
+		{"a body's words", 217.7},
+		{"a large catalog's body", 1234.5678},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := gridAverage(c.x)
+			assert.InEpsilon(t, c.x, g, averageStep/2+1e-12, "within half a step")
+			assert.Equal(t, g, gridAverage(g), "a point of the grid is its own")
+			for _, near := range []float64{g * (1 + averageStep/3), g * (1 - averageStep/3), g + 1e-9} {
+				assert.Equal(t, g, gridAverage(near), "%v keeps the point %v", near, g)
+			}
+			assert.NotEqual(t, g, gridAverage(g*(1+averageStep)), "a step away is the next point")
+		})
+	}
+	for _, x := range []float64{0, -2, math.Inf(1)} {
+		assert.Equal(t, x, gridAverage(x), "%v is left as it is", x)
+	}
+	assert.True(t, math.IsNaN(gridAverage(math.NaN())))
+}
+
+// TestReuseInParts protects the recompile that copies the last index's
+// postings (reuse.go) where the layout and the segmenting run on several
+// workers: the touched terms' entries kept by run, or read again, a
+// shrunk term's laid out from skills of several runs, the copies made by
+// part; with the
+// built-in glossary, which is compiled after the copies. Each recompile
+// writes the cold compile's index and copies most terms; a damaged sums
+// file, or index, is no previous compile.
+func TestReuseInParts(t *testing.T) {
+	defer func(n, m int) { segmentPart, layoutPart = n, m }(segmentPart, layoutPart)
+	segmentPart, layoutPart = 1000, 1000
+	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
+	require.NoError(t, err)
+	gloss, err := tokenize.ParseGlossary(rules.GlossaryName, rules.Glossary)
+	require.NoError(t, err)
+	set, err := synth.Generate(synth.Options{Skills: 300, Seed: 9, Queries: 1})
+	require.NoError(t, err)
+	dropLine := func(body string) string { // the first step of its playbook
+		from := strings.Index(body, "\n1. ")
+		require.GreaterOrEqual(t, from, 0)
+		return body[:from] + body[from+1+strings.IndexByte(body[from+1:], '\n'):]
+	}
+	cases := []struct {
+		name string
+		edit func(cat *skills.Catalog)
+	}{
+		{"a line appended", func(cat *skills.Catalog) { cat.Skills[7].Body += "\nAlso check the flaky retry logic." }},
+		{"a line removed", func(cat *skills.Catalog) { cat.Skills[150].Body = dropLine(cat.Skills[150].Body) }},
+		// Two skills' terms reach more entries than the first pass keeps:
+		// every entry is read again, the copied terms' skipped.
+		{"skills of several runs", func(cat *skills.Catalog) {
+			cat.Skills[20].Body = dropLine(cat.Skills[20].Body)
+			cat.Skills[280].Body += "\nMind the cache warmup."
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cuts, index, sums := filepath.Join(dir, "cuts.bin"), filepath.Join(dir, "index.bin"), filepath.Join(dir, "sums.bin")
+			compileCached := func(cat *skills.Catalog) *Index {
+				opt := Options{Glossary: gloss, Cuts: LoadCutCache(cuts, "test-binary")}
+				if prev, err := LoadPrevious(index, sums); err == nil {
+					opt.Previous = prev
+				}
+				ix := compile(cat, syn, opt, 3)
+				require.NoError(t, opt.Cuts.Save(cuts))
+				require.NoError(t, ix.Save(index))
+				require.NoError(t, ix.SaveSums(sums))
+				return ix
+			}
+			first := compileCached(parsed(t, set))
+			assert.Zero(t, first.Reused(), "no previous compile")
+			cat := parsed(t, set)
+			c.edit(cat)
+			ix := compileCached(cat)
+			cold := saved(t, compile(cat, syn, Options{Glossary: gloss}, 1))
+			assert.Equal(t, cold, saved(t, ix), "the recompile writes the cold compile's index")
+			assert.Greater(t, ix.Reused(), ix.Terms.Len()/2, "most terms are copied")
+
+			data, err := os.ReadFile(sums)
+			require.NoError(t, err)
+			data[len(data)-1] ^= 0xff
+			require.NoError(t, os.WriteFile(sums, data, 0o600))
+			_, err = LoadPrevious(index, sums)
+			require.Error(t, err, "a damaged sums file")
+			again := compileCached(cat)
+			assert.Zero(t, again.Reused())
+			assert.Equal(t, cold, saved(t, again))
+
+			// The sums are whole again; the index they name is damaged.
+			data, err = os.ReadFile(index)
+			require.NoError(t, err)
+			data[len(data)/2] ^= 0xff
+			require.NoError(t, os.WriteFile(index, data, 0o600))
+			damaged := compileCached(cat)
+			assert.Zero(t, damaged.Reused(), "a damaged index is not copied from")
+			assert.Equal(t, cold, saved(t, damaged))
+		})
+	}
+}

@@ -31,8 +31,9 @@ import (
 // did not change: after one skill
 // is edited, only that one is cut again. Everything that depends on the
 // whole catalog (document frequencies, weights, derived keywords, impact
-// segments, calibration) is computed afresh, so the index is the one a
-// cold compile writes, byte for byte (TestCutCacheRecompile).
+// segments, calibration) is computed afresh, or copied from the last
+// index where nothing it depends on changed (reuse.go), so the index is
+// the one a cold compile writes, byte for byte (TestCutCacheRecompile).
 //
 // A skill with written keywords is kept further along: as the builder's
 // entries for it (its terms, each with its field and its count or keyword

@@ -208,6 +208,13 @@ type Index struct {
 
 	gramMap  atomic.Pointer[map[string]int32] // as termMap, for Grams, built after it
 	gramOnce sync.Once
+
+	// What the next compile needs to reuse this one's postings (SaveSums),
+	// set by a compile with a cut cache: each skill's ContentSum and what
+	// cutting depended on (compileContext).
+	sums    []skills.Sum
+	context string
+	reused  int // terms this compile copied from the last (Reused)
 }
 
 // Posting is one (term, skill, field) entry.
@@ -257,6 +264,10 @@ type Options struct {
 	// Cuts, when set, supplies the words or terms of skills a compile
 	// before cut, and keeps this compile's for the next (cutcache.go).
 	Cuts *CutCache
+	// Previous, when set with Cuts, is the last compile of the catalog:
+	// the postings of the terms no changed skill uses are copied from it
+	// (reuse.go). Compile drops its pages from memory when done.
+	Previous *Previous
 }
 
 // IDF is the smoothed inverse document frequency of a term found in df of

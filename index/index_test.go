@@ -151,14 +151,17 @@ func TestCompileTextFields(t *testing.T) {
 	body := gw["a"][index.FieldBody]
 	idf1 := index.TextIDF(2, 1) // gateway: one skill's text
 	// Each text field is length-normalised on its own: a has two distinct
-	// description words against an average of 1.5; its one body word is
-	// measured against an average of at least one word.
-	descNorm := 1 - index.TextFieldB + index.TextFieldB*2/1.5
+	// description words against an average of 1.5 (on the grid of
+	// averages); its one body word is measured against an average of at
+	// least one word.
+	descAvg := index.GridAverage(1.5)
+	require.InEpsilon(t, 1.5, descAvg, 0.005)
+	descNorm := 1 - index.TextFieldB + index.TextFieldB*2/descAvg
 	assert.InDelta(t, index.DescriptionWeight*(1+math.Log(2))*idf1/descNorm, desc.Weight, 1e-6)
 	assert.InDelta(t, index.BodyWeight*idf1, body.Weight, 1e-6)
 
 	to := postings(t, ix, "timeout")
-	assert.InDelta(t, index.DescriptionWeight*index.TextIDF(2, 2)/(1-index.TextFieldB+index.TextFieldB*1/1.5), to["b"][index.FieldDescription].Weight, 1e-6)
+	assert.InDelta(t, index.DescriptionWeight*index.TextIDF(2, 2)/(1-index.TextFieldB+index.TextFieldB*1/descAvg), to["b"][index.FieldDescription].Weight, 1e-6)
 	assert.Less(t, index.TextIDF(2, 2), 0.3, "a word every skill's text uses counts next to nothing")
 
 	// Keyword df and text df are counted apart: "alpha" is rare as a keyword.
@@ -167,7 +170,7 @@ func TestCompileTextFields(t *testing.T) {
 	// Document length: one per keyword plus a tenth per distinct text term.
 	assert.InDelta(t, 1+0.1*3, ix.Skills.Length(ix.SkillID("a")), 1e-9) // gateway, timeout (desc) + gateway (body)
 	assert.InDelta(t, 1+0.1*1, ix.Skills.Length(ix.SkillID("b")), 1e-9)
-	assert.InDelta(t, (1.3+1.1)/2, ix.AvgLength, 1e-9)
+	assert.Equal(t, index.GridAverage((1.3+1.1)/2), ix.AvgLength)
 }
 
 // TestCompileKnownPhrases protects a skill's text indexed by the phrases

@@ -186,8 +186,17 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 		// last compile of this kind of catalog (index.CutCache): after one
 		// edit, only that skill is cut again.
 		opt.Cuts = index.LoadCutCache(cutsFile(cfg), binaryStamp(cfg))
+		// And the last index of this kind of catalog, with its skills'
+		// sums: the postings of the terms no changed skill uses are
+		// copied from it (index.Previous).
+		if last, err := os.ReadFile(latestFile(cfg)); err == nil {
+			if prev, err := index.LoadPrevious(filepath.Join(cfg.CacheDir, filepath.Base(string(last))), sumsFile(cfg)); err == nil {
+				opt.Previous = prev
+			}
+		}
 	}
 	ix := index.Compile(src.catalog, src.synonyms, opt)
+	opt.Previous = nil
 	// The skills' words are cached while calibration runs, and let go
 	// before the index is written: at 100,000 skills they are 215 MB.
 	if opt.Cuts != nil {
@@ -238,6 +247,11 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 		err = os.Chtimes(path, began, began)
 	}
 	if err == nil {
+		// The sums first: a sums file is used only with the index it was
+		// written beside (its source hash), which latest names.
+		if err := ix.SaveSums(sumsFile(cfg)); err != nil && cfg.Warn != nil {
+			fmt.Fprintf(cfg.Warn, "warning: cannot cache the skills' sums: %v\n", err)
+		}
 		err = store.WriteFile(latestFile(cfg), []byte(filepath.Base(path)))
 	}
 	if err != nil && cfg.Warn != nil {
@@ -328,6 +342,12 @@ func catalogKind(cfg Config) string {
 // one per kind, rewritten by each compile with the words of its skills.
 func cutsFile(cfg Config) string {
 	return filepath.Join(cfg.CacheDir, "cuts-"+catalogKind(cfg)+".bin")
+}
+
+// sumsFile names the skill sums of the last compile of a kind of catalog
+// (index.Index.SaveSums), which tell the next compile what changed.
+func sumsFile(cfg Config) string {
+	return filepath.Join(cfg.CacheDir, "sums-"+catalogKind(cfg)+".bin")
 }
 
 // readsSkillFiles reports whether the configuration's catalog is read
@@ -500,7 +520,7 @@ func stampPath(w io.Writer, path string, files map[string]skills.FileStat) error
 }
 
 func pruneCache(dir string) {
-	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin", "front-*.bin", "cuts-*.bin.delta", "front-*.bin.delta"} {
+	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin", "front-*.bin", "sums-*.bin", "cuts-*.bin.delta", "front-*.bin.delta"} {
 		store.PruneCaches(dir, pattern, cacheKeep)
 	}
 }

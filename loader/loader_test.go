@@ -118,7 +118,7 @@ func TestDamagedCacheNeverPanics(t *testing.T) {
 	_, err := loader.Open(opt)
 	require.NoError(t, err)
 	files, _ := filepath.Glob(filepath.Join(cache, "*.bin"))
-	require.Len(t, files, 4, "an index, a rules cache, the skills' words (cuts) and the project table")
+	require.Len(t, files, 5, "an index, a rules cache, the skills' words (cuts) and sums, and the project table")
 	originals := map[string][]byte{}
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -325,6 +325,85 @@ func TestRecompileIsColdCompile(t *testing.T) {
 	require.NoError(t, os.WriteFile(header, []byte(edited), 0o644))
 
 	assert.Equal(t, compile(""), compile(cache), "the recompile writes the cold compile's index")
+}
+
+// TestRecompileReusesPostings protects the recompile that copies the
+// postings of every term no edited skill uses from the last index
+// (index.Previous): after each kind of edit, the index is the one a cold
+// compile writes, byte for byte, and the recompile did copy terms; one
+// that adds a skill (other names) copies none, and is still the cold one.
+func TestRecompileReusesPostings(t *testing.T) {
+	set, err := synth.Generate(synth.Options{Skills: 300, Seed: 9, Queries: 1})
+	require.NoError(t, err)
+	edit := func(old string) func(string) string {
+		return func(s string) string { return strings.Replace(s, old, "", 1) }
+	}
+	cases := []struct {
+		name  string
+		edits map[int]func(string) string // by file number: the file's new text
+		add   bool                        // a skill added
+		reuse bool
+	}{
+		{name: "a line appended to a body", reuse: true, edits: map[int]func(string) string{
+			7: func(s string) string { return s + "\nAlso check the flaky retry logic.\n" }}},
+		{name: "a word no skill used", reuse: true, edits: map[int]func(string) string{
+			11: func(s string) string { return s + "\nSee zyxwvutsrq first.\n" }}},
+		{name: "a line removed", reuse: true, edits: map[int]func(string) string{
+			13: func(s string) string {
+				from := strings.Index(s, "\n1. ")
+				return s[:from] + s[from+1+strings.IndexByte(s[from+1:], '\n'):]
+			}}},
+		{name: "a keyword added", reuse: true, edits: map[int]func(string) string{
+			40: func(s string) string { return strings.Replace(s, "core: [", "core: [\"retry storm guard\", ", 1) }}},
+		// Among 300 skills, one body cut to two words moves the bodies'
+		// average to the next point of the grid (217.7 to 215.5 words):
+		// nothing is copied.
+		{name: "a body emptied", edits: map[int]func(string) string{
+			3: func(s string) string { return s[:strings.Index(s, "\n---\n")+5] + "# Short\n\nOnly this.\n" }}},
+		{name: "two skills edited", reuse: true, edits: map[int]func(string) string{
+			5:  func(s string) string { return s + "\nMind the cache warmup.\n" },
+			99: edit("## Playbook"),
+		}},
+		{name: "a skill added", add: true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range set.Files {
+				writeSkill(t, dir, f.Name, string(f.Data))
+			}
+			compile := func(cache string) (*index.Index, []byte) { // "": no cache at all
+				ix, err := loader.Compile(loader.Config{Catalog: dir, CacheDir: cache})
+				require.NoError(t, err)
+				path := filepath.Join(t.TempDir(), "index.bin")
+				require.NoError(t, ix.Save(path))
+				data, err := os.ReadFile(path)
+				require.NoError(t, err)
+				return ix, data
+			}
+			cache := t.TempDir()
+			compile(cache)
+			for k, fn := range c.edits {
+				path := filepath.Join(dir, set.Files[k].Name, "SKILL.md")
+				data, err := os.ReadFile(path)
+				require.NoError(t, err)
+				edited := fn(string(data))
+				require.NotEqual(t, string(data), edited)
+				require.NoError(t, os.WriteFile(path, []byte(edited), 0o644))
+			}
+			if c.add {
+				writeSkill(t, dir, "zz-new-skill", "---\ndescription: Tune the retry storm guard of the queue workers.\n---\n# Retry\n\nCheck the backoff first.\n")
+			}
+			ix, recompiled := compile(cache)
+			_, cold := compile("")
+			assert.Equal(t, cold, recompiled, "the recompile writes the cold compile's index")
+			if c.reuse {
+				assert.Greater(t, ix.Reused(), ix.Terms.Len()/2, "most terms are copied")
+			} else {
+				assert.Zero(t, ix.Reused())
+			}
+		})
+	}
 }
 
 // TestRecompileReadsOnlyChanged protects the recompile of a large
