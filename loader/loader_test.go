@@ -97,7 +97,9 @@ func TestBuiltinRulesFitAnyCatalog(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
 	}
-	write("security-expert", "---\nname: skillroute:security-expert\ndescription: application security, pentests, XSS, SQL injection\n---\n")
+	// A folder's skill is named by its folder: this one stands for the
+	// plugin skill Claude Code invokes as skillroute:security-expert.
+	write("skillroute:security-expert", "---\ndescription: application security, pentests, XSS, SQL injection\n---\n")
 	write("invoice-helper", "---\ndescription: invoices and VAT\n---\n")
 	r, err := loader.Open(loader.Config{Catalog: dir})
 	require.NoError(t, err, "rules naming absent skills must not stop the router")
