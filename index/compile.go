@@ -858,27 +858,9 @@ func (b *builder) layout(ix *Index, workers int, ru *reuse) *reuse {
 		grams.Go(func() { b.trigrams(ix, order) })
 	}
 	defer grams.Wait()
-	// Each term's IDFs once, not once per posting (3 million at 10,000
-	// skills, each a logarithm).
-	idfKw := make([]float64, nt)
-	idfTx := make([]float64, nt)
-	for id := range nt {
-		idfKw[id] = IDF(b.n, int(b.dfKeyword[id]))
-		idfTx[id] = TextIDF(b.n, int(b.dfText[id]))
-	}
-	// And 1 + ln(count) per count, for the counts text terms reach most.
-	var logTF [64]float64
-	for v := 1; v < len(logTF); v++ {
-		logTF[v] = 1 + math.Log(float64(v))
-	}
-	tf := func(v uint32) float64 {
-		if v < uint32(len(logTF)) {
-			return logTF[v]
-		}
-		return 1 + math.Log(float64(v))
-	}
+	wt := b.newWeigher(nt, avg)
 	if ru != nil && ru.kept != nil && !ru.damaged {
-		b.layoutChanged(ix, ru, runs, counts, avg, idfKw, idfTx, tf)
+		b.layoutChanged(ix, ru, runs, counts, wt)
 		return ru
 	}
 	parallelRuns(runs, func(k int, r run) {
@@ -889,29 +871,12 @@ func (b *builder) layout(ix *Index, workers int, ru *reuse) *reuse {
 		firstBlock, endBlock := b.runBlocks(r)
 		var scratch []entry
 		for skill := r.firstSkill; skill < r.endSkill; skill++ {
-			var norm [2]float64
-			for f := range norm {
-				norm[f] = 1 - TextFieldB + TextFieldB*float64(b.fieldTerms[skill][f])/avg[f]
-			}
+			norm := wt.norm(skill)
 			for _, e := range b.skillEntries(skill, &scratch) {
-				term, field, value := e.term, Field(e.code>>fieldShift), e.code&valueMask
-				if ru != nil && ru.cleanID[term] {
+				if ru != nil && ru.cleanID[e.term] {
 					continue // copied from the last index
 				}
-				var w float64
-				switch field {
-				case FieldDescription:
-					w = DescriptionWeight * tf(value) / norm[0] * idfTx[term]
-				case FieldBody:
-					w = BodyWeight * tf(value) / norm[1] * idfTx[term]
-				default:
-					w = b.weights[value] * idfKw[term]
-				}
-				p := next[term]
-				next[term]++
-				ix.PostSkill[p] = uint32(skill)
-				ix.PostField[p] = uint8(field)
-				ix.PostWeight[p] = float32(w)
+				wt.place(ix, uint32(skill), e, &norm, next)
 			}
 			if b.recs[skill] == nil {
 				// Laid out up to here: the blocks before this skill's
@@ -932,40 +897,16 @@ func (b *builder) layout(ix *Index, workers int, ru *reuse) *reuse {
 // each run's on a goroutine of its own; then those of the terms whose
 // postings shrank, from the entries of the skills their old postings
 // name. The weights are the layout's, by the same arithmetic.
-func (b *builder) layoutChanged(ix *Index, ru *reuse, runs []run, counts []runCount, avg [2]float64, idfKw, idfTx []float64, tf func(uint32) float64) {
-	norm := func(skill uint32) [2]float64 {
-		var norm [2]float64
-		for f := range norm {
-			norm[f] = 1 - TextFieldB + TextFieldB*float64(b.fieldTerms[skill][f])/avg[f]
-		}
-		return norm
-	}
-	place := func(skill uint32, e entry, norm *[2]float64, next []uint32) {
-		term, field, value := e.term, Field(e.code>>fieldShift), e.code&valueMask
-		var w float64
-		switch field {
-		case FieldDescription:
-			w = DescriptionWeight * tf(value) / norm[0] * idfTx[term]
-		case FieldBody:
-			w = BodyWeight * tf(value) / norm[1] * idfTx[term]
-		default:
-			w = b.weights[value] * idfKw[term]
-		}
-		p := next[term]
-		next[term]++
-		ix.PostSkill[p] = skill
-		ix.PostField[p] = uint8(field)
-		ix.PostWeight[p] = float32(w)
-	}
+func (b *builder) layoutChanged(ix *Index, ru *reuse, runs []run, counts []runCount, wt *weigher) {
 	parallelRuns(runs, func(k int, r run) {
 		next := counts[k].posts
 		var nm [2]float64
 		last := uint32(math.MaxUint32)
 		for _, ke := range ru.kept[k] {
 			if ke.skill != last {
-				last, nm = ke.skill, norm(ke.skill)
+				last, nm = ke.skill, wt.norm(int(ke.skill))
 			}
-			place(ke.skill, ke.e, &nm, next)
+			wt.place(ix, ke.skill, ke.e, &nm, next)
 		}
 	})
 	ru.kept = nil
@@ -980,15 +921,74 @@ func (b *builder) layoutChanged(ix *Index, ru *reuse, runs []run, counts []runCo
 			for s >= runs[k].endSkill {
 				k++
 			}
-			nm := norm(uint32(s))
+			nm := wt.norm(s)
 			for _, e := range b.skillEntries(s, &scratch) {
 				if ru.shrunkID[e.term] {
-					place(uint32(s), e, &nm, counts[k].posts)
+					wt.place(ix, uint32(s), e, &nm, counts[k].posts)
 				}
 			}
 		}
 	}
 	b.entries = nil
+}
+
+// weigher gives each entry its posting's weight: a keyword's weight
+// times the term's keyword IDF; a text field's 1 + ln(count), normalised
+// by the field's length against the catalog's average (BM25F), times the
+// text IDF. A cold layout and a recompile's (layoutChanged) weigh by it
+// alike, so that their indexes agree byte for byte.
+type weigher struct {
+	b            *builder
+	avg          [2]float64
+	idfKw, idfTx []float64   // by term: made once, not once per posting (3 million at 10,000 skills, each a logarithm)
+	logTF        [64]float64 // 1 + ln(count), for the counts text terms reach most
+}
+
+func (b *builder) newWeigher(terms int, avg [2]float64) *weigher {
+	wt := &weigher{b: b, avg: avg, idfKw: make([]float64, terms), idfTx: make([]float64, terms)}
+	for id := range terms {
+		wt.idfKw[id] = IDF(b.n, int(b.dfKeyword[id]))
+		wt.idfTx[id] = TextIDF(b.n, int(b.dfText[id]))
+	}
+	for v := 1; v < len(wt.logTF); v++ {
+		wt.logTF[v] = 1 + math.Log(float64(v))
+	}
+	return wt
+}
+
+// norm returns a skill's length normalisation of its text fields.
+func (wt *weigher) norm(skill int) [2]float64 {
+	var norm [2]float64
+	for f := range norm {
+		norm[f] = 1 - TextFieldB + TextFieldB*float64(wt.b.fieldTerms[skill][f])/wt.avg[f]
+	}
+	return norm
+}
+
+func (wt *weigher) tf(v uint32) float64 {
+	if v < uint32(len(wt.logTF)) {
+		return wt.logTF[v]
+	}
+	return 1 + math.Log(float64(v))
+}
+
+// place writes skill's posting of entry e at its term's next place.
+func (wt *weigher) place(ix *Index, skill uint32, e entry, norm *[2]float64, next []uint32) {
+	term, field, value := e.term, Field(e.code>>fieldShift), e.code&valueMask
+	var w float64
+	switch field {
+	case FieldDescription:
+		w = DescriptionWeight * wt.tf(value) / norm[0] * wt.idfTx[term]
+	case FieldBody:
+		w = BodyWeight * wt.tf(value) / norm[1] * wt.idfTx[term]
+	default:
+		w = wt.b.weights[value] * wt.idfKw[term]
+	}
+	p := next[term]
+	next[term]++
+	ix.PostSkill[p] = skill
+	ix.PostField[p] = uint8(field)
+	ix.PostWeight[p] = float32(w)
 }
 
 // runBlocks returns the blocks that hold entries of run r's skills and of
