@@ -243,8 +243,9 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 	}
 	if err == nil {
 		// The file's time is when the sources were read: a skill saved
-		// during the compile is newer than it, and Changed sees it.
-		err = os.Chtimes(path, began, began)
+		// during the compile is newer than it, and Changed sees it. The
+		// write's verification stands (store.Retime).
+		err = store.Retime(path, began)
 	}
 	if err == nil {
 		// The sums first: a sums file is used only with the index it was

@@ -224,3 +224,39 @@ func TestCheckDirSymlinkAbove(t *testing.T) {
 	missing := filepath.Join(tmp, "gone", "state")
 	assert.ErrorIs(t, CheckDir(missing), fs.ErrNotExist)
 }
+
+// Retime dates a cache without undoing its verification: the sidecar
+// the write left vouches for the file under its new times, so the next
+// load skips the checksum pass (shown, as above, by a corruption the
+// pass would catch). A file no sidecar vouched for gets none.
+func TestRetimeKeepsVerification(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "index.bin")
+	require.NoError(t, WriteCache(path, "index", 1, []byte("the payload")))
+	began := time.Now().Add(-time.Minute).Truncate(time.Second)
+	require.NoError(t, Retime(path, began))
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	assert.True(t, info.ModTime().Equal(began), "dated as asked")
+	id, ok := identity(nil, info)
+	require.True(t, ok)
+	stamp, err := os.ReadFile(sidecarPath(path))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(stamp), string(id)+" crc "), "the sidecar records the new identity: %s", stamp)
+	_, err = LoadCache(path, "index", 1)
+	require.NoError(t, err)
+
+	// Unvouched: retimed, and still verified at the next load.
+	require.NoError(t, os.Remove(sidecarPath(path)))
+	require.NoError(t, Retime(path, began.Add(time.Second)))
+	assert.NoFileExists(t, sidecarPath(path))
+
+	// A corrupted file that no sidecar vouches for is caught.
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	raw[HeaderSize] ^= 0xff
+	require.NoError(t, os.WriteFile(path, raw, 0o600))
+	require.NoError(t, Retime(path, began))
+	_, err = LoadCache(path, "index", 1)
+	assert.ErrorIs(t, err, ErrDamaged)
+}
