@@ -241,10 +241,12 @@ func (d *deriver) derive(tok *tokenize.Tokenizer, i int, s *skills.Skill, descWo
 			// A quoted phrase is a trigger the author chose: it counts
 			// whole when its words together are distinctive. A long one
 			// rarely recurs whole, so its words count too.
-			if dist := d.phraseDistinctive(i, words); keep(dist) && len(words) > 1 {
-				add(tokenize.Normalize(g), NameWeight*dist)
-			} else if keep(dist) && len(words) == 1 {
-				add(words[0], NameWeight*dist)
+			if dist := d.phraseDistinctive(i, words); keep(dist) {
+				trigger := tokenize.Normalize(g)
+				if len(words) == 1 {
+					trigger = words[0] // as the tokenizer cuts it: the form a prompt's term takes
+				}
+				add(trigger, NameWeight*dist)
 			}
 			for _, w := range words {
 				if dist := d.distinctive(i, w); keep(dist) && !triggerWording()[w] {

@@ -304,12 +304,7 @@ func checkFrame(path, kind string, version uint32, data []byte, info os.FileInfo
 		return nil, fmt.Errorf("%s: damaged %s cache (checksum mismatch): %w", path, kind, ErrDamaged)
 	}
 	if known {
-		// A hint only: unsynced, and a failure to write it costs the next
-		// load a verification, nothing more.
-		_ = replace(sidecarPath(path), Private, false, func(f *os.File) error {
-			_, err := f.Write(stamp)
-			return err
-		})
+		remember(path, stamp)
 	}
 	return payload, nil
 }
@@ -392,11 +387,18 @@ func Retime(path string, t time.Time) error {
 		return nil
 	}
 	stamp, _ := verifiedStamp(buf[:0], after, binary.LittleEndian.Uint32(h[20:]))
-	_ = replace(sidecarPath(path), Private, false, func(f *os.File) error { // a hint, as checkFrame's
+	remember(path, stamp)
+	return nil
+}
+
+// remember writes the sidecar of a verified cache file. A hint only:
+// unsynced, and a failure to write it costs the next load a
+// verification, nothing more.
+func remember(path string, stamp []byte) {
+	_ = replace(sidecarPath(path), Private, false, func(f *os.File) error {
 		_, err := f.Write(stamp)
 		return err
 	})
-	return nil
 }
 
 // verified reports whether the sidecar of path records stamp: the file

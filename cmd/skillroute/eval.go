@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/skillroute/skillroute/action"
@@ -52,12 +53,14 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	titles := catalogTitles(data.catalog)
+	// The index keeps no titles: the folder is read for them again, and
+	// only when some label is not a skill's name.
+	titles := sync.OnceValue(func() map[string]string { return catalogTitles(data.catalog) })
 	if err := file.ResolveLabels(func(label string) (string, bool) {
 		if id := r.Index.Resolve(label); id >= 0 {
 			return r.Index.Skills.Name(id), true
 		}
-		name, ok := titles[strings.ToLower(label)]
+		name, ok := titles()[strings.ToLower(label)]
 		return name, ok
 	}); err != nil {
 		return err
