@@ -295,7 +295,7 @@ func decodeBranches(screen *words, body *cacheReader, lits int) []Branch {
 	return out
 }
 
-// ruleIndex lists a cached set's rules by the literals of their screens
+// ruleIndex lists a set's rules by the literals of their screens
 // (each branch's first literal group, the smallest): a rule can fire only
 // on a prompt that holds one of them, or when a branch of it requires no
 // literal (always). The literals are listed by their filter keys
@@ -312,9 +312,9 @@ type ruleIndex struct {
 	always, keys, entries, rules []byte
 }
 
-// writeScreens writes the rule index of a set whose literals are
+// buildScreens builds the rule index of a set whose literals are
 // numbered.
-func (s *Set) writeScreens(w *cacheWriter) {
+func (s *Set) buildScreens() ruleIndex {
 	var always words
 	byLiteral := make([][]int, s.lits.len())
 	for i := range s.Rules {
@@ -355,14 +355,21 @@ func (s *Set) writeScreens(w *cacheWriter) {
 		n += len(ids)
 		keys.put(n)
 	}
-	for _, part := range [][]byte{always.b, keys.b, entries.b, rules.b} {
+	return ruleIndex{always: always.b, keys: keys.b, entries: entries.b, rules: rules.b}
+}
+
+// writeScreens writes the rule index of a set whose literals are
+// numbered.
+func (s *Set) writeScreens(w *cacheWriter) {
+	x := s.buildScreens()
+	for _, part := range [][]byte{x.always, x.keys, x.entries, x.rules} {
 		w.str(string(part))
 	}
 }
 
 // mayFire returns which of the set's n rules may fire on the prompt,
 // marking in seen the screen literals it looked up; nil for all of them
-// (a set not loaded from the cache, or an index that does not fit it).
+// (an index that does not fit the set, or no index).
 func (x *ruleIndex) mayFire(prompt string, seen literalMemo, n int) []bool {
 	if x.keys == nil || seen.state == nil || len(x.keys) != 4*filterBits || len(x.entries)%8 != 0 {
 		return nil

@@ -56,6 +56,47 @@ func TestCacheRoundTrip(t *testing.T) {
 	assert.Error(t, err)
 }
 
+// A set parsed in process skips, by its rule index, the rules whose
+// screens a prompt misses, and fires exactly the rules that trying every
+// rule fires, with the same lengths; after Restrict has dropped rules
+// (renumbering the rest) too.
+func TestScreensFireAsEveryRule(t *testing.T) {
+	parsed, _ := builtinCache(t)
+	var prompts []string
+	for _, r := range parsed.Rules {
+		prompts = append(prompts, r.Examples...)
+	}
+	prompts = append(prompts, "你好", "thanks", "react 页面加载慢", "")
+	for i := range len(prompts) - 1 {
+		prompts = append(prompts, prompts[i]+" "+prompts[i+1])
+	}
+	check := func(set *disambig.Set) {
+		every := disambig.Unscreened(set)
+		fired := 0
+		for _, p := range prompts {
+			lower := tokenize.NewText(p).Lower
+			want := disambig.Specificity(every, lower)
+			assert.Equal(t, want, disambig.Specificity(set, lower), "prompt %q", p)
+			fired += len(want)
+		}
+		assert.Greater(t, fired, len(set.Rules), "the examples fire their rules")
+	}
+	check(parsed)
+
+	// Every third boost skill gone: its rules are dropped, the others
+	// move up, and the index built for the first numbering must go.
+	gone := map[string]bool{}
+	for i, r := range parsed.Rules {
+		if i%3 == 0 {
+			gone[r.Boost] = true
+		}
+	}
+	before := len(parsed.Rules)
+	parsed.Restrict(func(s string) (string, bool) { return s, !gone[s] })
+	require.Less(t, len(parsed.Rules), before)
+	check(parsed)
+}
+
 // builtinCache parses the shipped rules and writes their cache file.
 func builtinCache(tb testing.TB) (*disambig.Set, string) {
 	tb.Helper()

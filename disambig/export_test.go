@@ -52,3 +52,12 @@ func Specificity(s *Set, prompt string) map[string]int {
 	}
 	return out
 }
+
+// Unscreened returns a copy of the set that tries every rule on every
+// prompt: no rule index (ruleScreens), the reference the index must agree
+// with.
+func Unscreened(s *Set) *Set {
+	out := s.Without()
+	out.screensOnce.Do(func() {})
+	return out
+}
