@@ -292,6 +292,33 @@ func TestSourceHash(t *testing.T) {
 	assert.NotEqual(t, a, index.SourceHash(keywordCatalog(), nil, index.Options{Glossary: g}))
 }
 
+// TestGlossaryWordsSegment: the glossary's Chinese words are words of the
+// segmentation dictionary, so a keyword that straddles two of them inside
+// a longer keyword is not read into a prompt: "索引" (index) is no word
+// of "搜索引擎优化" (search engine optimisation), whose parts are 搜索|引擎|优化.
+// Without the glossary it is, and meets the database skill.
+func TestGlossaryWordsSegment(t *testing.T) {
+	cat := catalog(
+		skills.Skill{Name: "seo-expert", Description: "Search engine optimisation", Keywords: kw(skills.Core, "搜索引擎优化", "优化")},
+		skills.Skill{Name: "db-expert", Description: "Slow SQL and indexes", Keywords: kw(skills.Core, "索引")},
+	)
+	g, err := tokenize.ParseGlossary("g.yaml", []byte("entries:\n  搜索: [search]\n  引擎: [engine]\n"))
+	require.NoError(t, err)
+	words := func(opt index.Options) []string {
+		var out []string
+		for _, tm := range index.Compile(cat, nil, opt).Tokenizer().Tokenize("搜索引擎优化技术").Terms {
+			if tm.From == "" {
+				out = append(out, tm.Text)
+			}
+		}
+		return out
+	}
+	assert.Contains(t, words(index.Options{}), "索引", "the keywords alone: 索引 is read inside 搜索引擎优化")
+	got := words(index.Options{Glossary: g})
+	assert.NotContains(t, got, "索引")
+	assert.Subset(t, got, []string{"搜索引擎优化", "搜索", "引擎", "优化"})
+}
+
 // TestSaveLoad protects the compiled index file: what is loaded equals what
 // was saved, and routes the same.
 func TestSaveLoad(t *testing.T) {

@@ -35,6 +35,20 @@ type GlossaryFile struct {
 	Hash    string              // sha256 of the file, for index fingerprints
 }
 
+// Words returns the glossary's Chinese words (none for a nil glossary).
+// They are words of the language, and an index segments with them
+// besides its keywords and synonyms (index.Compile).
+func (f *GlossaryFile) Words() []string {
+	if f == nil {
+		return nil
+	}
+	out := make([]string, 0, len(f.Entries))
+	for w := range f.Entries {
+		out = append(out, w)
+	}
+	return out
+}
+
 // ParseGlossary reads a glossary file. A key that is not a Chinese word,
 // or an entry without an English term, is an error naming the entry.
 func ParseGlossary(name string, data []byte) (*GlossaryFile, error) {
