@@ -317,6 +317,23 @@ func TestGlossaryWordsSegment(t *testing.T) {
 	got := words(index.Options{Glossary: g})
 	assert.NotContains(t, got, "索引")
 	assert.Subset(t, got, []string{"搜索引擎优化", "搜索", "引擎", "优化"})
+
+	// A filler the glossary holds (多少, "how many", glossed "number") is
+	// no term: not a dictionary word, which no window filter would drop,
+	// nor a translation.
+	cat = catalog(
+		skills.Skill{Name: "ops-expert", Description: "Disk usage and the number of inodes", Keywords: kw(skills.Core, "inode")},
+		skills.Skill{Name: "pricing-expert", Description: "Price a plan: 定价 多少 each tier", Keywords: kw(skills.Core, "定价")},
+	)
+	g, err = tokenize.ParseGlossary("g.yaml", []byte("entries:\n  多少: [number]\n  磁盘: [disk]\n"))
+	require.NoError(t, err)
+	var terms []string
+	for _, tm := range index.Compile(cat, nil, index.Options{Glossary: g}).Tokenizer().Tokenize("磁盘还剩多少").Terms {
+		terms = append(terms, tm.Text)
+	}
+	assert.Contains(t, terms, "disk")
+	assert.NotContains(t, terms, "多少")
+	assert.NotContains(t, terms, "number")
 }
 
 // TestSaveLoad protects the compiled index file: what is loaded equals what

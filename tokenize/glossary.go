@@ -35,16 +35,20 @@ type GlossaryFile struct {
 	Hash    string              // sha256 of the file, for index fingerprints
 }
 
-// Words returns the glossary's Chinese words (none for a nil glossary).
-// They are words of the language, and an index segments with them
-// besides its keywords and synonyms (index.Compile).
+// Words returns the glossary's Chinese words (none for a nil glossary)
+// but fillers (IsFiller): they are words of the language, and an index
+// segments with them besides its keywords and synonyms (index.Compile),
+// where a filler would escape the window filter as a dictionary word
+// (多少, "how many", glossed "number").
 func (f *GlossaryFile) Words() []string {
 	if f == nil {
 		return nil
 	}
 	out := make([]string, 0, len(f.Entries))
 	for w := range f.Entries {
-		out = append(out, w)
+		if !IsFiller(w) {
+			out = append(out, w)
+		}
 	}
 	return out
 }
@@ -92,7 +96,8 @@ const MaxReach = 2
 
 // CompileGlossary keeps of f the translations that can matter to an index:
 // those whose target is an index term (reaches reports one), MaxReach of
-// them per Chinese word. A Chinese word that the index has as a keyword
+// them per Chinese word. A filler (IsFiller) is not translated: it is no
+// term in the prompt either. A Chinese word that the index has as a keyword
 // (listed reports one) is not translated: the catalog's authors said which
 // skills it belongs to, and its translation would mostly meet the same
 // skills again, at a cost (BenchmarkRoute). The glossary is merged with
@@ -118,7 +123,7 @@ func CompileGlossary(f *GlossaryFile, reaches, listed func(term string) bool, sy
 	}
 	for zh, ens := range entries {
 		zh = strings.ToLower(zh)
-		toEnglish := !translates(syn, zh, false) && !listed(zh)
+		toEnglish := !translates(syn, zh, false) && !listed(zh) && !IsFiller(zh)
 		used := 0
 		for _, en := range ens {
 			n := Normalize(en)
