@@ -24,7 +24,8 @@
 // PartialFactor and the prompt word's rarity in the catalog's texts for a
 // partial match, and w_q is the query term's weight (1,
 // lower for synonyms and negated words). IDF is inside tf already and is
-// not applied again. Each word of the prompt (with its synonyms) and each
+// not applied again. A match that is the skill's own name counts ×
+// NameBoost. Each word of the prompt (with its synonyms) and each
 // index term counts once per skill, at its best pairing, and words cut
 // from overlapping stretches of the prompt count once between them: "加载慢"
 // and its window "加载", "tests/conftest.py" and its part "conftest", a
@@ -68,6 +69,16 @@ const PartialFactor = index.PartialFactor
 // to 0.5 route within one prompt of each other.
 const OverlapShare = 0.15
 
+// NameBoost multiplies the score of a match that is its skill's own name
+// ("pptx" for the pptx skill, "PPT" through its synonym; a plugin's skill
+// by its bare name): the word Claude Code invokes a skill by is the
+// surest evidence a prompt can give, and saturation left it no more than
+// a neighbour's well-spread word (the name as a core keyword scored 1.00
+// against 0.96 for another skill's "slide" in three fields:
+// TestNameMatchWins). Names are rarely typed in the dev prompts: every
+// value from 1.25 to 2 routes each dev set the same; 1.5 lies within.
+const NameBoost = 1.5
+
 // Match is one index term that contributed to a skill's score.
 type Match struct {
 	TermID  int
@@ -82,6 +93,7 @@ type Match struct {
 	// (tokenize.Term.Compound); it counts beside them (wordPhrase).
 	Compound bool
 	Overlap  bool    // cut from a stretch a better match of the skill already counted: × OverlapShare
+	Named    bool    // the term is the skill's name: × NameBoost
 	Rarity   float64 // for a partial match: how rare the prompt's word is in the catalog's texts, in (0, 1]
 	Fields   []Field // per-field parts of tf
 	TF       float64
@@ -118,6 +130,9 @@ func (r *Result) Explain(ix *index.Index) *explain.Node {
 		kind := "exact"
 		if m.Partial {
 			kind = fmt.Sprintf("partial ×%.1f × rarity %.2f", PartialFactor, m.Rarity)
+		}
+		if m.Named {
+			kind += fmt.Sprintf(", the skill's name ×%.1f", NameBoost)
 		}
 		if m.Overlap {
 			kind += fmt.Sprintf(", overlaps a better match ×%.1f", OverlapShare)
@@ -185,7 +200,7 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 		m, from := Match{skill: -1}, len(fields)
 		flush := func() {
 			if m.TF > 0 {
-				m.Score = saturate(ix, m.skill, qt.Weight, m.TF)
+				m.Score = matchScore(ix, &m)
 				m.Fields = fields[from:len(fields):len(fields)]
 				reach = append(reach, m)
 			}
@@ -302,6 +317,24 @@ func weigh(ix *index.Index, adj Adjuster, skill int, term string, weight float64
 		w *= max(0, 1+learned)
 	}
 	return w, learned
+}
+
+// matchScore is a match's score: saturate, × NameBoost for a match that
+// is its skill's name (noted in m.Named).
+func matchScore(ix *index.Index, m *Match) float64 {
+	s := saturate(ix, m.skill, m.QWeight, m.TF)
+	if m.Named = names(ix.Skills.Name(m.skill), m); m.Named {
+		s *= NameBoost
+	}
+	return s
+}
+
+// names reports whether an exact match is its skill's name: the index
+// term, the query term or the prompt's word is the name, or a plugin
+// skill's bare name ("pptx" of "documents:pptx").
+func names(name string, m *Match) bool {
+	bare := name[strings.LastIndexByte(name, ':')+1:]
+	return !m.Partial && (m.Term == bare || m.Query == bare || m.Surface == bare)
 }
 
 // saturate is a match's BM25 score: tf saturated by K1, the skill's length

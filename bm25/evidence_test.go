@@ -176,3 +176,38 @@ func TestWholePhraseCountsBesideItsWords(t *testing.T) {
 		}
 	}
 }
+
+// A prompt word that is a skill's own name, the word Claude Code invokes
+// it by, outweighs two of another skill's keywords: "pptx" names the pptx
+// skill, "deck" and "slides" are theme-factory's (without NameBoost,
+// theme-factory scores 2.03 against 1.62). The pruned search scores a
+// named skill whatever its bounds, and agrees.
+func TestNameMatchWins(t *testing.T) {
+	strong := func(words ...string) []skills.Keyword {
+		out := core(words...)
+		for i := range out {
+			out[i].Tier, out[i].Weight = skills.Strong, skills.StrongWeight
+		}
+		return out
+	}
+	list := []skills.Skill{
+		{Name: "pptx", Keywords: core("pptx", "presentation"), Description: "Create, edit and read presentation files",
+			Body: strings.Repeat("layouts, speaker notes, charts and tables of a deck. ", 6)},
+		{Name: "theme-factory", Keywords: append(core("theme"), strong("slides", "deck")...), Description: "Style slides: a theme for slides, decks and pages",
+			Body: "Pick fonts and colors for the slides. Every slide gets the theme; slides share one palette."},
+	}
+	for _, name := range []string{"a", "b", "c", "d"} {
+		list = append(list, skills.Skill{Name: name, Keywords: core(name + "-tool"), Body: "reports and pages. " + name})
+	}
+	ix := compile(t, nil, list...)
+	q := query(ix, "a deck of slides in pptx")
+	rs := bm25.Score(ix, q)
+	require.NotEmpty(t, rs)
+	assert.Equal(t, "pptx", rs[0].Name, "%v", names(rs))
+	named := false
+	for _, m := range rs[0].Matches {
+		named = named || m.Named && m.Term == "pptx"
+	}
+	assert.True(t, named, "the match of its name is marked")
+	assert.Equal(t, names(rs[:1]), names(bm25.TopKPruned(ix, q, nil, 1, nil)[:1]))
+}

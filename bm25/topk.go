@@ -50,6 +50,19 @@ func TopK(ix *index.Index, q tokenize.Query, adj Adjuster, k int, also []int) []
 	return pruned(ix, q, adj, k, also, kwScale, skillScale)
 }
 
+// named adds to also the skills a query term names (NameBoost): the bounds
+// do not count the boost, so they are scored whatever their bounds.
+func named(ix *index.Index, q tokenize.Query, also []int) []int {
+	for i := range q.Terms {
+		for _, w := range [2]string{q.Terms[i].Text, q.Terms[i].Surface} {
+			if id := ix.Named(w); id >= 0 && !slices.Contains(also, id) {
+				also = append(also, id)
+			}
+		}
+	}
+	return also
+}
+
 // smallCatalog is the most skills TopK scores all of rather than prune:
 // on the 50 built-in skills, whose keywords the dev prompts reach widely,
 // scoring every skill took 121 µs a prompt against pruning's 150
@@ -68,7 +81,7 @@ func pruned(ix *index.Index, q tokenize.Query, adj Adjuster, k int, also []int, 
 		return nil
 	}
 	p.sift(k, skillScale, restBound)
-	return p.results(also)
+	return p.results(named(ix, q, also))
 }
 
 // Bounded is an Adjuster that can say how far it raises weights, which
@@ -436,7 +449,7 @@ func (p *pruner) score(s uint32, list []int, fresh bool, theta float64, keep boo
 				}
 			}
 			if m.TF > 0 {
-				m.Score = saturate(ix, int(s), m.QWeight, m.TF)
+				m.Score = matchScore(ix, &m)
 				m.Fields = p.fields[from:len(p.fields):len(p.fields)]
 				p.matches = append(p.matches, m)
 				if w := cu.word; m.Score > p.wordBest[w] {

@@ -1,10 +1,12 @@
 package bm25
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -158,4 +160,41 @@ func TestLocate(t *testing.T) {
 			require.Equal(t, uint32(i), locate(skills, want), "%d in %v", want, skills)
 		}
 	}
+}
+
+// TestNamedSkillsScored: named lists the skills a prompt word names,
+// which score × NameBoost beyond the index's bounds, so that the pruned
+// search scores them whatever their bounds; over 74 skills (three that
+// hold "slides" and "deck" as keywords, 70 that hold neither, and pptx)
+// it finds what scoring every skill finds.
+func TestNamedSkillsScored(t *testing.T) {
+	kw := func(tier skills.Tier, weight float64, words ...string) []skills.Keyword {
+		var out []skills.Keyword
+		for _, w := range words {
+			out = append(out, skills.Keyword{Text: w, Tier: tier, Weight: weight})
+		}
+		return out
+	}
+	list := []skills.Skill{{Name: "pptx", Keywords: kw(skills.Core, skills.CoreWeight, "pptx", "presentation"),
+		Description: "Create, edit and read pptx presentation files", Body: strings.Repeat("pptx layouts and notes of a deck. ", 4)}}
+	for i := range 3 {
+		list = append(list, skills.Skill{Name: fmt.Sprintf("theme-%02d", i),
+			Keywords:    append(kw(skills.Core, skills.CoreWeight, fmt.Sprintf("theme%02d", i)), kw(skills.Strong, skills.StrongWeight, "slides", "deck")...),
+			Description: "Style slides: a theme for slides, decks and pages", Body: "Pick fonts and colors for the slides."})
+	}
+	for i := range 70 {
+		list = append(list, skills.Skill{Name: fmt.Sprintf("other-%02d", i), Keywords: kw(skills.Core, skills.CoreWeight, fmt.Sprintf("tool%02d", i)), Body: "reports and pages."})
+	}
+	cat, err := skills.NewCatalog(list)
+	require.NoError(t, err)
+	ix := index.Compile(cat, nil, index.Options{})
+	require.Greater(t, ix.Skills.Len(), smallCatalog)
+	q := ix.Tokenizer().Tokenize("a deck of slides in pptx")
+	assert.Equal(t, []int{ix.SkillID("pptx")}, named(ix, q, nil))
+	want := cut(ScoreWith(ix, q, nil), 1, nil)
+	got := TopK(ix, q, nil, 1, nil)
+	require.NotEmpty(t, got)
+	assert.Equal(t, "pptx", want[0].Name)
+	assert.Equal(t, want[0].Name, got[0].Name)
+	assert.InDelta(t, want[0].Score, got[0].Score, 1e-9)
 }

@@ -414,6 +414,22 @@ func (ix *Index) Resolve(name string) int {
 	return -1
 }
 
+// Named returns the skill whose name, or bare name under a plugin, is
+// word, or -1: one search of the sorted names, and the plugins' bare names
+// only when the catalog has plugin skills.
+func (ix *Index) Named(word string) int {
+	if word == "" {
+		return -1
+	}
+	if id := ix.SkillID(word); id >= 0 || !ix.Skills.plugins {
+		return id
+	}
+	if id, ok := ix.pluginSkills()[word]; ok {
+		return id
+	}
+	return -1
+}
+
 // pluginSkills returns, worked out once, the skills a plugin namespaces
 // by their bare name ("acme:deploy" under "deploy"), each with its id or
 // -1 when several plugins have a skill of that name. Resolve scanned every

@@ -714,6 +714,12 @@ func TestResolve(t *testing.T) {
 		}
 		assert.Equal(t, c.want, other.Resolve(c.name), "%s, loaded", c.name)
 	}
+	// Named is Resolve for a prompt's word: a skill's name or a plugin
+	// skill's bare name, never a namespaced word.
+	for word, want := range map[string]int{"cache-expert": 2, "deploy": 0, "lint": -1, "acme:deploy": 0, "other:cache-expert": -1, "": -1} {
+		assert.Equal(t, want, loaded.Named(word), word)
+	}
+	assert.Equal(t, -1, plainLoaded.Named("expert"))
 }
 
 // TestSkillTable protects the skill table read in place: every field of
