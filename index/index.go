@@ -125,8 +125,11 @@ const MinPartial = 3
 // without reading the skills it did not change: what is keyed by the
 // hash of an index of 10 (the calibration table, the prompt memory's
 // weights) is built again once, as after any edit, and the skills'
-// names hashed apart (NamesHash), which keys the rules cache.
-const FormatVersion = 11
+// names hashed apart (NamesHash), which keys the rules cache; 12, the
+// skills' titles (a header's name where the folder names the skill), a
+// column of the skill table, with a flag, so that Resolve knows a skill
+// by either name.
+const FormatVersion = 12
 
 // SkillInfo is what the router needs to know about a skill at route
 // time: one skill of a SkillTable.
@@ -134,6 +137,7 @@ type SkillInfo struct {
 	Name        string
 	Description string
 	Source      string
+	Title       string // the header's name, where the folder's name is the skill's (skills.Skill.Title)
 	Enhances    []string
 	Conflicts   []string
 	Keywords    int     // keyword count
@@ -201,6 +205,8 @@ type Index struct {
 
 	pluginOnce sync.Once
 	plugins    map[string]int // namespaced skills by bare name (pluginSkills)
+	titleOnce  sync.Once
+	titles     map[string]int // skills by lower-cased title (titleSkills)
 
 	lookups   atomic.Int64                     // TermID calls so far
 	termMap   atomic.Pointer[map[string]int32] // built once a process routes many prompts
@@ -255,7 +261,7 @@ type Options struct {
 	Glossary *tokenize.GlossaryFile
 	// Release lets Compile empty each skill of the catalog once it is
 	// compiled, keeping only what the index refers to (name, description,
-	// source, enhances, conflicts), so that a large catalog is not held
+	// source, title, enhances, conflicts), so that a large catalog is not held
 	// whole next to its postings: at 100,000 skills the catalog is half a
 	// gigabyte. The caller must not use the catalog's skills afterwards,
 	// but those Keep (may be nil) reports, which stay whole.
@@ -399,8 +405,9 @@ func (ix *Index) SkillID(name string) int {
 
 // Resolve finds a skill by the name a session used or a skill file wrote:
 // its exact name, else without a "plugin:" prefix, else the one skill that
-// a plugin namespaces under that name ("deploy" -> "acme:deploy"). -1 when
-// none matches.
+// a plugin namespaces under that name ("deploy" -> "acme:deploy"), else
+// the one skill whose title it is, in any case ("Root Cause Tracing" ->
+// root-cause-tracing). -1 when none matches.
 func (ix *Index) Resolve(name string) int {
 	if id := ix.SkillID(name); id >= 0 {
 		return id
@@ -411,7 +418,36 @@ func (ix *Index) Resolve(name string) int {
 	if id, ok := ix.pluginSkills()[name]; ok {
 		return id // -1 when ambiguous between plugins
 	}
+	if ix.Skills.titled {
+		if id, ok := ix.titleSkills()[strings.ToLower(name)]; ok {
+			return id // -1 when two skills share the title
+		}
+	}
 	return -1
+}
+
+// titleSkills returns, worked out once, the skills that have a title by
+// that title, lower-cased, each with its id or -1 when several skills
+// share it: a skill may be named by its header's name ("Root Cause
+// Tracing") as well as by its folder's (root-cause-tracing), in an eval
+// label, a correction or a rule. Read only when a name is none of the
+// skills', and the catalog has titles (a flag of the skill table).
+func (ix *Index) titleSkills() map[string]int {
+	ix.titleOnce.Do(func() {
+		ix.titles = map[string]int{}
+		for i := range ix.Skills.Len() {
+			t := strings.ToLower(ix.Skills.Title(i))
+			if t == "" {
+				continue
+			}
+			if _, dup := ix.titles[t]; dup {
+				ix.titles[t] = -1
+			} else {
+				ix.titles[t] = i
+			}
+		}
+	})
+	return ix.titles
 }
 
 // Named returns the skill whose name, or bare name under a plugin, is

@@ -679,6 +679,9 @@ func TestResolve(t *testing.T) {
 		skills.Skill{Name: "acme:lint", Keywords: kw(skills.Core, "lint")},
 		skills.Skill{Name: "cache-expert", Keywords: kw(skills.Core, "redis")},
 		skills.Skill{Name: "zeta:lint", Keywords: kw(skills.Core, "lint")},
+		skills.Skill{Name: "root-cause-tracing", Title: "Root Cause Tracing", Keywords: kw(skills.Core, "trace")},
+		skills.Skill{Name: "tracing-two", Title: "Tracing", Keywords: kw(skills.Core, "trace")},
+		skills.Skill{Name: "tracing-three", Title: "tracing", Keywords: kw(skills.Core, "trace")},
 	)
 	ix := index.Compile(cat, nil, index.Options{})
 	path := filepath.Join(t.TempDir(), "index.bin")
@@ -700,8 +703,11 @@ func TestResolve(t *testing.T) {
 		{ix, "deploy", 0},             // the one plugin skill of that name
 		{ix, "other:cache-expert", 2}, // a prefix the catalog does not have
 		{ix, "lint", -1},              // two plugins have one
-		{ix, "zeta:lint", 3},
+		{ix, "zeta:lint", 6},
 		{ix, "nobody", -1},
+		{ix, "Root Cause Tracing", 3}, // a header's name, in any case
+		{ix, "root cause tracing", 3},
+		{ix, "Tracing", -1}, // two skills have that title
 		{plain, "web-expert", 2},
 		{plain, "x:web-expert", 2},
 		{plain, "expert", -1},
@@ -729,7 +735,7 @@ func TestResolve(t *testing.T) {
 func TestSkillTable(t *testing.T) {
 	list := []index.SkillInfo{
 		{Name: "b-expert", Description: "B things", Source: "/s/b/SKILL.md", Enhances: []string{"a-expert", "c:expert"}, Keywords: 7, Length: 3.25},
-		{Name: "a-expert", Conflicts: []string{"b-expert"}, Derived: true, Length: 1.5},
+		{Name: "a-expert", Title: "The A Expert", Conflicts: []string{"b-expert"}, Derived: true, Length: 1.5},
 		{Name: "c:expert", Description: "namespaced", Keywords: 1 << 20, Length: 0.1},
 		{},
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // The skills are stored by column, not one after the other: their names,
-// descriptions and sources as three string tables, what they enhance and
+// descriptions, sources and titles as four string tables, what they enhance and
 // conflict with as two more with a start per skill, and their keyword
 // counts, derived flags and lengths as arrays. A loaded index reads them
 // where they lie in the file (SkillTable), and builds nothing per skill:
@@ -26,6 +26,7 @@ import (
 // panics, as a slice index does.
 type SkillTable struct {
 	names, descs, sources table.Strings
+	titles                table.Strings // "" but where a header names a skill otherwise than its folder
 	enhances, conflicts   table.Strings // every skill's, in skill order
 	enhStart, conStart    []uint32      // skill i's are [start[i], start[i+1])
 	keywords              []uint32
@@ -33,6 +34,7 @@ type SkillTable struct {
 	lengths               []uint32 // float64 bits, low word first
 	sorted                bool     // names in order (Index.SkillID)
 	plugins               bool     // some name has a plugin's namespace (Index.Resolve)
+	titled                bool     // some skill has a title (Index.Resolve)
 }
 
 // NewSkillTable builds the table of a list of skills.
@@ -41,13 +43,15 @@ func NewSkillTable(list []SkillInfo) SkillTable {
 	names := make([]string, n)
 	descs := make([]string, n)
 	sources := make([]string, n)
+	titles := make([]string, n)
 	t := SkillTable{
 		keywords: make([]uint32, n), derived: make([]byte, n), lengths: make([]uint32, 2*n),
 		enhStart: make([]uint32, 0, n+1), conStart: make([]uint32, 0, n+1),
 	}
 	var enhances, conflicts []string
 	for i, s := range list {
-		names[i], descs[i], sources[i] = s.Name, s.Description, s.Source
+		names[i], descs[i], sources[i], titles[i] = s.Name, s.Description, s.Source, s.Title
+		t.titled = t.titled || s.Title != ""
 		t.enhStart = append(t.enhStart, uint32(len(enhances)))
 		enhances = append(enhances, s.Enhances...)
 		t.conStart = append(t.conStart, uint32(len(conflicts)))
@@ -59,7 +63,7 @@ func NewSkillTable(list []SkillInfo) SkillTable {
 	}
 	t.enhStart = append(t.enhStart, uint32(len(enhances)))
 	t.conStart = append(t.conStart, uint32(len(conflicts)))
-	t.names, t.descs, t.sources = table.New(names), table.New(descs), table.New(sources)
+	t.names, t.descs, t.sources, t.titles = table.New(names), table.New(descs), table.New(sources), table.New(titles)
 	t.enhances, t.conflicts = table.New(enhances), table.New(conflicts)
 	t.sorted = slices.IsSorted(names)
 	t.plugins = strings.Contains(t.names.Blob, ":")
@@ -77,6 +81,10 @@ func (t *SkillTable) Description(i int) string { return t.descs.At(i) }
 
 // Source returns the path of skill i's SKILL.md ("" for none).
 func (t *SkillTable) Source(i int) string { return t.sources.At(i) }
+
+// Title returns the name skill i's header gives, where it is not the name
+// the skill is invoked by ("" otherwise): skills.Skill.Title.
+func (t *SkillTable) Title(i int) string { return t.titles.At(i) }
 
 // Enhances returns the skills that skill i enhances (a new list).
 func (t *SkillTable) Enhances(i int) []string { return listAt(t.enhances, t.enhStart, i) }
@@ -99,7 +107,7 @@ func (t *SkillTable) Length(i int) float64 {
 // Info returns all that the table holds of skill i.
 func (t *SkillTable) Info(i int) SkillInfo {
 	return SkillInfo{
-		Name: t.Name(i), Description: t.Description(i), Source: t.Source(i),
+		Name: t.Name(i), Description: t.Description(i), Source: t.Source(i), Title: t.Title(i),
 		Enhances: t.Enhances(i), Conflicts: t.Conflicts(i),
 		Keywords: t.Keywords(i), Derived: t.Derived(i), Length: t.Length(i),
 	}
@@ -123,8 +131,8 @@ func listAt(list table.Strings, start []uint32, i int) []string {
 // skills writes the skill table by column.
 func (w writer) skills(t *SkillTable) {
 	w.num(uint64(t.Len()))
-	w.num(boolNum(t.sorted) | boolNum(t.plugins)<<1)
-	for _, col := range []table.Strings{t.names, t.descs, t.sources, t.enhances, t.conflicts} {
+	w.num(boolNum(t.sorted) | boolNum(t.plugins)<<1 | boolNum(t.titled)<<2)
+	for _, col := range []table.Strings{t.names, t.descs, t.sources, t.titles, t.enhances, t.conflicts} {
 		w.table(col)
 	}
 	w.u32(t.enhStart)
@@ -140,11 +148,11 @@ func (w writer) skills(t *SkillTable) {
 func (r *reader) skills(ix *Index) {
 	n := r.length(8) // each skill takes at least its 8-byte length
 	flags := r.num()
-	t := SkillTable{sorted: flags&1 != 0, plugins: flags&2 != 0}
-	t.names, t.descs, t.sources, t.enhances, t.conflicts = r.table(), r.table(), r.table(), r.table(), r.table()
+	t := SkillTable{sorted: flags&1 != 0, plugins: flags&2 != 0, titled: flags&4 != 0}
+	t.names, t.descs, t.sources, t.titles, t.enhances, t.conflicts = r.table(), r.table(), r.table(), r.table(), r.table(), r.table()
 	t.enhStart, t.conStart = r.u32(), r.u32()
 	t.keywords, t.derived, t.lengths = r.u32(), r.bytes(), r.u32()
-	if r.err == nil && (t.names.Len() != n || t.descs.Len() != n || t.sources.Len() != n || len(t.enhStart) != n+1 || len(t.conStart) != n+1 ||
+	if r.err == nil && (t.names.Len() != n || t.descs.Len() != n || t.sources.Len() != n || t.titles.Len() != n || len(t.enhStart) != n+1 || len(t.conStart) != n+1 ||
 		len(t.keywords) != n || len(t.derived) != n || len(t.lengths) != 2*n) {
 		r.err = errors.New("skill table damaged")
 	}

@@ -4,16 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/skillroute/skillroute/action"
 	"github.com/skillroute/skillroute/eval"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/recall"
-	"github.com/skillroute/skillroute/skills"
 )
 
 func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
@@ -53,15 +49,11 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// The index keeps no titles: the folder is read for them again, and
-	// only when some label is not a skill's name.
-	titles := sync.OnceValue(func() map[string]string { return catalogTitles(data.catalog) })
 	if err := file.ResolveLabels(func(label string) (string, bool) {
 		if id := r.Index.Resolve(label); id >= 0 {
 			return r.Index.Skills.Name(id), true
 		}
-		name, ok := titles()[strings.ToLower(label)]
-		return name, ok
+		return "", false
 	}); err != nil {
 		return err
 	}
@@ -138,26 +130,4 @@ func fixtureLayer(memories, tools string) (*action.Layer, error) {
 		}
 	}
 	return action.NewLayer(mems, ts)
-}
-
-// catalogTitles maps the lower-cased titles of a skills folder's skills
-// (their headers' names where the folder names them otherwise) to their
-// names, so that a label may name a skill either way. Other catalogs
-// give none.
-func catalogTitles(catalog string) map[string]string {
-	info, err := os.Stat(catalog)
-	if err != nil || !info.IsDir() {
-		return nil
-	}
-	cat, err := skills.Load(catalog)
-	if err != nil {
-		return nil // loader.Open read it already: not reached
-	}
-	out := map[string]string{}
-	for _, s := range cat.Skills {
-		if s.Title != "" {
-			out[strings.ToLower(s.Title)] = s.Name
-		}
-	}
-	return out
 }

@@ -475,6 +475,13 @@ func TestEvalLabels(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, `"skill":"root-cause-tracing"`, "the folder's name, which Claude Code invokes")
 
+	// A correction may name the skill by its header's name too: the index
+	// keeps titles.
+	code, out, errOut = runCLI(t, "correct", "Root Cause Tracing", "--query", "why does this crash deep in the stack",
+		"--catalog", filepath.Join(dir, "skills"), "--state", filepath.Join(dir, "state"))
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "should go to root-cause-tracing")
+
 	require.NoError(t, os.WriteFile(file, []byte(`{"query": "q", "expected": "pdf"}`+"\n"+`{"query": "q", "expected": "root-cause"}`+"\n"), 0o644))
 	code, _, errOut = runCLI(t, "eval", "--catalog", filepath.Join(dir, "skills"), file)
 	assert.Equal(t, 1, code)
