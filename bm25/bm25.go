@@ -323,16 +323,16 @@ func weigh(ix *index.Index, adj Adjuster, skill int, term string, weight float64
 // is its skill's name (noted in m.Named).
 func matchScore(ix *index.Index, m *Match) float64 {
 	s := saturate(ix, m.skill, m.QWeight, m.TF)
-	if m.Named = names(ix.Skills.Name(m.skill), m); m.Named {
+	if m.Named = isName(ix.Skills.Name(m.skill), m); m.Named {
 		s *= NameBoost
 	}
 	return s
 }
 
-// names reports whether an exact match is its skill's name: the index
+// isName reports whether an exact match is its skill's name: the index
 // term, the query term or the prompt's word is the name, or a plugin
 // skill's bare name ("pptx" of "documents:pptx").
-func names(name string, m *Match) bool {
+func isName(name string, m *Match) bool {
 	bare := name[strings.LastIndexByte(name, ':')+1:]
 	return !m.Partial && (m.Term == bare || m.Query == bare || m.Surface == bare)
 }
