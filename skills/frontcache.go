@@ -69,6 +69,12 @@ type FrontCache struct {
 	// 100,000 skills a stat each was most of a second). Taken before the
 	// files are read, like a stat of its own.
 	Stats map[string]FileStat
+	// OnReads, when set, is called once, on the ReadsNoted-th file this
+	// cache does not know unchanged and reads (Read counts them): the
+	// caller learns that the load makes garbage (each file read is
+	// parsed), and how much, while it goes.
+	OnReads    func()
+	ReadsNoted int64
 
 	old        map[frontKey][]byte  // loaded, as encoded in the file (see header)
 	oldFiles   map[string]fileEntry // loaded, by path
@@ -210,7 +216,9 @@ func (fc *FrontCache) load(path, dirName string, read func() ([]byte, error)) (S
 	if err != nil {
 		return Skill{}, err
 	}
-	fc.read.Add(1)
+	if fc.read.Add(1) == fc.ReadsNoted && fc.OnReads != nil {
+		fc.OnReads()
+	}
 	sk, e, err := parse(path, dirName, data, fc)
 	if err != nil {
 		return sk, err
@@ -278,6 +286,10 @@ func (fc *FrontCache) Parsed() int { return int(fc.parsed.Load()) }
 // Read returns how many skill files were read since the cache was
 // loaded: those it did not know unchanged.
 func (fc *FrontCache) Read() int { return int(fc.read.Load()) }
+
+// Loaded reports whether the cache was loaded from a file that knows
+// some skill files: a load then reads only those changed since.
+func (fc *FrontCache) Loaded() bool { return len(fc.oldFiles) > 0 }
 
 // Save writes the headers and files of the loads since the cache was
 // loaded to path, replacing what it held: what changed since the loaded

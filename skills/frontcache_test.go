@@ -236,3 +236,56 @@ func TestFrontCacheDelta(t *testing.T) {
 	assert.Zero(t, read)
 	assert.Equal(t, plain(), cat)
 }
+
+// TestFrontCacheNotesReads protects the loader's paused collector: a
+// load tells its caller once, and only once, when it has read as many
+// files as the caller asked to hear of (each file read is parsed, and
+// makes garbage), and a cache knows whether it was loaded from a file.
+func TestFrontCacheNotesReads(t *testing.T) {
+	dir := t.TempDir()
+	write := func(i int, extra string) {
+		name := fmt.Sprintf("s%02d", i)
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, name), 0o755))
+		text := fmt.Sprintf("---\nname: %s\ndescription: Skill %d.%s\n---\nBody.\n", name, i, extra)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name, "SKILL.md"), []byte(text), 0o644))
+	}
+	const n = 10
+	for i := range n {
+		write(i, "")
+	}
+	cache := filepath.Join(t.TempDir(), "front.bin")
+	fc := skills.LoadFrontCache(cache, "bin")
+	assert.False(t, fc.Loaded(), "no file: nothing known")
+	_, err := skills.LoadCached(dir, fc)
+	require.NoError(t, err)
+	require.NoError(t, fc.Save(cache))
+
+	for _, tc := range []struct {
+		name           string
+		edited, noted  int
+		readAll        bool
+		wantRead, told int
+	}{
+		{"no file changed", 0, 1, false, 0, 0},
+		{"fewer read than noted", 2, 3, false, 2, 0},
+		{"as many as noted", 3, 3, false, 3, 1},
+		{"more than noted: told once", 6, 3, false, 6, 1},
+		{"a full check reads all", 0, 4, true, n, 1},
+		{"nothing noted", 2, 0, false, 2, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for i := range tc.edited {
+				write(i, " Edited "+tc.name[:4]+".")
+			}
+			fc := skills.LoadFrontCache(cache, "bin")
+			assert.True(t, fc.Loaded())
+			told := 0
+			fc.ReadAll, fc.ReadsNoted, fc.OnReads = tc.readAll, int64(tc.noted), func() { told++ }
+			_, err := skills.LoadCached(dir, fc)
+			require.NoError(t, err)
+			require.NoError(t, fc.Save(cache))
+			assert.Equal(t, tc.wantRead, fc.Read())
+			assert.Equal(t, tc.told, told)
+		})
+	}
+}
