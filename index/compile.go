@@ -103,17 +103,21 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 	for part := range parts {
 		scan.Go(func() {
 			seen := map[string]struct{}{}
-			for _, s := range cat.Skills[n*part/parts : n*(part+1)/parts] {
-				for _, k := range s.Keywords {
-					if t := strings.TrimLeftFunc(k.Text, unicode.IsSpace); t == "" || t[0] < utf8.RuneSelf {
+			for i := n * part / parts; i < n*(part+1)/parts; i++ {
+				// A skill made from its cached header is read there,
+				// its keyword list not made (skills.Skill.KeywordTexts).
+				has := false
+				for w := range cat.Skills[i].KeywordTexts() {
+					has = true
+					if t := strings.TrimLeftFunc(w, unicode.IsSpace); t == "" || t[0] < utf8.RuneSelf {
 						continue
 					}
-					if _, ok := seen[k.Text]; !ok {
-						seen[k.Text] = struct{}{}
-						found[part] = append(found[part], k.Text)
+					if _, ok := seen[w]; !ok {
+						seen[w] = struct{}{}
+						found[part] = append(found[part], w)
 					}
 				}
-				derive[part] = derive[part] || len(s.Keywords) == 0
+				derive[part] = derive[part] || !has
 			}
 		})
 	}
@@ -340,7 +344,7 @@ func (c *cutter) cutWords(s *skills.Skill) [2][]string {
 // pass found it).
 func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, sum skills.Sum, der *deriver, opt Options) skillTerms {
 	st := skillTerms{sum: sum}
-	if c.cuts != nil && !opt.DeriveKeywords && len(s.Keywords) > 0 {
+	if c.cuts != nil && !opt.DeriveKeywords && s.HasKeywords() {
 		st.keyed = true
 		if words == nil {
 			st.sum = s.ContentSum()
@@ -366,6 +370,7 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, sum skills.Sum,
 	default:
 		w, st.sum = c.words(s)
 	}
+	s.ReadKeywords() // a skill made from its cached header, cut afresh
 	kws := s.Keywords
 	if opt.DeriveKeywords || len(kws) == 0 {
 		kws, st.derived = der.derive(c.tok, i, s, w[0]), true
