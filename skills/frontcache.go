@@ -69,6 +69,10 @@ type FrontCache struct {
 	// 100,000 skills a stat each was most of a second). Taken before the
 	// files are read, like a stat of its own.
 	Stats map[string]FileStat
+	// Listings, when set, holds skill folders' names (ReadDirNames) as
+	// the caller found them, by folder path: a folder in it is not listed
+	// again (at 100,000 skills a listing took 0.1 to 0.17 s).
+	Listings map[string][]string
 	// OnReads, when set, is called once, on the ReadsNoted-th file this
 	// cache does not know unchanged and reads (Read counts them): the
 	// caller learns that the load makes garbage (each file read is
@@ -264,6 +268,35 @@ func (fc *FrontCache) Parsed() int { return int(fc.parsed.Load()) }
 // Read returns how many skill files were read since the cache was
 // loaded: those it did not know unchanged.
 func (fc *FrontCache) Read() int { return int(fc.read.Load()) }
+
+// listed returns the names of folder dir, as the caller found them or
+// read now.
+func (fc *FrontCache) listed(dir string) ([]string, error) {
+	if fc != nil {
+		if names, ok := fc.Listings[dir]; ok {
+			return names, nil
+		}
+	}
+	return ReadDirNames(dir)
+}
+
+// ReadDirNames returns the names in folder dir, sorted, as os.ReadDir
+// orders its entries, without making an entry of each: at 100,000
+// skills, 100 ms where os.ReadDir took 170 (sorting the entries by
+// their Name method was most of the difference).
+func ReadDirNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	names, err := f.Readdirnames(-1)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names)
+	return names, nil
+}
 
 // Loaded reports whether the cache was loaded from a file that knows
 // some skill files: a load then reads only those changed since.
