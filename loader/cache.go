@@ -10,7 +10,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -212,7 +211,7 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 	// nothing, with one of the two cores its own while it marked.
 	resume := func() {}
 	if fronts != nil && !cfg.ReadAll && fronts.Loaded() {
-		resume = pauseGC()
+		resume = index.PauseGC()
 		fronts.OnReads, fronts.ReadsNoted = resume, readsGarbage
 	}
 	src, err := readSources(cfg, fronts)
@@ -329,20 +328,10 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 }
 
 // readsGarbage is how many skill files a load may read and parse with
-// the collector paused (pauseGC): parsing a header and copying its body
+// the collector paused (index.PauseGC): parsing a header and copying its body
 // leaves some tens of kilobytes of garbage per file, a few megabytes in
 // all, against the catalog's hundreds that the load keeps.
 const readsGarbage = 256
-
-// pauseGC turns the garbage collector off until the function it returns
-// is called (by any goroutine, as often as it likes), which puts the
-// percentage back as it was: the next allocation past it then starts a
-// cycle.
-func pauseGC() (resume func()) {
-	saved := debug.SetGCPercent(-1)
-	var once sync.Once
-	return func() { once.Do(func() { debug.SetGCPercent(saved) }) }
-}
 
 // loadIndex loads a cached index and dates it by its file.
 func loadIndex(path string) (*index.Index, error) {

@@ -3,7 +3,6 @@ package loader
 import (
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,23 +10,6 @@ import (
 
 	"github.com/skillroute/skillroute/skills"
 )
-
-// TestPauseGC protects what a compile leaves of the user's collector
-// setting: paused while the catalog is read, put back as it was (off
-// included) however many times resume is called, from the reads' notice
-// and after the load.
-func TestPauseGC(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	for _, percent := range []int{-1, 30, 100, 250} {
-		debug.SetGCPercent(percent)
-		resume := pauseGC()
-		assert.Equal(t, -1, debug.SetGCPercent(-1), "paused, from %d", percent)
-		resume()
-		assert.Equal(t, percent, debug.SetGCPercent(77), "put back")
-		resume()
-		assert.Equal(t, 77, debug.SetGCPercent(percent), "a second resume changes nothing")
-	}
-}
 
 // TestStampsPreloadFrontCache protects the frontmatter cache loaded
 // beside the stamps: the first compile from them takes it, with what the
