@@ -40,6 +40,7 @@ func TestStampsPreloadFrontCache(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fc := st.frontCache(tc.cfg)
+			<-st.fronts.done // the preload's result, read once it is there
 			assert.Equal(t, tc.preloaded, fc == st.fronts.fc)
 			assert.Equal(t, tc.cfg.Catalog == Installed, fc.Loaded(), "the last compile's headers")
 		})
