@@ -95,12 +95,12 @@ func TightGC() (restore func()) {
 // PauseGC turns the garbage collector off until the function it returns
 // is called (by any goroutine, as often as it likes; the first call
 // counts), for work that keeps what it allocates: a recompile making its
-// skills from cached headers (loader) and its terms from the cut cache's
-// records (compile). At 100,000 skills the collections there, a heap of
-// 50 to 300 MB growing by 30 % each time, freed next to nothing, one of
-// the two cores marking for about a second in all. Pauses may overlap,
-// on any goroutines: the collector runs again once every caller has
-// resumed, at the percentage it had (or TightGC gave it meanwhile).
+// skills from cached headers (loader), where at 100,000 skills about ten
+// collections over a heap growing to 310 MB freed next to nothing, one
+// of the two cores marking while they ran. Pauses may overlap, on any
+// goroutines (two compiles in one process): the collector runs again
+// once every caller has resumed, at the percentage it had (or TightGC
+// gave it meanwhile).
 func PauseGC() (resume func()) {
 	gcTight.Lock()
 	if gcTight.paused == 0 {
@@ -119,12 +119,6 @@ func PauseGC() (resume func()) {
 		})
 	}
 }
-
-// cutsGarbage is how many skills a recompile may cut afresh (not from
-// their records) with the collector paused: tokenizing a skill's text
-// and body leaves some tens of kilobytes of garbage, a few megabytes in
-// all.
-const cutsGarbage = 256
 
 // dictPart is the fewest skills worth a worker of their own when the
 // keywords are scanned for the dictionary.
@@ -203,20 +197,10 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		})
 	}
 
-	// A recompile (the last index to copy from, the skills' records to
-	// cut from) keeps nearly all it allocates until the terms are
-	// counted: the collector is paused until then (PauseGC), unless
-	// more than cutsGarbage skills are cut afresh.
-	resume := func() {}
-	if opt.Previous != nil && opt.Cuts != nil && !needDerive {
-		resume = PauseGC()
-	}
-	defer resume()
 	ix := &Index{Format: FormatVersion, Synonyms: syn}
 	infos := make([]SkillInfo, n) // the skill table's, once all are cut
 	hash := newSourceHasher(opt)
 	b := newBuilder(n, opt.Cuts)
-	b.counted = resume
 	var derivedWords []string
 	eachSkill(n, workers, tok, opt.Cuts, func(c *cutter, i int) skillTerms {
 		var w *[2][]string
@@ -227,9 +211,6 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		sums[i] = st.sum
 		return st
 	}, func(i int, st *skillTerms) {
-		if opt.Cuts != nil && opt.Cuts.Cut() > cutsGarbage {
-			resume()
-		}
 		s := &cat.Skills[i]
 		b.add(st)
 		if st.keyed {
@@ -567,7 +548,6 @@ type builder struct {
 	// one (0: not met yet).
 	cuts        *CutCache
 	shared      bool
-	counted     func() // called once the layout has counted the terms (may be nil)
 	remapTerm   []uint32
 	remapWeight []uint32
 	recBuf      []byte
@@ -866,9 +846,6 @@ func (b *builder) layout(ix *Index, workers int, ru *reuse) *reuse {
 			ru.kept[k] = kept
 		}
 	})
-	if b.counted != nil {
-		b.counted()
-	}
 	if slices.Contains(overflow, true) {
 		ru.kept = nil
 	}
