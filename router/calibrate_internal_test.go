@@ -1,6 +1,7 @@
 package router
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
 	"slices"
@@ -198,4 +199,39 @@ func TestCalibrateSampledCatalog(t *testing.T) {
 	edited := Calibrate(index.Compile(cat, nil, index.Options{}), texts)
 	assert.Equal(t, ids, read, "the same sample")
 	assert.Equal(t, first.ForeignN, edited.ForeignN)
+}
+
+// BenchmarkSample measures drawing the calibration sample of a catalog
+// of 100,000 skills, which every compile of one does.
+func BenchmarkSample(b *testing.B) {
+	names := make([]string, 100000)
+	for i := range names {
+		names[i] = fmt.Sprintf("skill-%06d-playbook", i)
+	}
+	for b.Loop() {
+		Sample(names)
+	}
+}
+
+// TestSampleFirstInOrder protects the sample's members as the catalog
+// grows: past PieceBudgetFrom skills they are the first pieceBudget(n)
+// names in sampleOrder (ties by name), as sorting every name gives them,
+// though only the names hashing low are sorted.
+func TestSampleFirstInOrder(t *testing.T) {
+	for _, n := range []int{PieceBudgetFrom + 1, 1500, 4000, 20000, 100000} {
+		names := make([]string, n)
+		for i := range names {
+			names[i] = fmt.Sprintf("s%d", i)
+		}
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		slices.SortFunc(all, func(a, b int) int {
+			return cmp.Or(cmp.Compare(sampleOrder(names[a]), sampleOrder(names[b])), strings.Compare(names[a], names[b]))
+		})
+		want := slices.Sorted(slices.Values(all[:pieceBudget(n)]))
+		ids, _ := Sample(names)
+		assert.Equal(t, want, ids, "%d skills", n)
+	}
 }

@@ -103,7 +103,7 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 	}
 	var warnings []error
 	for _, d := range p.Dirs() {
-		entries, err := os.ReadDir(d.Path)
+		names, err := fc.listed(d.Path)
 		if err != nil {
 			continue // absent folders are normal
 		}
@@ -111,13 +111,13 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 		// one after the other, reading was a fifth of a recompile), into
 		// found, then taken in folder order, as one after the other would.
 		base := len(found)
-		found = slices.Grow(found, len(entries))[:base+len(entries)]
-		errs := make([]error, len(entries))
-		parallel.For(len(entries), 64, func(i int) {
-			file := filepath.Join(d.Path, entries[i].Name(), "SKILL.md")
-			found[base+i], errs[i] = fc.load(file, entries[i].Name(), func() ([]byte, error) { return ReadFile(file) })
+		found = slices.Grow(found, len(names))[:base+len(names)]
+		errs := make([]error, len(names))
+		parallel.For(len(names), 64, func(i int) {
+			file := filepath.Join(d.Path, names[i], "SKILL.md")
+			found[base+i], errs[i] = fc.load(file, names[i], func() ([]byte, error) { return ReadFile(file) })
 		})
-		for i, e := range entries {
+		for i, name := range names {
 			sk := &found[base+i]
 			if err := errs[i]; errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 				continue // not a skill folder
@@ -129,7 +129,7 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 			}
 			// Claude Code invokes personal and project skills by folder name.
 			if d.Prefix == "" {
-				sk.nameByFolder(e.Name())
+				sk.nameByFolder(name)
 			} else if !strings.Contains(sk.Name, ":") {
 				// A plugin's "p:x" stands for the built-in "x" it shadows
 				// (skillroute's own plugin ships the built-in skills).
@@ -142,7 +142,7 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 		}
 	}
 	// The skills that stand, in the order they were found: a folder's
-	// come sorted by name (os.ReadDir), which sortedCatalog then need not
+	// come sorted by name (ReadDirNames), which sortedCatalog then need not
 	// sort (taken from the map, in its random order, sorting 100,000 was
 	// a tenth of a second).
 	keep := make([]int32, 0, len(byName))

@@ -69,6 +69,16 @@ type FrontCache struct {
 	// 100,000 skills a stat each was most of a second). Taken before the
 	// files are read, like a stat of its own.
 	Stats map[string]FileStat
+	// Listings, when set, holds skill folders' names (ReadDirNames) as
+	// the caller found them, by folder path: a folder in it is not listed
+	// again (at 100,000 skills a listing took 0.1 to 0.17 s).
+	Listings map[string][]string
+	// OnReads, when set, is called once, on the ReadsNoted-th file this
+	// cache does not know unchanged and reads (Read counts them): the
+	// caller learns that the load makes garbage (each file read is
+	// parsed), and how much, while it goes.
+	OnReads    func()
+	ReadsNoted int64
 
 	old        map[frontKey][]byte  // loaded, as encoded in the file (see header)
 	oldFiles   map[string]fileEntry // loaded, by path
@@ -81,7 +91,6 @@ type FrontCache struct {
 	freshFiles map[string]fileEntry // this load's files
 	parsed     atomic.Int64
 	read       atomic.Int64
-	kwBlock    []Keyword // what keywords hands out from
 }
 
 // frontKey is the hash of a frontmatter's YAML text.
@@ -196,7 +205,7 @@ func (fc *FrontCache) load(path, dirName string, read func() ([]byte, error)) (S
 			if e.front {
 				h, _ := fc.loaded(e.header) // there: decodeFront checks
 				fc.keep(e.header, h)
-				err = sk.applyRaw(h.raw, e.desc, fc.keywords)
+				err = sk.applyRaw(h.raw, e.desc)
 			} else {
 				err = sk.apply(false, &frontmatter{}, e.desc)
 			}
@@ -210,7 +219,9 @@ func (fc *FrontCache) load(path, dirName string, read func() ([]byte, error)) (S
 	if err != nil {
 		return Skill{}, err
 	}
-	fc.read.Add(1)
+	if fc.read.Add(1) == fc.ReadsNoted && fc.OnReads != nil {
+		fc.OnReads()
+	}
 	sk, e, err := parse(path, dirName, data, fc)
 	if err != nil {
 		return sk, err
@@ -221,27 +232,6 @@ func (fc *FrontCache) load(path, dirName string, read func() ([]byte, error)) (S
 	}
 	return sk, nil
 }
-
-// keywords returns room for n keywords, cut from a block shared by many
-// skills: a list of its own for each skill was most of making the skills
-// of unchanged files (100,000 skills list 7 million keywords).
-func (fc *FrontCache) keywords(n int) []Keyword {
-	if n > keywordBlock/16 {
-		return make([]Keyword, 0, n)
-	}
-	fc.mu.Lock()
-	defer fc.mu.Unlock()
-	if len(fc.kwBlock)+n > cap(fc.kwBlock) {
-		fc.kwBlock = make([]Keyword, 0, keywordBlock)
-	}
-	from := len(fc.kwBlock)
-	fc.kwBlock = fc.kwBlock[:from+n]
-	return fc.kwBlock[from : from : from+n]
-}
-
-// keywordBlock is how many keywords FrontCache.keywords allocates at once
-// (1 MiB).
-const keywordBlock = 1 << 15
 
 // loaded returns a header of the loaded file or its delta.
 func (fc *FrontCache) loaded(k frontKey) (header, bool) {
@@ -278,6 +268,39 @@ func (fc *FrontCache) Parsed() int { return int(fc.parsed.Load()) }
 // Read returns how many skill files were read since the cache was
 // loaded: those it did not know unchanged.
 func (fc *FrontCache) Read() int { return int(fc.read.Load()) }
+
+// listed returns the names of folder dir, as the caller found them or
+// read now.
+func (fc *FrontCache) listed(dir string) ([]string, error) {
+	if fc != nil {
+		if names, ok := fc.Listings[dir]; ok {
+			return names, nil
+		}
+	}
+	return ReadDirNames(dir)
+}
+
+// ReadDirNames returns the names in folder dir, sorted, as os.ReadDir
+// orders its entries, without making an entry of each: at 100,000
+// skills, 100 ms where os.ReadDir took 170 (sorting the entries by
+// their Name method was most of the difference).
+func ReadDirNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	names, err := f.Readdirnames(-1)
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// Loaded reports whether the cache was loaded from a file that knows
+// some skill files: a load then reads only those changed since.
+func (fc *FrontCache) Loaded() bool { return len(fc.oldFiles) > 0 }
 
 // Save writes the headers and files of the loads since the cache was
 // loaded to path, replacing what it held: what changed since the loaded
@@ -447,6 +470,16 @@ func (r *rawHeader) str() string {
 	return s
 }
 
+// skip passes over a string.
+func (r *rawHeader) skip() {
+	n := r.num()
+	if n > len(r.data) {
+		r.data = nil
+		return
+	}
+	r.data = r.data[n:]
+}
+
 func (r *rawHeader) list() []string {
 	n := r.num()
 	if n == 0 {
@@ -476,9 +509,13 @@ func decodeHeader(raw []byte) (frontmatter, error) {
 }
 
 // applyRaw is apply for a header as a cache file holds it, its strings
-// read where they lie and its keywords made from them without a list of
-// its own for each tier.
-func (sk *Skill) applyRaw(raw []byte, bodyDesc string, room func(n int) []Keyword) error {
+// read where they lie. Its keywords are kept as they lie too, for
+// ReadKeywords or KeywordTexts: a skill made from the cache is compiled
+// from its cut cache record, which needs none of them (100,000 skills
+// list 7 million keywords; making their lists was a third of making the
+// skills, and the lists, 224 MB of pointers, most of what the collector
+// marked while a recompile compiled).
+func (sk *Skill) applyRaw(raw []byte, bodyDesc string) error {
 	r := rawHeader{raw}
 	var strs [frontStrings]string // as frontmatter.strings orders them
 	for i := range strs {
@@ -488,32 +525,33 @@ func (sk *Skill) applyRaw(raw []byte, bodyDesc string, room func(n int) []Keywor
 		return err
 	}
 	// The keyword tiers (core, strong, extended) come first among the
-	// lists: counted, then read.
-	tiers := r
-	n := 0
+	// lists: skipped, and kept.
+	tiers := r.data
 	for range 3 {
-		c := max(0, r.num()-1)
-		n += c
-		for range c {
-			r.str()
+		for range max(0, r.num()-1) {
+			r.skip()
 		}
 	}
-	if n > 0 {
-		sk.Keywords = room(n)
-	}
-	for _, tier := range [...]Tier{Core, Strong, Extended} {
-		for range max(0, tiers.num()-1) {
-			sk.addKeyword(tiers.str(), tier)
-		}
-	}
-	if len(sk.Keywords) == 0 {
-		sk.Keywords = nil // blank keywords only: none, as before the list was sized
-	}
+	sk.rawKeywords = tiers[:len(tiers)-len(r.data)]
 	sk.Enhances, sk.Requires, sk.Conflicts = r.list(), r.list(), r.list()
 	if r.data == nil && len(raw) > 0 {
 		return errFrontDamaged
 	}
 	return nil
+}
+
+// eachRawKeyword calls fn with each keyword of tiers as a cache file
+// encodes them (applyRaw), trimmed, blank ones left out, until fn
+// returns false.
+func eachRawKeyword(tiers []byte, fn func(w string, tier Tier) bool) {
+	r := rawHeader{tiers}
+	for _, tier := range [...]Tier{Core, Strong, Extended} {
+		for range max(0, r.num()-1) {
+			if w := trimSpace(r.str()); w != "" && !fn(w, tier) {
+				return
+			}
+		}
+	}
 }
 
 // strings and lists are a frontmatter's fields, in the file's order.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -235,4 +236,111 @@ func TestFrontCacheDelta(t *testing.T) {
 	cat, read, _ = load()
 	assert.Zero(t, read)
 	assert.Equal(t, plain(), cat)
+}
+
+// TestFrontCacheNotesReads protects the loader's paused collector: a
+// load tells its caller once, and only once, when it has read as many
+// files as the caller asked to hear of (each file read is parsed, and
+// makes garbage), and a cache knows whether it was loaded from a file.
+func TestFrontCacheNotesReads(t *testing.T) {
+	dir := t.TempDir()
+	write := func(i int, extra string) {
+		name := fmt.Sprintf("s%02d", i)
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, name), 0o755))
+		text := fmt.Sprintf("---\nname: %s\ndescription: Skill %d.%s\n---\nBody.\n", name, i, extra)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name, "SKILL.md"), []byte(text), 0o644))
+	}
+	const n = 10
+	for i := range n {
+		write(i, "")
+	}
+	cache := filepath.Join(t.TempDir(), "front.bin")
+	fc := skills.LoadFrontCache(cache, "bin")
+	assert.False(t, fc.Loaded(), "no file: nothing known")
+	_, err := skills.LoadCached(dir, fc)
+	require.NoError(t, err)
+	require.NoError(t, fc.Save(cache))
+
+	for _, tc := range []struct {
+		name           string
+		edited, noted  int
+		readAll        bool
+		wantRead, told int
+	}{
+		{"no file changed", 0, 1, false, 0, 0},
+		{"fewer read than noted", 2, 3, false, 2, 0},
+		{"as many as noted", 3, 3, false, 3, 1},
+		{"more than noted: told once", 6, 3, false, 6, 1},
+		{"a full check reads all", 0, 4, true, n, 1},
+		{"nothing noted", 2, 0, false, 2, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for i := range tc.edited {
+				write(i, " Edited "+tc.name[:4]+".")
+			}
+			fc := skills.LoadFrontCache(cache, "bin")
+			assert.True(t, fc.Loaded())
+			told := 0
+			fc.ReadAll, fc.ReadsNoted, fc.OnReads = tc.readAll, int64(tc.noted), func() { told++ }
+			_, err := skills.LoadCached(dir, fc)
+			require.NoError(t, err)
+			require.NoError(t, fc.Save(cache))
+			assert.Equal(t, tc.wantRead, fc.Read())
+			assert.Equal(t, tc.told, told)
+		})
+	}
+}
+
+// TestFrontCacheKeywordsUnread protects recompiles, which compile a
+// skill made from its cached header without its keyword list: what the
+// compile asks of its keywords (their texts, whether there is one) is
+// what the parsed file's list gives, and the list, once made, is that
+// list.
+func TestFrontCacheKeywordsUnread(t *testing.T) {
+	for _, tc := range []struct {
+		name, header string
+		texts        []string
+	}{
+		{"tiers", "keywords:\n  core: [首屏, lighthouse]\n  strong: [latency]\n  extended: [web, lighthouse]\n", []string{"首屏", "lighthouse", "latency", "web", "lighthouse"}},
+		{"trimmed, blank left out", "keywords:\n  core: [\" padded \", \"  \"]\n  extended: [\"\\t首屏 \"]\n", []string{"padded", "首屏"}},
+		{"blank only", "keywords:\n  core: [\" \", \"\"]\n", nil},
+		{"empty tiers", "keywords:\n  core: []\n", nil},
+		{"none", "", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "alpha"), 0o755))
+			text := "---\nname: alpha\ndescription: Profile pages.\n" + tc.header + "enhances: [beta]\n---\nBody.\n"
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "alpha", "SKILL.md"), []byte(text), 0o644))
+			parsed, err := skills.Load(dir)
+			require.NoError(t, err)
+			cache := filepath.Join(t.TempDir(), "front.bin")
+			fc := skills.LoadFrontCache(cache, "bin")
+			_, err = skills.LoadCached(dir, fc)
+			require.NoError(t, err)
+			require.NoError(t, fc.Save(cache))
+
+			cat, err := skills.LoadCached(dir, skills.LoadFrontCache(cache, "bin"))
+			require.NoError(t, err)
+			s, want := &cat.Skills[0], &parsed.Skills[0]
+			require.True(t, s.Unread())
+			assert.Nil(t, s.Keywords, "the list is not made")
+			assert.Equal(t, tc.texts, slices.Collect(s.KeywordTexts()))
+			assert.Equal(t, len(want.Keywords) > 0, s.HasKeywords())
+			assert.Equal(t, []string{"beta"}, s.Enhances, "the lists after the keywords are read")
+			var texts []string
+			for _, k := range want.Keywords {
+				texts = append(texts, k.Text)
+			}
+			assert.Equal(t, texts, slices.Collect(s.KeywordTexts()), "as the parsed list")
+
+			s.ReadKeywords()
+			assert.Equal(t, want.Keywords, s.Keywords)
+			assert.Equal(t, tc.texts, slices.Collect(s.KeywordTexts()), "the same from the list")
+			s.ReadKeywords()
+			assert.Equal(t, want.Keywords, s.Keywords, "made once")
+			require.NoError(t, s.ReadBody())
+			assert.Equal(t, *want, *s)
+		})
+	}
 }

@@ -37,3 +37,37 @@ func BenchmarkLoadUnchanged(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKeywordTexts measures reading every keyword of skills made
+// from their cached headers, as a recompile's dictionary scan does
+// (index.compile): 2,000 generated skills, or $SKILLROUTE_BENCH_CATALOG.
+func BenchmarkKeywordTexts(b *testing.B) {
+	dir, err := synth.BenchCatalog(filepath.Join(b.TempDir(), "catalog"), 2000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cache := filepath.Join(b.TempDir(), "front.bin")
+	fc := skills.LoadFrontCache(cache, "bench")
+	if _, err := skills.LoadCached(dir, fc); err != nil {
+		b.Fatal(err)
+	}
+	if err := fc.Save(cache); err != nil {
+		b.Fatal(err)
+	}
+	cat, err := skills.LoadCached(dir, skills.LoadFrontCache(cache, "bench"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		for i := range cat.Skills {
+			for w := range cat.Skills[i].KeywordTexts() {
+				n += len(w)
+			}
+		}
+	}
+	if n == 0 {
+		b.Fatal("no keywords")
+	}
+}

@@ -66,3 +66,47 @@ func TestDiscoverNamesByFolder(t *testing.T) {
 	assert.Equal(t, []string{"deploy-tool"}, cat.Names())
 	assert.Equal(t, "Deploy Tool", cat.Skills[0].Title)
 }
+
+// TestDiscoverListedFolders protects a recompile's one listing of a skills
+// folder: the loader lists it for its stamp, and discovery takes the
+// names it was given (ReadDirNames: os.ReadDir's, sorted) instead of
+// listing the folder again; a folder it was not given is listed.
+func TestDiscoverListedFolders(t *testing.T) {
+	project := t.TempDir()
+	dir := filepath.Join(project, ".claude", "skills")
+	for _, name := range []string{"gamma", "alpha", "beta"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, name), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name, "SKILL.md"), []byte("---\ndescription: Skill "+name+".\n---\nBody.\n"), 0o644))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "README.md"), []byte("not a skill"), 0o644))
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var want []string
+	for _, e := range entries {
+		want = append(want, e.Name())
+	}
+	names, err := skills.ReadDirNames(dir)
+	require.NoError(t, err)
+	assert.Equal(t, want, names)
+	_, err = skills.ReadDirNames(filepath.Join(project, "missing"))
+	assert.Error(t, err)
+
+	for _, tc := range []struct {
+		name     string
+		listings map[string][]string
+		found    []string
+	}{
+		{"listed now", nil, []string{"alpha", "beta", "gamma"}},
+		{"as listed before", map[string][]string{dir: {"README.md", "alpha", "gamma"}}, []string{"alpha", "gamma"}},
+		{"another folder listed", map[string][]string{filepath.Join(project, "other"): {"alpha"}}, []string{"alpha", "beta", "gamma"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fc := skills.LoadFrontCache(filepath.Join(t.TempDir(), "front.bin"), "bin")
+			fc.Listings = tc.listings
+			cat, warnings, err := skills.DiscoverCached(skills.Places{ProjectDir: project}, false, fc)
+			require.NoError(t, err)
+			assert.Empty(t, warnings)
+			assert.Equal(t, tc.found, cat.Names())
+		})
+	}
+}

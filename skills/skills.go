@@ -32,6 +32,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"strings"
 	"unicode/utf8"
@@ -103,7 +104,7 @@ type Skill struct {
 	Description string
 	WhenToUse   string
 	Triggers    string    // routing text Claude Code does not list
-	Keywords    []Keyword // empty for plain Claude Code skills
+	Keywords    []Keyword // empty for plain Claude Code skills, and for one left unread until ReadKeywords
 	Enhances    []string
 	Requires    []string
 	Conflicts   []string
@@ -114,9 +115,12 @@ type Skill struct {
 	// A skill whose file a FrontCache knew unchanged (same size and
 	// modification time as when it was last read) is made from the cache
 	// without reading it: unread, its Body empty until ReadBody, and sum
-	// its ContentSum as computed from the file then.
-	unread bool
-	sum    Sum
+	// its ContentSum as computed from the file then. Its Keywords are
+	// left in its cached header (rawKeywords, as the cache encodes
+	// them) until ReadKeywords.
+	unread      bool
+	sum         Sum
+	rawKeywords []byte
 }
 
 // Sum is a hash of a skill's content (ContentSum).
@@ -192,6 +196,7 @@ func (s *Skill) ReadBody() error {
 	if !s.unread {
 		return nil
 	}
+	s.ReadKeywords() // the sum computed from now on covers them
 	s.unread, s.sum = false, Sum{}
 	data, err := ReadFile(s.Source)
 	if err != nil {
@@ -203,6 +208,53 @@ func (s *Skill) ReadBody() error {
 	}
 	s.Body = string(body)
 	return nil
+}
+
+// ReadKeywords makes the Keywords list of a skill left unread from its
+// cached header, as parsing the file would (a no-op for any other skill,
+// or once made). ReadBody makes it too.
+func (s *Skill) ReadKeywords() {
+	tiers := s.rawKeywords
+	if tiers == nil {
+		return
+	}
+	s.rawKeywords = nil
+	n := 0
+	eachRawKeyword(tiers, func(string, Tier) bool { n++; return true })
+	if n == 0 {
+		return // none, or blank ones only
+	}
+	s.Keywords = make([]Keyword, 0, n)
+	eachRawKeyword(tiers, func(w string, tier Tier) bool {
+		s.Keywords = append(s.Keywords, Keyword{Text: w, Tier: tier, Weight: tier.Weight()})
+		return true
+	})
+}
+
+// KeywordTexts yields the text of each of the skill's keywords: those of
+// its Keywords list, or, for a skill left unread whose list is not made
+// yet (ReadKeywords), of its cached header, without making the list.
+func (s *Skill) KeywordTexts() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if s.rawKeywords != nil {
+			eachRawKeyword(s.rawKeywords, func(w string, _ Tier) bool { return yield(w) })
+			return
+		}
+		for _, k := range s.Keywords {
+			if !yield(k.Text) {
+				return
+			}
+		}
+	}
+}
+
+// HasKeywords reports whether the skill has a keyword: whether its
+// Keywords list, made (ReadKeywords), is not empty.
+func (s *Skill) HasKeywords() bool {
+	for range s.KeywordTexts() {
+		return true
+	}
+	return false
 }
 
 // Text is what the router reads as the skill's description field: the
