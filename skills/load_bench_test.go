@@ -14,18 +14,7 @@ import (
 // (`skillroute bench gen`, see BENCHMARKS.md), else 2,000 generated
 // skills.
 func BenchmarkLoadUnchanged(b *testing.B) {
-	dir, err := synth.BenchCatalog(filepath.Join(b.TempDir(), "catalog"), 2000)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cache := filepath.Join(b.TempDir(), "front.bin")
-	fc := skills.LoadFrontCache(cache, "bench")
-	if _, err := skills.LoadCached(dir, fc); err != nil {
-		b.Fatal(err)
-	}
-	if err := fc.Save(cache); err != nil {
-		b.Fatal(err)
-	}
+	dir, cache := cachedCatalog(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		fc := skills.LoadFrontCache(cache, "bench")
@@ -42,18 +31,7 @@ func BenchmarkLoadUnchanged(b *testing.B) {
 // from their cached headers, as a recompile's dictionary scan does
 // (index.compile): 2,000 generated skills, or $SKILLROUTE_BENCH_CATALOG.
 func BenchmarkKeywordTexts(b *testing.B) {
-	dir, err := synth.BenchCatalog(filepath.Join(b.TempDir(), "catalog"), 2000)
-	if err != nil {
-		b.Fatal(err)
-	}
-	cache := filepath.Join(b.TempDir(), "front.bin")
-	fc := skills.LoadFrontCache(cache, "bench")
-	if _, err := skills.LoadCached(dir, fc); err != nil {
-		b.Fatal(err)
-	}
-	if err := fc.Save(cache); err != nil {
-		b.Fatal(err)
-	}
+	dir, cache := cachedCatalog(b)
 	cat, err := skills.LoadCached(dir, skills.LoadFrontCache(cache, "bench"))
 	if err != nil {
 		b.Fatal(err)
@@ -70,4 +48,23 @@ func BenchmarkKeywordTexts(b *testing.B) {
 	if n == 0 {
 		b.Fatal("no keywords")
 	}
+}
+
+// cachedCatalog writes the benchmark catalog ($SKILLROUTE_BENCH_CATALOG,
+// else 2,000 generated skills) and a frontmatter cache of all its files.
+func cachedCatalog(b *testing.B) (dir, cache string) {
+	b.Helper()
+	dir, err := synth.BenchCatalog(filepath.Join(b.TempDir(), "catalog"), 2000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cache = filepath.Join(b.TempDir(), "front.bin")
+	fc := skills.LoadFrontCache(cache, "bench")
+	if _, err := skills.LoadCached(dir, fc); err != nil {
+		b.Fatal(err)
+	}
+	if err := fc.Save(cache); err != nil {
+		b.Fatal(err)
+	}
+	return dir, cache
 }
