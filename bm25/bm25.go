@@ -45,6 +45,7 @@ import (
 
 	"github.com/skillroute/skillroute/explain"
 	"github.com/skillroute/skillroute/index"
+	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/tokenize"
 )
 
@@ -333,7 +334,7 @@ func matchScore(ix *index.Index, m *Match) float64 {
 // term, the query term or the prompt's word is the name, or a plugin
 // skill's bare name ("pptx" of "documents:pptx").
 func isName(name string, m *Match) bool {
-	bare := name[strings.LastIndexByte(name, ':')+1:]
+	bare := skills.BareName(name)
 	return !m.Partial && (m.Term == bare || m.Query == bare || m.Surface == bare)
 }
 

@@ -59,7 +59,7 @@ func (s *Set) Save(path string, problems []Problem) error {
 		w.str(p.Reason)
 		w.bool(p.Skipped)
 	}
-	s.memo("") // numbers the literals
+	s.number()
 	w.str(string(s.lits.text))
 	w.str(string(s.lits.ends))
 	w.str(string(s.lits.keys))

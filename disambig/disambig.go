@@ -233,6 +233,12 @@ type Set struct {
 // memo returns a fresh literal memo for a prompt over the set's literals,
 // numbering them on first use.
 func (s *Set) memo(prompt string) literalMemo {
+	s.number()
+	return literalMemo{state: make([]uint8, s.lits.len()), lits: &s.lits, filter: promptFilter(prompt)}
+}
+
+// number numbers the set's literals, once, in rule and branch order.
+func (s *Set) number() {
 	s.prepare.Do(func() {
 		ids := map[string]int32{}
 		for i := range s.Rules {
@@ -253,7 +259,6 @@ func (s *Set) memo(prompt string) literalMemo {
 			}
 		}
 	})
-	return literalMemo{state: make([]uint8, s.lits.len()), lits: &s.lits, filter: promptFilter(prompt)}
 }
 
 // Problem is something wrong with one rule of a file: the rule is either
@@ -585,7 +590,7 @@ func (s *Set) fired(prompt string) ([]*Rule, map[*Rule]int) {
 func (s *Set) ruleScreens() *ruleIndex {
 	s.screensOnce.Do(func() {
 		if s.screens.keys == nil {
-			s.memo("") // numbers the literals
+			s.number()
 			s.screens = s.buildScreens()
 		}
 	})

@@ -434,18 +434,7 @@ func (ix *Index) Resolve(name string) int {
 // skills', and the catalog has titles (a flag of the skill table).
 func (ix *Index) titleSkills() map[string]int {
 	ix.titleOnce.Do(func() {
-		ix.titles = map[string]int{}
-		for i := range ix.Skills.Len() {
-			t := strings.ToLower(ix.Skills.Title(i))
-			if t == "" {
-				continue
-			}
-			if _, dup := ix.titles[t]; dup {
-				ix.titles[t] = -1
-			} else {
-				ix.titles[t] = i
-			}
-		}
+		ix.titles = byKey(&ix.Skills, func(i int) string { return strings.ToLower(ix.Skills.Title(i)) })
 	})
 	return ix.titles
 }
@@ -480,17 +469,27 @@ func (ix *Index) pluginSkills() map[string]int {
 // namespaced maps the bare names of namespaced skills to their ids (-1
 // for a bare name two or more share).
 func namespaced(t *SkillTable) map[string]int {
+	return byKey(t, func(i int) string {
+		if name := t.Name(i); skills.BareName(name) != name {
+			return skills.BareName(name)
+		}
+		return ""
+	})
+}
+
+// byKey maps each skill's key to its id, or to -1 for a key two or more
+// skills share; a skill whose key is "" has none.
+func byKey(t *SkillTable, key func(i int) string) map[string]int {
 	m := map[string]int{}
 	for i := range t.Len() {
-		name := t.Name(i)
-		bare := skills.BareName(name)
-		if bare == name {
+		k := key(i)
+		if k == "" {
 			continue
 		}
-		if _, dup := m[bare]; dup {
-			m[bare] = -1
+		if _, dup := m[k]; dup {
+			m[k] = -1
 		} else {
-			m[bare] = i
+			m[k] = i
 		}
 	}
 	return m
