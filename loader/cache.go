@@ -593,7 +593,7 @@ func stampPath(w io.Writer, path string, files *seen) error {
 }
 
 func pruneCache(dir string) {
-	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin", "front-*.bin", "sums-*.bin", "cuts-*.bin.delta", "front-*.bin.delta"} {
+	for _, pattern := range []string{"index-*.bin", "rules-*.bin", "cuts-*.bin", "front-*.bin", "sums-*.bin", "projects-*.bin", "cuts-*.bin.delta", "front-*.bin.delta"} {
 		store.PruneCaches(dir, pattern, cacheKeep)
 	}
 }

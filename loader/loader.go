@@ -115,7 +115,7 @@ func Open(cfg Config) (*router.Router, error) {
 		return nil, err
 	}
 	r := router.New(ix, set)
-	if r.Projects, err = projectFavours(cfg.CacheDir); err != nil {
+	if r.Projects, err = projectFavours(cfg); err != nil {
 		return nil, err
 	}
 	if cfg.StateDir != "" {
@@ -150,16 +150,22 @@ func Open(cfg Config) (*router.Router, error) {
 // projectFavours returns the shipped table of the skills each project
 // type favours. Parsing its YAML costs about 0.2 ms and a thousand
 // allocations (BenchmarkParseProjectFavours), a tenth of a hook call, so
-// with a cache folder the parsed table is kept there, keyed by the data's
-// hash, in a store frame: per type its name and count of skills, per
-// skill its name and weight. Kept as JSON, decoding it was 6 % of a hook
-// process's instructions (callgrind at 50 skills), most of it
-// encoding/json reflecting on the type in a fresh process.
-func projectFavours(cacheDir string) (sctx.ProjectFavours, error) {
+// with a cache folder the parsed table is kept there, in a store frame:
+// per type its name and count of skills, per skill its name and weight.
+// Kept as JSON, decoding it was 6 % of a hook process's instructions
+// (callgrind at 50 skills), most of it encoding/json reflecting on the
+// type in a fresh process. The table is part of the binary, so the
+// binary's stamp names its cache; hashing the table itself on every
+// call was another 2 % (89,000 instructions).
+func projectFavours(cfg Config) (sctx.ProjectFavours, error) {
 	var cache string
-	if cacheDir != "" {
-		sum := sha256.Sum256(rules.Projects)
-		cache = filepath.Join(cacheDir, "projects-"+hex.EncodeToString(sum[:8])+".bin")
+	if cfg.CacheDir != "" {
+		key := binaryStamp(cfg)
+		if key == "" {
+			sum := sha256.Sum256(rules.Projects)
+			key = hex.EncodeToString(sum[:])
+		}
+		cache = filepath.Join(cfg.CacheDir, "projects-"+key[:16]+".bin")
 		if data, err := store.LoadCache(cache, projectsKind, projectsVersion); err == nil {
 			if f, ok := decodeFavours(data); ok && len(f) > 0 {
 				return f, nil

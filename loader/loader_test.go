@@ -493,6 +493,32 @@ func writeIndex(t *testing.T, data []byte) string {
 	return path
 }
 
+// The project table is part of the binary: with one, the binary's
+// stamp names the table's cache, and a rebuilt binary (another size or
+// time) reads the table afresh into a cache of its own.
+func TestProjectFavoursCachedByBinary(t *testing.T) {
+	cache, bin := t.TempDir(), filepath.Join(t.TempDir(), "skillroute")
+	require.NoError(t, os.WriteFile(bin, []byte("build 1"), 0o755))
+	cfg := loader.Config{Catalog: loader.Builtin, CacheDir: cache, Binary: bin}
+	projectFiles := func() []string {
+		files, err := filepath.Glob(filepath.Join(cache, "projects-*.bin"))
+		require.NoError(t, err)
+		return files
+	}
+	first, err := loader.Open(cfg)
+	require.NoError(t, err)
+	require.Len(t, projectFiles(), 1)
+	_, err = loader.Open(cfg)
+	require.NoError(t, err)
+	require.Len(t, projectFiles(), 1, "the same binary reads its cache")
+
+	require.NoError(t, os.WriteFile(bin, []byte("build 2, longer"), 0o755))
+	again, err := loader.Open(cfg)
+	require.NoError(t, err)
+	assert.Len(t, projectFiles(), 2, "a rebuilt binary keys a cache of its own")
+	assert.Equal(t, first.Projects, again.Projects)
+}
+
 // TestRulesCacheKeptAcrossEdits protects recompiles: the checked rules
 // are cached by the skills' names and the binary, so a skill edited but
 // not renamed loads them from the cache; a renamed one checks them again.
