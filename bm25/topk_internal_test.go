@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -164,33 +163,32 @@ func TestLocate(t *testing.T) {
 
 // TestNamedSkillsScored: named lists the skills a prompt word names,
 // which score × NameBoost beyond the index's bounds, so that the pruned
-// search scores them whatever their bounds; over 74 skills (three that
-// hold "slides" and "deck" as keywords, 70 that hold neither, and pptx)
-// it finds what scoring every skill finds.
+// search scores them whatever their bounds. Over 72 skills, "pptx slides"
+// names pptx, whose own match scores less than slide-style's but more
+// once boosted: the bounds alone let the search stop at slide-style.
 func TestNamedSkillsScored(t *testing.T) {
-	kw := func(tier skills.Tier, weight float64, words ...string) []skills.Keyword {
-		var out []skills.Keyword
-		for _, w := range words {
-			out = append(out, skills.Keyword{Text: w, Tier: tier, Weight: weight})
-		}
-		return out
-	}
-	list := []skills.Skill{{Name: "pptx", Keywords: kw(skills.Core, skills.CoreWeight, "pptx", "presentation"),
-		Description: "Create, edit and read pptx presentation files", Body: strings.Repeat("pptx layouts and notes of a deck. ", 4)}}
-	for i := range 3 {
-		list = append(list, skills.Skill{Name: fmt.Sprintf("theme-%02d", i),
-			Keywords:    append(kw(skills.Core, skills.CoreWeight, fmt.Sprintf("theme%02d", i)), kw(skills.Strong, skills.StrongWeight, "slides", "deck")...),
-			Description: "Style slides: a theme for slides, decks and pages", Body: "Pick fonts and colors for the slides."})
+	list := []skills.Skill{
+		{Name: "pptx", Description: "Read and write presentation files", Body: "pptx pptx files hold decks."},
+		{Name: "slide-style", Description: "Style a deck", Body: "slides slides slides need fonts."},
 	}
 	for i := range 70 {
-		list = append(list, skills.Skill{Name: fmt.Sprintf("other-%02d", i), Keywords: kw(skills.Core, skills.CoreWeight, fmt.Sprintf("tool%02d", i)), Body: "reports and pages."})
+		list = append(list, skills.Skill{Name: fmt.Sprintf("other-%02d", i), Description: fmt.Sprintf("tool%02d reports", i), Body: "reports and pages."})
 	}
 	cat, err := skills.NewCatalog(list)
 	require.NoError(t, err)
 	ix := index.Compile(cat, nil, index.Options{})
 	require.Greater(t, ix.Skills.Len(), smallCatalog)
-	q := ix.Tokenizer().Tokenize("a deck of slides in pptx")
+	q := ix.Tokenizer().Tokenize("pptx slides")
 	assert.Equal(t, []int{ix.SkillID("pptx")}, named(ix, q, nil))
+
+	// Without the named skills, the bounds prune pptx away.
+	p := pruner{ix: ix}
+	p.reach(q, 1)
+	p.sift(1, 1, restBound)
+	bare := p.results(nil)
+	require.NotEmpty(t, bare)
+	assert.Equal(t, "slide-style", bare[0].Name, "the bounds alone miss the named skill")
+
 	want := cut(ScoreWith(ix, q, nil), 1, nil)
 	got := TopK(ix, q, nil, 1, nil)
 	require.NotEmpty(t, got)
