@@ -24,7 +24,8 @@
 // PartialFactor and the prompt word's rarity in the catalog's texts for a
 // partial match, and w_q is the query term's weight (1,
 // lower for synonyms and negated words). IDF is inside tf already and is
-// not applied again. A match that is the skill's own name counts ×
+// not applied again. A match that is the skill's own name, or cut from
+// words that spell the name out ("test driven development"), counts ×
 // NameBoost. Each word of the prompt (with its synonyms) and each
 // index term counts once per skill, at its best pairing, and words cut
 // from overlapping stretches of the prompt count once between them: "加载慢"
@@ -72,7 +73,8 @@ const OverlapShare = 0.15
 
 // NameBoost multiplies the score of a match that is its skill's own name
 // ("pptx" for the pptx skill, "PPT" through its synonym; a plugin's skill
-// by its bare name): the word Claude Code invokes a skill by is the
+// by its bare name), or cut from words that spell the name out
+// (spelledNames, TestSpelledNameWins): the word Claude Code invokes a skill by is the
 // surest evidence a prompt can give, and saturation left it no more than
 // a neighbour's well-spread word (the name as a core keyword scored 1.00
 // against 0.96 for another skill's "slide" in three fields:
@@ -192,6 +194,7 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 	// collection was a fifth of routing time.
 	var reach []Match
 	var fields []Field
+	spelled := spelledNames(ix, q)
 	visit := func(qt tokenize.Term, term int, partial bool, rarity float64) {
 		origin := qt.From
 		if origin == "" {
@@ -201,7 +204,7 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 		m, from := Match{skill: -1}, len(fields)
 		flush := func() {
 			if m.TF > 0 {
-				m.Score = matchScore(ix, &m)
+				m.Score = matchScore(ix, &m, spelled)
 				m.Fields = fields[from:len(fields):len(fields)]
 				reach = append(reach, m)
 			}
@@ -321,13 +324,58 @@ func weigh(ix *index.Index, adj Adjuster, skill int, term string, weight float64
 }
 
 // matchScore is a match's score: saturate, × NameBoost for a match that
-// is its skill's name (noted in m.Named).
-func matchScore(ix *index.Index, m *Match) float64 {
+// is its skill's name, or cut from where the prompt spells the name in
+// words (spelled; noted in m.Named).
+func matchScore(ix *index.Index, m *Match, spelled []spelling) float64 {
 	s := saturate(ix, m.skill, m.QWeight, m.TF)
-	if m.Named = isName(ix.Skills.Name(m.skill), m); m.Named {
+	if m.Named = isName(ix.Skills.Name(m.skill), m) || spells(spelled, m); m.Named {
 		s *= NameBoost
 	}
 	return s
+}
+
+// MaxNameWords is the most words a skill's name is read back from when a
+// prompt spells it out: "finishing-a-development-branch" has four.
+const MaxNameWords = 5
+
+// spelling is a stretch of the prompt (its bytes) that spells a skill's
+// name in words.
+type spelling struct{ skill, pos, end int }
+
+// spelledNames returns where the prompt spells the name of a skill in two
+// words or more, as words written apart ("use test-driven development"
+// or "test driven development" for test-driven-development): the runs of
+// joined words (tokenize.Word) whose hyphen-joined text is a skill's
+// name or a plugin skill's bare name. Each name is the skill's own word
+// for itself, so its words there count as its name does, × NameBoost; a
+// run is looked up only while some name starts with it.
+func spelledNames(ix *index.Index, q tokenize.Query) []spelling {
+	var out []spelling
+	ws := q.Words
+	for i := range ws {
+		name := ws[i].Text
+		for j := i + 1; j < len(ws) && j-i < MaxNameWords && ws[j].Joined; j++ {
+			if !ix.NameStarts(name + "-") {
+				break
+			}
+			name += "-" + ws[j].Text
+			if id := ix.Named(name); id >= 0 {
+				out = append(out, spelling{id, ws[i].Pos, ws[j].End})
+			}
+		}
+	}
+	return out
+}
+
+// spells reports whether m was cut from a stretch that spells its
+// skill's name.
+func spells(spelled []spelling, m *Match) bool {
+	for _, sp := range spelled {
+		if sp.skill == m.skill && sp.pos <= m.Pos && m.End <= sp.end && m.Pos < m.End {
+			return true
+		}
+	}
+	return false
 }
 
 // isName reports whether an exact match is its skill's name: the index

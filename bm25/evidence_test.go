@@ -1,6 +1,7 @@
 package bm25_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -210,4 +211,40 @@ func TestNameMatchWins(t *testing.T) {
 	}
 	assert.True(t, named, "the match of its name is marked")
 	assert.Equal(t, names(rs[:1]), names(bm25.TopKPruned(ix, q, nil, 1, nil)[:1]))
+}
+
+// TestSpelledNameWins: a prompt that spells a skill's name in words ("use
+// test-driven development", with or without the hyphen) names that skill,
+// as a one-word name does: the matches cut from those words score ×
+// NameBoost. Without it, subagent-driven-development wins here on the
+// other skill's own name: its text uses "driven development" most, so
+// those words are its derived keywords, not test-driven-development's.
+func TestSpelledNameWins(t *testing.T) {
+	list := []skills.Skill{
+		{Name: "test-driven-development", Description: "Use when implementing any feature or bugfix, before writing implementation code",
+			Body: "# Test-Driven Development\n\nWrite the test first. Watch it fail. Write minimal code to pass. Refactor."},
+		{Name: "subagent-driven-development", Description: "Use when executing implementation plans with independent tasks in this session",
+			Body: strings.Repeat("Subagent-driven development: a fresh subagent per task, driven development reviewed task by task. ", 5)},
+	}
+	for i := range 70 {
+		list = append(list, skills.Skill{Name: fmt.Sprintf("other-%02d", i), Description: fmt.Sprintf("tool%02d reports", i), Body: "reports and pages of a test build."})
+	}
+	ix := compile(t, nil, list...)
+	for _, prompt := range []string{"use test-driven development for this", "use test driven development for this"} {
+		q := query(ix, prompt)
+		rs := bm25.Score(ix, q)
+		require.NotEmpty(t, rs, prompt)
+		assert.Equal(t, "test-driven-development", rs[0].Name, "%s: %v", prompt, names(rs))
+		for _, m := range rs[0].Matches {
+			inName := m.Pos >= strings.Index(prompt, "test") && m.End <= strings.Index(prompt, " for")
+			assert.Equal(t, inName, m.Named, "%s: %q is the name's words", prompt, m.Term)
+		}
+		assert.Equal(t, names(rs[:1]), names(bm25.TopKPruned(ix, q, nil, 1, nil)[:1]), prompt)
+	}
+	// Words that do not spell it whole name nothing.
+	for _, r := range bm25.Score(ix, query(ix, "the test is driven by development builds")) {
+		for _, m := range r.Matches {
+			assert.False(t, m.Named, "%s: %q", r.Name, m.Term)
+		}
+	}
 }

@@ -50,9 +50,15 @@ func TopK(ix *index.Index, q tokenize.Query, adj Adjuster, k int, also []int) []
 	return pruned(ix, q, adj, k, also, kwScale, skillScale)
 }
 
-// named adds to also the skills a query term names (NameBoost): the bounds
-// do not count the boost, so they are scored whatever their bounds.
-func named(ix *index.Index, q tokenize.Query, also []int) []int {
+// named adds to also the skills a query term names and those whose names
+// the prompt spells in words (NameBoost): the bounds do not count the
+// boost, so they are scored whatever their bounds.
+func named(ix *index.Index, q tokenize.Query, spelled []spelling, also []int) []int {
+	for _, sp := range spelled {
+		if !slices.Contains(also, sp.skill) {
+			also = append(also, sp.skill)
+		}
+	}
 	for i := range q.Terms {
 		for _, w := range [2]string{q.Terms[i].Text, q.Terms[i].Surface} {
 			if id := ix.Named(w); id >= 0 && !slices.Contains(also, id) {
@@ -75,13 +81,13 @@ const smallCatalog = 64
 
 // pruned is TopK's pruned search, for a catalog of any size.
 func pruned(ix *index.Index, q tokenize.Query, adj Adjuster, k int, also []int, kwScale, skillScale float64) []Result {
-	p := pruner{ix: ix, adj: adj}
+	p := pruner{ix: ix, adj: adj, spelled: spelledNames(ix, q)}
 	p.reach(q, kwScale)
 	if len(p.cursors) == 0 {
 		return nil
 	}
 	p.sift(k, skillScale, restBound)
-	return p.results(named(ix, q, also))
+	return p.results(named(ix, q, p.spelled, also))
 }
 
 // Bounded is an Adjuster that can say how far it raises weights, which
@@ -204,6 +210,7 @@ type entry struct {
 type pruner struct {
 	ix      *index.Index
 	adj     Adjuster
+	spelled []spelling // where the prompt spells a skill's name (spelledNames)
 	cursors []cursor
 	words   []string // origins, by number
 
@@ -449,7 +456,7 @@ func (p *pruner) score(s uint32, list []int, fresh bool, theta float64, keep boo
 				}
 			}
 			if m.TF > 0 {
-				m.Score = matchScore(ix, &m)
+				m.Score = matchScore(ix, &m, p.spelled)
 				m.Fields = p.fields[from:len(p.fields):len(p.fields)]
 				p.matches = append(p.matches, m)
 				if w := cu.word; m.Score > p.wordBest[w] {

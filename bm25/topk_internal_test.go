@@ -179,7 +179,7 @@ func TestNamedSkillsScored(t *testing.T) {
 	ix := index.Compile(cat, nil, index.Options{})
 	require.Greater(t, ix.Skills.Len(), smallCatalog)
 	q := ix.Tokenizer().Tokenize("pptx slides")
-	assert.Equal(t, []int{ix.SkillID("pptx")}, named(ix, q, nil))
+	assert.Equal(t, []int{ix.SkillID("pptx")}, named(ix, q, nil, nil))
 
 	// Without the named skills, the bounds prune pptx away.
 	p := pruner{ix: ix}

@@ -455,6 +455,33 @@ func (ix *Index) Named(word string) int {
 	return -1
 }
 
+// NameStarts reports whether some skill's name, or bare name under a
+// plugin, starts with prefix: one search of the sorted names, so that a
+// prompt's words are looked up as a name only where one could begin.
+func (ix *Index) NameStarts(prefix string) bool {
+	t := &ix.Skills
+	if t.sorted {
+		i := sort.Search(t.Len(), func(i int) bool { return t.Name(i) >= prefix })
+		if i < t.Len() && strings.HasPrefix(t.Name(i), prefix) {
+			return true
+		}
+	} else {
+		for i := range t.Len() {
+			if strings.HasPrefix(t.Name(i), prefix) {
+				return true
+			}
+		}
+	}
+	if t.plugins {
+		for bare := range ix.pluginSkills() {
+			if strings.HasPrefix(bare, prefix) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // pluginSkills returns, worked out once, the skills a plugin namespaces
 // by their bare name ("acme:deploy" under "deploy"), each with its id or
 // -1 when several plugins have a skill of that name. Resolve scanned every

@@ -726,6 +726,12 @@ func TestResolve(t *testing.T) {
 		assert.Equal(t, want, loaded.Named(word), word)
 	}
 	assert.Equal(t, -1, plainLoaded.Named("expert"))
+	// NameStarts: whether a name, or a plugin skill's bare name, could
+	// begin with a prompt's words.
+	for prefix, want := range map[string]bool{"root-cause-": true, "root-": true, "cause-": false, "deploy": true, "acme:": true, "cache-expert": true, "zzz": false} {
+		assert.Equal(t, want, ix.NameStarts(prefix), prefix)
+		assert.Equal(t, want, loaded.NameStarts(prefix), "%s, loaded", prefix)
+	}
 }
 
 // TestSkillTable protects the skill table read in place: every field of

@@ -85,6 +85,46 @@ type Term struct {
 // Query is a tokenized prompt.
 type Query struct {
 	Terms []Term // unique by Text, sorted by Text
+	// Words are the prompt's English words as written, in order, split
+	// at hyphens and underscores: what a prompt that spells a skill's
+	// name in words ("use test-driven development") is read back from
+	// (bm25's written names).
+	Words []Word
+}
+
+// Word is an English word of a prompt, lower-cased as written.
+type Word struct {
+	Text     string
+	Pos, End int // its bytes in the lower-cased prompt
+	// Joined: one space, hyphen or underscore alone stands between it
+	// and the word before, as between the words of a name spelled out.
+	Joined bool
+}
+
+// spelledWords returns the English words of lower-cased text (Query.Words).
+func spelledWords(text string) []Word {
+	var out []Word
+	prevEnd := -1
+	for _, loc := range scanWords(text, nil) {
+		w := text[loc[0]:loc[1]]
+		gap := ""
+		if prevEnd >= 0 {
+			gap = text[prevEnd:loc[0]]
+		}
+		joined := gap == " " || gap == "-" || gap == "_"
+		at := 0
+		for i, part := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("._-/'", r) }) {
+			at += strings.Index(w[at:], part)
+			if i > 0 { // split inside the word: joined across a hyphen or underscore only
+				sep := w[at-1]
+				joined = sep == '-' || sep == '_'
+			}
+			out = append(out, Word{Text: part, Pos: loc[0] + at, End: loc[0] + at + len(part), Joined: joined})
+			at += len(part)
+		}
+		prevEnd = loc[1]
+	}
+	return out
 }
 
 // Tokenizer cuts prompts and skill texts into terms.
@@ -262,7 +302,7 @@ func (t *Tokenizer) TokenizeText(p Text) Query {
 		}
 	}
 	terms = t.translate(terms, text, scopes)
-	return Query{Terms: merge(terms)}
+	return Query{Terms: merge(terms), Words: spelledWords(text)}
 }
 
 // merge sorts terms by text and keeps, of each text, the one with the
@@ -480,6 +520,14 @@ func (t *Tokenizer) latin(out []token, run string, offset int, mode phraseMode) 
 					out = append(out, token{text: t.stem(part), pos: pos + at, surface: part})
 				}
 				at += len(part)
+			}
+			// A skill named by its words ("test-driven-development")
+			// keeps adjacent pairs of them as keywords ("test driven",
+			// index/derive.go): a prompt's "test-driven" meets them so.
+			if mode == allPhrases {
+				if p, ok := t.spaced(w); ok {
+					out = append(out, token{text: p, pos: pos, surface: w})
+				}
 			}
 		}
 		if mode == noPhrases {
@@ -867,4 +915,24 @@ func isAllHan(s string) bool {
 		}
 	}
 	return true
+}
+
+// spaced returns a hyphenated word's parts as a phrase ("test-driven" ->
+// "test driven"), the form a skill name's words take.
+func (t *Tokenizer) spaced(w string) (string, bool) {
+	parts := strings.Split(w, "-")
+	if len(parts) < 2 || len(parts) > maxPhraseWords {
+		return "", false
+	}
+	var b strings.Builder
+	for i, part := range parts {
+		if !isLetters(part) || len(part) < 2 || isStopWord(part) {
+			return "", false
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t.stem(part))
+	}
+	return b.String(), true
 }

@@ -117,6 +117,12 @@ func TestTokenizeExact(t *testing.T) {
 		{"React 页面加载慢", []string{"react", "加载", "慢", "页面"}},
 		{"数据库存储", []string{"存储", "数据库"}},
 		{"ci/cd", []string{"cd", "ci", "ci/cd"}},
+		// A hyphenated word also gives its words as a phrase.
+		{"test-driven", []string{"driven", "test", "test driven", "test-driven"}},
+		{"x-ray", []string{"ray", "x-ray"}},                                                   // a part of one letter: no phrase
+		{"a-b-c-d", []string{"a-b-c-d"}},                                                      // parts too short
+		{"gpt-4o", []string{"4o", "gpt", "gpt-4o"}},                                           // not letters: no phrase
+		{"one-two-three-four", []string{"four", "one", "one-two-three-four", "three", "two"}}, // more words than a phrase holds
 		{"", []string{}},
 	}
 	for _, tt := range tests {
@@ -128,6 +134,40 @@ func TestTokenizeExact(t *testing.T) {
 				assert.False(t, tm.Negated, tm.Text)
 				assert.Empty(t, tm.From, tm.Text)
 			}
+		})
+	}
+}
+
+// TestQueryWords pins what a prompt's words are read back as, to find a
+// skill's name spelled out: split at hyphens and underscores, joined to
+// the word before by one space, hyphen or underscore alone.
+func TestQueryWords(t *testing.T) {
+	tok := tokenize.New(nil, nil)
+	type w struct {
+		text   string
+		joined bool
+	}
+	tests := []struct {
+		prompt string
+		want   []w
+	}{
+		{"use Test-Driven  development", []w{{"use", false}, {"test", true}, {"driven", true}, {"development", false}}},
+		{"root_cause tracing", []w{{"root", false}, {"cause", true}, {"tracing", true}}},
+		{"utils.go, then write-plans", []w{{"utils", false}, {"go", false}, {"then", false}, {"write", true}, {"plans", true}}},
+		{"写 writing plans 吧", []w{{"writing", false}, {"plans", true}}},
+		{"ci/cd", []w{{"ci", false}, {"cd", false}}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.prompt, func(t *testing.T) {
+			q := tok.Tokenize(tt.prompt)
+			var got []w
+			lower := strings.ToLower(tt.prompt)
+			for _, word := range q.Words {
+				got = append(got, w{word.Text, word.Joined})
+				assert.Equal(t, word.Text, lower[word.Pos:word.End], "its bytes in the prompt")
+			}
+			assert.Equal(t, tt.want, got)
 		})
 	}
 }
