@@ -44,10 +44,12 @@ func TestGrowStackTouchesNoPage(t *testing.T) {
 			}()
 			pages := int64(tc.size / syscall.Getpagesize())
 			// The new stack's first pages (the copied frames, which may
-			// straddle a page) and the runtime's bookkeeping may fault;
-			// the reserve's pages may not (written: 17-19 faults for the
+			// straddle a page) and the runtime's bookkeeping may fault
+			// (up to 10 for the handler's, once, with the whole suite's
+			// packages run at once: a heap grown for the new stack); the
+			// reserve's pages may not (written: 17-19 faults for the
 			// handler's, 5 for a helper's).
-			assert.Less(t, <-faults, max(pages/2, 3), "growing the stack faulted in the reserve")
+			assert.Less(t, <-faults, max(pages*3/4, 3), "growing the stack faulted in the reserve")
 		})
 	}
 }
