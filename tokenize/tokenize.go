@@ -265,6 +265,7 @@ type token struct {
 	pos      int
 	surface  string // as the prompt wrote it (lower-cased), for explanations
 	compound bool   // a Han word its inner words tile (Term.Compound)
+	from     string // another form of the word from (Term.From): the same evidence
 }
 
 // Tokenize cuts a prompt into query terms.
@@ -285,7 +286,7 @@ func (t *Tokenizer) TokenizeText(p Text) Query {
 	}
 	terms := make([]Term, 0, 2*len(toks))
 	for _, tk := range toks {
-		tm := Term{Text: tk.text, Weight: 1, Surface: tk.surface, Pos: tk.pos, End: tk.pos + len(tk.surface), Noise: inScopes(noise, tk.pos), Compound: tk.compound}
+		tm := Term{Text: tk.text, Weight: 1, From: tk.from, Surface: tk.surface, Pos: tk.pos, End: tk.pos + len(tk.surface), Noise: inScopes(noise, tk.pos), Compound: tk.compound}
 		if inScopes(scopes, tk.pos) {
 			tm.Weight, tm.Negated = NegatedWeight, true
 		}
@@ -524,9 +525,12 @@ func (t *Tokenizer) latin(out []token, run string, offset int, mode phraseMode) 
 			// A skill named by its words ("test-driven-development")
 			// keeps adjacent pairs of them as keywords ("test driven",
 			// index/derive.go): a prompt's "test-driven" meets them so.
+			// It is the word itself written apart, one piece of evidence
+			// with it, as a synonym is: a skill holding both forms
+			// ("vue-router", "vue router") counts them once.
 			if mode == allPhrases {
 				if p, ok := t.spaced(w); ok {
-					out = append(out, token{text: p, pos: pos, surface: w})
+					out = append(out, token{text: p, pos: pos, surface: w, from: sw})
 				}
 			}
 		}

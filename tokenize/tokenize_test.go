@@ -117,12 +117,6 @@ func TestTokenizeExact(t *testing.T) {
 		{"React 页面加载慢", []string{"react", "加载", "慢", "页面"}},
 		{"数据库存储", []string{"存储", "数据库"}},
 		{"ci/cd", []string{"cd", "ci", "ci/cd"}},
-		// A hyphenated word also gives its words as a phrase.
-		{"test-driven", []string{"driven", "test", "test driven", "test-driven"}},
-		{"x-ray", []string{"ray", "x-ray"}},                                                   // a part of one letter: no phrase
-		{"a-b-c-d", []string{"a-b-c-d"}},                                                      // parts too short
-		{"gpt-4o", []string{"4o", "gpt", "gpt-4o"}},                                           // not letters: no phrase
-		{"one-two-three-four", []string{"four", "one", "one-two-three-four", "three", "two"}}, // more words than a phrase holds
 		{"", []string{}},
 	}
 	for _, tt := range tests {
@@ -133,6 +127,39 @@ func TestTokenizeExact(t *testing.T) {
 				assert.Equal(t, 1.0, tm.Weight, tm.Text)
 				assert.False(t, tm.Negated, tm.Text)
 				assert.Empty(t, tm.From, tm.Text)
+			}
+		})
+	}
+}
+
+// TestHyphenatedWordSpaced: a hyphenated prompt word also gives its words
+// as a phrase, the form a skill name's adjacent words take as derived
+// keywords ("test driven"), as another form of the word itself (From):
+// one piece of evidence with it. Words of one letter, non-letters and
+// more words than a phrase holds give none.
+func TestHyphenatedWordSpaced(t *testing.T) {
+	tok := tokenize.New(nil, nil)
+	tests := []struct {
+		prompt string
+		want   []string
+	}{
+		{"test-driven", []string{"driven", "test", "test driven", "test-driven"}},
+		{"x-ray", []string{"ray", "x-ray"}},
+		{"a-b-c-d", []string{"a-b-c-d"}},
+		{"gpt-4o", []string{"4o", "gpt", "gpt-4o"}},
+		{"one-two-three-four", []string{"four", "one", "one-two-three-four", "three", "two"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.prompt, func(t *testing.T) {
+			q := tok.Tokenize(tt.prompt)
+			assert.Equal(t, tt.want, texts(q))
+			for _, tm := range q.Terms {
+				assert.Equal(t, 1.0, tm.Weight, tm.Text)
+				if strings.Contains(tm.Text, " ") {
+					assert.Equal(t, tt.prompt, tm.From, tm.Text)
+				} else {
+					assert.Empty(t, tm.From, tm.Text)
+				}
 			}
 		})
 	}
