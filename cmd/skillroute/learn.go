@@ -99,10 +99,7 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 		// Recorded all the same: `skillroute learn` rebuilds the memory.
 		fmt.Fprintf(stderr, "warning: %v\n", err)
 	}
-	prompt := fmt.Sprintf("%q", rec.Query)
-	if rec.Query == "" {
-		prompt = "the prompt " + rec.QueryHash // log_prompts: false
-	}
+	prompt := promptOf(rec)
 	if !rec.IsCorrection() {
 		fmt.Fprintf(stdout, "recorded: %s goes to %s, as it should (confirmed). `skillroute correct --undo` takes this back.\n", prompt, skillOrNone(rec.Routed))
 		return nil
@@ -123,6 +120,15 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "recorded: %s should go to %s (it went to %s). %s; `skillroute correct --undo` takes this back.\n",
 		prompt, skillOrNone(rec.Corrected), skillOrNone(rec.Routed), now)
 	return nil
+}
+
+// promptOf names a record's prompt for the user: its text, quoted, or its
+// hash when only hashes are kept (log_prompts: false).
+func promptOf(r feedback.Record) string {
+	if r.Query == "" {
+		return "the prompt " + r.QueryHash
+	}
+	return fmt.Sprintf("%q", r.Query)
 }
 
 // noSkill is what `correct` takes for "no skill should have been
