@@ -77,7 +77,10 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 			sid = store.Latest()
 		}
 		f, err := store.SessionFile(sid)
-		if err != nil || sid == "" || f.Last == nil {
+		if err != nil {
+			return fmt.Errorf("%w; pass --query TEXT", err) // names the file
+		}
+		if sid == "" || f.Last == nil {
 			return errors.New("no routed prompt to correct in this session; pass --query TEXT")
 		}
 		rec.Session, rec.Decision, rec.Routed, rec.Confidence = sid, f.Last.ID, f.Last.Skill, f.Last.Confidence

@@ -246,3 +246,32 @@ func TestCalibrateWritesTable(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, "cheapest")
 }
+
+// A session file `correct` cannot read is named in its error, not taken
+// for a session without a routed prompt: the user can see what to fix.
+func TestCorrectNamesDamagedSessionFile(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		write func(path string) error
+		want  string
+	}{
+		{"truncated", func(p string) error {
+			return os.WriteFile(p, []byte(`{"skillroute":"session","version":1,"data":{"id":"s1","la`), 0o600)
+		}, "s1.json"},
+		{"a folder", func(p string) error { return os.MkdirAll(filepath.Join(p, "x"), 0o700) }, "s1.json"},
+		{"a newer version", func(p string) error {
+			return os.WriteFile(p, []byte(`{"skillroute":"session","version":99,"data":{}}`), 0o600)
+		}, "s1.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := learnHome(t)
+			path := filepath.Join(a.stateDir, "sessions", "s1.json")
+			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o700))
+			require.NoError(t, tc.write(path))
+			code, _, errOut := runApp(t, a, "correct", "tester-expert", "--session", "s1")
+			assert.Equal(t, 1, code)
+			assert.Contains(t, errOut, tc.want)
+			assert.Contains(t, errOut, "--query TEXT")
+		})
+	}
+}
