@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -329,7 +330,7 @@ func parseSettings(path string, old []byte) (*settingsDoc, error) {
 	if !json.Valid(d.data) {
 		var v any
 		err := json.Unmarshal(d.data, &v)
-		return nil, fmt.Errorf("%s: not valid JSON, left untouched: %v", path, err)
+		return nil, fmt.Errorf("%s: not valid JSON%s, left untouched: %v", path, where(d.data, err), err)
 	}
 	top := gjson.ParseBytes(d.data)
 	if !top.IsObject() {
@@ -349,6 +350,25 @@ func parseSettings(path string, old []byte) (*settingsDoc, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// where says where in data a JSON syntax error lies, as " at line L,
+// column C" (C counted in characters), or "" for another error. The
+// error's offset is past the offending byte, or at the end of a text cut
+// short.
+func where(data []byte, err error) string {
+	var syntax *json.SyntaxError
+	if !errors.As(err, &syntax) || syntax.Offset < 1 || syntax.Offset > int64(len(data)) {
+		return ""
+	}
+	pos := int(syntax.Offset) - 1
+	if syntax.Error() == "unexpected end of JSON input" {
+		pos = len(data)
+	}
+	before := data[:pos]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	return fmt.Sprintf(" at line %d, column %d", line, col)
 }
 
 // unique fails when an object has a key twice, or written with escape
