@@ -262,7 +262,17 @@ func (a *app) runLearn(args []string, stdout, stderr io.Writer) error {
 		ctx, cancel := context.WithTimeout(context.Background(), editWait)
 		defer cancel()
 		err := memory.Update(ctx, dir, now, func(s *memory.Set, _ bool) error {
-			*s = *memory.Build(records, r.Index, s, now)
+			// The log is read again under the memory's locks: a verdict
+			// a hook recorded since the read above (during the trial) is
+			// in the journal now, and its record in the log, which the
+			// hook appends first. Rebuilt from the older read, the memory
+			// dropped it until the next learn
+			// (TestLearnKeepsVerdictRecordedMeanwhile).
+			latest, _, err := (&feedback.Log{Dir: dir}).Read() // its warnings were printed above
+			if err != nil {
+				return err
+			}
+			*s = *memory.Build(latest, r.Index, s, now)
 			return nil
 		})
 		if err != nil {

@@ -14,8 +14,10 @@ import (
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/learn/feedback"
+	"github.com/skillroute/skillroute/learn/memory"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -274,4 +276,64 @@ func TestCorrectNamesDamagedSessionFile(t *testing.T) {
 			assert.Contains(t, errOut, "--query TEXT")
 		})
 	}
+}
+
+// A verdict a hook records while `learn` runs (after learn read the log,
+// before it rebuilt the prompt memory) stays in the memory: the rebuild
+// does not go by the log as it was when learn began.
+func TestLearnKeepsVerdictRecordedMeanwhile(t *testing.T) {
+	a := learnHome(t)
+	dir := a.stateDir
+	r, err := loader.Open(loader.Config{Catalog: loader.Builtin})
+	require.NoError(t, err)
+	prompts := []string{"React 页面加载慢，首屏要 4 秒", "帮我写单元测试，用 Jest mock 掉 axios 请求", "git rebase 之后冲突了，怎么解决",
+		"Dockerfile 改成多阶段构建，镜像太大了", "这个接口报错了，帮我排查一下 NullPointerException"}
+	// Confirmations of good routes: learning them holds, and is adopted.
+	// Fixed times: the held-out share is drawn from them, and must hold
+	// the ten records a trial needs (it holds 20).
+	at := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	const n = 60
+	for i := range n {
+		q := prompts[i%len(prompts)]
+		confirm(t, dir, q, r.Route(q, router.Session{}).Skill, at.Add(time.Duration(i)*time.Second))
+	}
+
+	// The memory's lock, held, stops learn between its read of the log
+	// and its rebuild of the memory; the weights it writes in between say
+	// when it got there.
+	locked, release, done := make(chan struct{}), make(chan struct{}), make(chan int)
+	go func() {
+		_ = store.Lock(context.Background(), filepath.Join(dir, memory.File), func() error {
+			close(locked)
+			<-release
+			return nil
+		})
+	}()
+	<-locked
+	var out, errOut strings.Builder
+	go func() { done <- run(a, []string{"learn"}, &out, &errOut) }()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, learn.WeightsFile)); err == nil {
+			break // adopted: learn goes on to rebuild the memory
+		}
+		select {
+		case code := <-done:
+			close(release)
+			t.Fatalf("learn ended (%d) before it adopted weights: %s%s", code, out.String(), errOut.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+
+	// Meanwhile a hook records a verdict: the record, then its event.
+	const q = "Jenkins 流水线一直卡在拉镜像这一步"
+	rec := feedback.Record{TS: time.Now(), Session: "s2", Query: q, Routed: r.Route(q, router.Session{}).Skill, Corrected: "tester-expert", Kind: feedback.KindImplicit}
+	require.NoError(t, (&feedback.Log{Dir: dir}).Append(context.Background(), rec))
+	vec := memory.Vectorize(r.Index, r.Index.Tokenizer().Tokenize(q))
+	require.NoError(t, memory.Append(context.Background(), dir, vec, memory.EventOf(rec), time.Now()))
+	close(release)
+	require.Equal(t, 0, <-done, errOut.String())
+
+	m, err := memory.LoadDir(dir)
+	require.NoError(t, err)
+	assert.Equal(t, n+1, m.Events(), "the confirmations and the verdict recorded meanwhile")
 }
