@@ -350,7 +350,10 @@ func (h *Handler) prompt(ctx context.Context, ev Event, ready func([]byte)) Resu
 		}
 		return err
 	}, func(p any) error { return fmt.Errorf("panic: %v", p) })
-	last := &LastDecision{ID: rec.ID, Query: h.Store.keep(d.Query), QueryHash: rec.PromptHash, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost, Terms: d.Terms}
+	// A closing turn is never routed: a skill used after it is no verdict
+	// on it (TestClosingTurnTakesNoVerdict).
+	last := &LastDecision{ID: rec.ID, Query: h.Store.keep(d.Query), QueryHash: rec.PromptHash, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost, Terms: d.Terms,
+		Answered: d.Closing}
 	// A session locked past the deadline, or one that cannot be written,
 	// keeps nothing of this prompt (hook.log says so); the route stands.
 	err = h.Store.updateRead(ctx, ev.SessionID, f, snap, func(cur *SessionFile) error {
