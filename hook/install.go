@@ -327,10 +327,8 @@ func parseSettings(path string, old []byte) (*settingsDoc, error) {
 	if t := bytes.Trim(old, " \t\r\n"); len(t) == 0 || string(t) == "null" {
 		d.data = []byte("{}")
 	}
-	if !json.Valid(d.data) {
-		var v any
-		err := json.Unmarshal(d.data, &v)
-		return nil, fmt.Errorf("%s: not valid JSON%s, left untouched: %v", path, where(d.data, err), err)
+	if err := SyntaxError(d.data); err != nil {
+		return nil, fmt.Errorf("%s: %w, left untouched", path, err)
 	}
 	top := gjson.ParseBytes(d.data)
 	if !top.IsObject() {
@@ -350,6 +348,18 @@ func parseSettings(path string, old []byte) (*settingsDoc, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// SyntaxError returns nil when data is valid JSON, else an error saying
+// where it stops being JSON: "not valid JSON at line L, column C: ...",
+// so that a settings file of hundreds of lines can be mended.
+func SyntaxError(data []byte) error {
+	if json.Valid(data) {
+		return nil
+	}
+	var v any
+	err := json.Unmarshal(data, &v)
+	return fmt.Errorf("not valid JSON%s: %v", where(data, err), err)
 }
 
 // where says where in data a JSON syntax error lies, as " at line L,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -43,8 +44,15 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 	// Hook entries, in the user's or the project's settings, and the plugin.
 	home := a.places.Home
 	files := settingsFiles(a.places)
-	var found []string
+	var found, unreadable []string
 	for _, path := range files {
+		if data, err := os.ReadFile(path); err == nil && len(bytes.TrimSpace(data)) > 0 {
+			if err := hook.SyntaxError(data); err != nil {
+				check(false, "hooks in "+path, err.Error()+": whether skillroute's hooks are there cannot be told; mend the file")
+				unreadable = append(unreadable, path)
+				continue
+			}
+		}
 		if events, cmd := hook.Installed(path); len(events) > 0 {
 			bin, _ := hook.CommandBinary(cmd)
 			_, err := os.Stat(bin)
@@ -61,7 +69,7 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 		a.checkPlugin(home, plugin, check, note)
 	}
 	switch {
-	case len(found) == 0 && len(plugin) == 0:
+	case len(found) == 0 && len(plugin) == 0 && len(unreadable) == 0:
 		check(false, "hooks", "none registered: run `skillroute install` (or add the plugin)")
 	case len(found) > 0 && len(plugin) > 0:
 		check(false, "installed twice", fmt.Sprintf("hooks in %s and the plugin enabled in %s: every prompt runs both and gets two lines; run `skillroute uninstall` (--project for a project's settings) or disable the plugin",
