@@ -7,16 +7,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/skillroute/skillroute/hook"
+	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/learn/calibrate"
+	"github.com/skillroute/skillroute/learn/category"
 	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/learn/memory"
 	"github.com/skillroute/skillroute/loader"
@@ -314,21 +318,17 @@ func (a *app) runCalibrate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var fallback map[string]string
-	if *fallbackFile != "" {
-		raw, err := os.ReadFile(*fallbackFile)
-		if err != nil {
-			return err
-		}
-		if err := json.Unmarshal(raw, &fallback); err != nil {
-			return fmt.Errorf("%s: %v", *fallbackFile, err)
-		}
-	}
-	t, err := calibrate.Build(calibrate.SamplesFromRecords(records), *preset, *minSamples, *tolerance, fallback, time.Now())
+	ix, err := loader.OpenIndex(a.hookConfig(&data, stderr))
 	if err != nil {
 		return err
 	}
-	ix, err := loader.OpenIndex(a.hookConfig(&data, stderr))
+	var fallback map[string]string
+	if *fallbackFile != "" {
+		if fallback, err = readFallback(*fallbackFile, ix); err != nil {
+			return err
+		}
+	}
+	t, err := calibrate.Build(calibrate.SamplesFromRecords(records), *preset, *minSamples, *tolerance, fallback, time.Now())
 	if err != nil {
 		return err
 	}
@@ -366,4 +366,39 @@ func (a *app) runCalibrate(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "  %-10s %-11s %s\n", c, e.Level, arm)
 	}
 	return nil
+}
+
+// readFallback reads calibrate's --fallback table, {category: skill}
+// ("" for no skill), with each skill in the catalog's spelling. An entry
+// the router could never apply (a category the classifier does not give,
+// a skill the catalog lacks) is an error naming the file and the entry,
+// as is a file that is not JSON, with its line.
+func readFallback(path string, ix *index.Index) (map[string]string, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := hook.SyntaxError(raw); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var fallback map[string]string
+	if err := json.Unmarshal(raw, &fallback); err != nil {
+		return nil, fmt.Errorf("%s: want {\"category\": \"skill\"}: %v", path, err)
+	}
+	cats := category.Categories()
+	for _, cat := range slices.Sorted(maps.Keys(fallback)) {
+		if !slices.Contains(cats, cat) {
+			return nil, fmt.Errorf("%s: category %q is none of %s", path, cat, strings.Join(cats, ", "))
+		}
+		skill := fallback[cat]
+		if skill == "" {
+			continue
+		}
+		id := ix.Resolve(skill)
+		if id < 0 {
+			return nil, fmt.Errorf("%s: %q: unknown skill %q; nearest: %s", path, cat, skill, strings.Join(nearest(skill, ix.SkillNames(), 3), ", "))
+		}
+		fallback[cat] = ix.Skills.Name(id)
+	}
+	return fallback, nil
 }

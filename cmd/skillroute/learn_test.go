@@ -337,3 +337,40 @@ func TestLearnKeepsVerdictRecordedMeanwhile(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, n+1, m.Events(), "the confirmations and the verdict recorded meanwhile")
 }
+
+// A --fallback table that names a category the classifier never gives,
+// or a skill the catalog lacks, would never apply: calibrate refuses it,
+// naming the file, the entry and the valid names, and writes no table. A
+// file that is not JSON is named with its line.
+func TestCalibrateChecksFallback(t *testing.T) {
+	cases := []struct {
+		name, content string
+		errs          []string
+	}{
+		{"good", `{"debug": "debugger-expert", "docs": ""}`, nil},
+		{"skill by its header name", `{"test": "tester-expert"}`, nil},
+		{"unknown category", `{"debgu": "debugger-expert"}`, []string{`category "debgu"`, "debug, "}},
+		{"unknown skill", `{"debug": "debuger-expert"}`, []string{`unknown skill "debuger-expert"`, "nearest: debugger-expert"}},
+		{"not JSON", "{\n  \"debug\": \"debugger-expert\",\n}", []string{"line 3, column 1"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := learnHome(t)
+			path := filepath.Join(t.TempDir(), "fallback.json")
+			require.NoError(t, os.WriteFile(path, []byte(c.content), 0o600))
+			code, _, errOut := runApp(t, a, "calibrate", "--fallback", path, "--catalog", "builtin")
+			_, statErr := os.Stat(filepath.Join(a.stateDir, loader.CalibrationFile))
+			if c.errs == nil {
+				require.Equal(t, 0, code, errOut)
+				assert.NoError(t, statErr)
+				return
+			}
+			assert.Equal(t, 1, code)
+			assert.Contains(t, errOut, path)
+			for _, e := range c.errs {
+				assert.Contains(t, errOut, e)
+			}
+			assert.True(t, os.IsNotExist(statErr), "no table written")
+		})
+	}
+}
