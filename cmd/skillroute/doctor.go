@@ -165,7 +165,11 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 		note("feedback", fmt.Sprintf("%d records, %d corrections, %d damaged lines", len(records), corrections, len(warnings)))
 	}
 	if w, err := learn.LoadWeights(filepath.Join(dir, learn.WeightsFile)); err == nil {
-		note("learned weights", fmt.Sprintf("from %d records, %s", w.Records, w.Learned.Format(time.DateTime)))
+		if w.Learned.IsZero() {
+			note("learned weights", "none: rolled back to before the first learn")
+		} else {
+			note("learned weights", fmt.Sprintf("from %d records, %s", w.Records, w.Learned.Format(time.DateTime)))
+		}
 	}
 	// The action layer: a broken memories or tools file leaves the hook
 	// with the skill line alone, so it fails the check.

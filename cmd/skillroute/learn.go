@@ -231,6 +231,10 @@ func (a *app) runLearn(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if w.Learned.IsZero() { // the snapshot the first adoption takes of nothing learned
+			fmt.Fprintf(stdout, "restored snapshot %d: no learned weights (as before the first learn)\n", n)
+			return nil
+		}
 		fmt.Fprintf(stdout, "restored snapshot %d: weights learned %s from %d records\n", n, w.Learned.Format(time.RFC3339), w.Records)
 		return nil
 	}

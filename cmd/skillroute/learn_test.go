@@ -374,3 +374,32 @@ func TestCalibrateChecksFallback(t *testing.T) {
 		})
 	}
 }
+
+// `learn --rollback` says what it restored: the weights of a learn, by
+// its time and records, or the first snapshot, nothing learned, which is
+// not "weights learned 0001-01-01T00:00:00Z from 0 records".
+func TestRollbackSaysWhatItRestored(t *testing.T) {
+	a := learnHome(t)
+	r, err := loader.Open(loader.Config{Catalog: loader.Builtin})
+	require.NoError(t, err)
+	at := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	for i := range 60 {
+		q := []string{"React 页面加载慢，首屏要 4 秒", "帮我写单元测试，用 Jest mock 掉 axios 请求", "git rebase 之后冲突了，怎么解决"}[i%3]
+		confirm(t, a.stateDir, q, r.Route(q, router.Session{}).Skill, at.Add(time.Duration(i)*time.Second))
+	}
+	for range 2 {
+		require.True(t, learnOutcome(t, a).Adopted)
+	}
+	for _, c := range []struct{ n, want string }{
+		{"1", "restored snapshot 1: weights learned "},
+		{"2", "restored snapshot 2: no learned weights (as before the first learn)"},
+	} {
+		code, out, errOut := runApp(t, a, "learn", "--rollback", c.n)
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, out, c.want)
+		assert.NotContains(t, out, "0001-01-01")
+	}
+	_, out, _ := runApp(t, a, "doctor")
+	assert.Contains(t, out, "none: rolled back to before the first learn")
+	assert.NotContains(t, out, "0001-01-01")
+}
