@@ -93,6 +93,13 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 		check(true, "routing", fmt.Sprintf("a sample prompt (React page slow) routes to %s (confidence %.2f)", got, d.Confidence))
 		// The hook checks only the skill it names; doctor checks them all.
 		cfg := a.config(&dataFlags{catalog: loader.Installed}, stderr)
+		if !loader.Cached(cfg) {
+			// Opened above, it was compiled into the cache, unless the cache
+			// cannot be written: then every hook call compiles it again and
+			// gives up at its deadline, silent, while doctor waited.
+			check(false, "index cache", fmt.Sprintf("the index could not be cached in %s (the warnings above say why): "+
+				"every prompt compiles it again and the hook gives up after %v, silent", cfg.CacheDir, hook.Deadline))
+		}
 		if loader.Fresh(cfg, r.Index) {
 			note("index", "current: compiled after the last change to any skill file")
 		} else {
