@@ -38,7 +38,7 @@ func (h *Handler) inject(ev Event, prompt string, d router.Decision, id string, 
 	if err != nil {
 		// A broken memories or tools file must not cost the skill line.
 		text, reason, _ = (&Handler{}).inject(ev, prompt, d, id, now, nil)
-		return text, strings.TrimSpace("action layer: " + err.Error() + "; " + reason), nil
+		return text, strings.TrimSuffix("action layer: "+err.Error()+"; "+reason, "; "), nil
 	}
 	var names []string
 	for _, t := range layer.Tools() {

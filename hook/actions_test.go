@@ -129,7 +129,8 @@ func TestHookKeepsTheSkillLineWhenTheLayerFails(t *testing.T) {
 	h.Actions = func(string) (*action.Layer, error) { return nil, errors.New("tools.yaml:3: tool without a name") }
 	text, res := submit(t, h, "s", "帮我写单元测试，用 Jest mock 掉 axios 请求")
 	assert.Contains(t, text, "tester-expert")
-	_ = res
+	assert.Equal(t, "action layer: tools.yaml:3: tool without a name", res.Reason, "said whole, with no dangling separator")
 	_, res = submit(t, h, "s", "hello there")
 	assert.Contains(t, res.Reason, "tools.yaml:3", "the reason reaches hook.log")
+	assert.Regexp(t, `^action layer: tools.yaml:3: tool without a name; abstained`, res.Reason)
 }

@@ -26,6 +26,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -168,6 +169,13 @@ type Result struct {
 // Handle processes one event's JSON. It never fails: problems become a
 // silent Result with a Reason.
 func (h *Handler) Handle(ctx context.Context, input []byte) Result {
+	return h.handleInput(ctx, input, nil)
+}
+
+// handleInput is Handle; ready, when not nil, is given a prompt's output
+// as soon as it is made, before the state is written (Runtime.Run prints
+// it if the writes outlast the deadline).
+func (h *Handler) handleInput(ctx context.Context, input []byte, ready func([]byte)) Result {
 	var ev Event
 	if len(bytes.TrimSpace(input)) == 0 { // not a copy of a pasted megabyte
 		return Result{Reason: "empty input"}
@@ -176,16 +184,16 @@ func (h *Handler) Handle(ctx context.Context, input []byte) Result {
 		return Result{Reason: "malformed event: " + err.Error()}
 	}
 	ev.bound()
-	res := h.handle(ctx, ev)
+	res := h.handle(ctx, ev, ready)
 	res.about = &logged{HookEventName: ev.HookEventName, SessionID: ev.SessionID, PromptID: ev.PromptID, ToolUseID: ev.ToolUseID}
 	return res
 }
 
 // handle handles a parsed event, bounded.
-func (h *Handler) handle(ctx context.Context, ev Event) Result {
+func (h *Handler) handle(ctx context.Context, ev Event, ready func([]byte)) Result {
 	switch ev.HookEventName {
 	case "UserPromptSubmit":
-		return h.prompt(ctx, ev)
+		return h.prompt(ctx, ev, ready)
 	case "PostToolUse", "PostToolUseFailure":
 		var p peek
 		h.toolEvent(ctx, ev, &p)
@@ -294,7 +302,7 @@ func (h *Handler) now() time.Time {
 // TestConcurrentHooksOnOneSession).
 // The lock is not held while routing: a hook of the same session waits
 // for a write, not for a route. The two logs are appended meanwhile.
-func (h *Handler) prompt(ctx context.Context, ev Event) Result {
+func (h *Handler) prompt(ctx context.Context, ev Event, ready func([]byte)) Result {
 	text := strings.TrimSpace(ev.Prompt)
 	if text == "" {
 		return Result{Reason: "empty prompt"}
@@ -331,24 +339,33 @@ func (h *Handler) prompt(ctx context.Context, ev Event) Result {
 	if injected != "" {
 		res.Output = contextOutput(injected)
 		rec.Cost = action.TextTokens(injected)
+		if ready != nil {
+			ready(res.Output)
+		}
 	}
 	logged := background(func() error {
 		err := h.Store.RecordDecision(ctx, rec)
 		if traj != nil {
-			_ = action.LogDecision(ctx, h.Store.Dir, *traj)
+			err = errors.Join(err, action.LogDecision(ctx, h.Store.Dir, *traj))
 		}
 		return err
 	}, func(p any) error { return fmt.Errorf("panic: %v", p) })
-	last := &LastDecision{ID: rec.ID, Query: h.Store.keep(d.Query), QueryHash: rec.PromptHash, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost, Terms: d.Terms}
+	// A closing turn is never routed: a skill used after it is no verdict
+	// on it (TestClosingTurnTakesNoVerdict).
+	last := &LastDecision{ID: rec.ID, Query: h.Store.keep(d.Query), QueryHash: rec.PromptHash, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost, Terms: d.Terms,
+		Answered: d.Closing}
 	// A session locked past the deadline, or one that cannot be written,
-	// keeps nothing of this prompt; the route stands.
-	_ = h.Store.updateRead(ctx, ev.SessionID, f, snap, func(cur *SessionFile) error {
+	// keeps nothing of this prompt (hook.log says so); the route stands.
+	err = h.Store.updateRead(ctx, ev.SessionID, f, snap, func(cur *SessionFile) error {
 		if !f.ProjectAt.Equal(detected) {
 			cur.Project, cur.ProjectDir, cur.ProjectAt = f.Project, f.ProjectDir, f.ProjectAt
 		}
 		cur.Updated, cur.Last = rec.Time, last
 		return nil
 	})
+	if err != nil {
+		res.Reason = strings.TrimPrefix(res.Reason+"; session not updated: "+err.Error(), "; ")
+	}
 	if err := <-logged; err != nil {
 		// Never silent: a decision the log did not take (its lock held
 		// past the deadline, a full disk) is said in hook.log.

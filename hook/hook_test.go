@@ -498,3 +498,39 @@ func TestVerdictsAreRemembered(t *testing.T) {
 	assert.NotContains(t, string(journal), "Jest", "the memory keeps no prompt text")
 	assert.NotContains(t, string(journal), "axios")
 }
+
+// A closing turn ("thanks, that's all") is never routed, so a skill the
+// session uses after it is no verdict on it: recorded, it taught the
+// learner that "thanks" belongs to that skill. A prompt the router
+// abstained on is still one (the router missed a skill).
+func TestClosingTurnTakesNoVerdict(t *testing.T) {
+	cases := []struct {
+		name, prompt string
+		verdict      bool
+	}{
+		{"closing, English", "thanks, that's all", false},
+		{"closing, Chinese", "好的，就这样，谢谢", false},
+		{"routed", "git rebase 之后冲突了，怎么解决", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHandler(t)
+			ctx := context.Background()
+			res := h.Handle(ctx, event(t, map[string]any{"session_id": "s", "hook_event_name": "UserPromptSubmit", "prompt": c.prompt}))
+			require.NotNil(t, res.Decision, res.Reason)
+			require.Equal(t, !c.verdict, res.Decision.Closing, "the case's premise")
+			h.Handle(ctx, []byte(`{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"Skill","tool_input":{"skill":"performance-expert"}}`))
+			sess, err := h.Store.Session("s")
+			require.NoError(t, err)
+			assert.Equal(t, []string{"performance-expert"}, sess.Recent, "the use is recorded either way")
+			records, _, err := (&feedback.Log{Dir: h.Store.Dir}).Read()
+			require.NoError(t, err)
+			if !c.verdict {
+				assert.Empty(t, records)
+				return
+			}
+			require.Len(t, records, 1)
+			assert.Equal(t, c.prompt, records[0].Query)
+		})
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -326,10 +327,8 @@ func parseSettings(path string, old []byte) (*settingsDoc, error) {
 	if t := bytes.Trim(old, " \t\r\n"); len(t) == 0 || string(t) == "null" {
 		d.data = []byte("{}")
 	}
-	if !json.Valid(d.data) {
-		var v any
-		err := json.Unmarshal(d.data, &v)
-		return nil, fmt.Errorf("%s: not valid JSON, left untouched: %v", path, err)
+	if err := SyntaxError(d.data); err != nil {
+		return nil, fmt.Errorf("%s: %w, left untouched", path, err)
 	}
 	top := gjson.ParseBytes(d.data)
 	if !top.IsObject() {
@@ -349,6 +348,37 @@ func parseSettings(path string, old []byte) (*settingsDoc, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// SyntaxError returns nil when data is valid JSON, else an error saying
+// where it stops being JSON: "not valid JSON at line L, column C: ...",
+// so that a settings file of hundreds of lines can be mended.
+func SyntaxError(data []byte) error {
+	if json.Valid(data) {
+		return nil
+	}
+	var v any
+	err := json.Unmarshal(data, &v)
+	return fmt.Errorf("not valid JSON%s: %v", where(data, err), err)
+}
+
+// where says where in data a JSON syntax error lies, as " at line L,
+// column C" (C counted in characters), or "" for another error. The
+// error's offset is past the offending byte, or at the end of a text cut
+// short.
+func where(data []byte, err error) string {
+	var syntax *json.SyntaxError
+	if !errors.As(err, &syntax) || syntax.Offset < 1 || syntax.Offset > int64(len(data)) {
+		return ""
+	}
+	pos := int(syntax.Offset) - 1
+	if syntax.Error() == "unexpected end of JSON input" {
+		pos = len(data)
+	}
+	before := data[:pos]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	return fmt.Sprintf(" at line %d, column %d", line, col)
 }
 
 // unique fails when an object has a key twice, or written with escape

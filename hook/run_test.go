@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillroute/skillroute/action"
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -151,4 +153,48 @@ func TestLogLineNamesTheEvent(t *testing.T) {
 	assert.Equal(t, "PostToolUse", use["hook_event"])
 	assert.Equal(t, "toolu_7", use["tool_use_id"])
 	assert.NotContains(t, hookLog(t, dir), "secret")
+}
+
+// A state file whose lock another process holds past the hook's budget
+// (another hook of the session, a command rewriting a log) costs what was
+// to be written there, never the route: the line is printed by the
+// deadline, and hook.log has a line about the event.
+func TestRuntimePrintsRouteWhenStateLocked(t *testing.T) {
+	_, err := builtinRouter() // loaded before the clock runs
+	require.NoError(t, err)
+	layer, err := action.NewLayer(nil, nil)
+	require.NoError(t, err)
+	for _, file := range []string{filepath.Join("sessions", "s.json"), hook.DecisionsFile, action.TrajectoryFile} {
+		t.Run(file, func(t *testing.T) {
+			// Not t.TempDir: the handler goes on (giving up on its lock)
+			// after the runtime has returned, as a hook process would exit
+			// meanwhile; the folder goes once it is done.
+			dir, err := os.MkdirTemp("", "hook-locked")
+			require.NoError(t, err)
+			t.Cleanup(func() {
+				assert.Eventually(t, func() bool { return os.RemoveAll(dir) == nil }, 10*time.Second, 10*time.Millisecond)
+			})
+			held, release := make(chan struct{}), make(chan struct{})
+			go func() {
+				_ = store.Lock(context.Background(), filepath.Join(dir, file), func() error {
+					close(held)
+					<-release
+					return nil
+				})
+			}()
+			<-held
+			defer close(release)
+			const deadline = 500 * time.Millisecond
+			h := &hook.Handler{Store: &hook.Store{Dir: dir}, Open: builtinRouter,
+				Actions: func(string) (*action.Layer, error) { return layer, nil }}
+			rt := &hook.Runtime{Handler: h, Deadline: deadline}
+			var out bytes.Buffer
+			start := time.Now()
+			rt.Run(strings.NewReader(promptEvent), &out)
+			assert.Less(t, time.Since(start), deadline+500*time.Millisecond)
+			assert.Contains(t, out.String(), "git-operation-master", "the route stands")
+			assert.True(t, strings.HasSuffix(out.String(), "}\n"), "one line")
+			assert.Contains(t, hookLog(t, dir), `"hook_event":"UserPromptSubmit"`)
+		})
+	}
 }

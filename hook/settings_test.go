@@ -187,3 +187,37 @@ func TestInstallRefusesAmbiguousSettings(t *testing.T) {
 		})
 	}
 }
+
+// A settings file that is not JSON is refused with the line and column
+// where it stops being JSON (a comment, a trailing comma, a cut file), so
+// that the user can find it in a file of hundreds of lines.
+func TestSettingsNotJSONNamesLine(t *testing.T) {
+	cases := []struct {
+		name, content, where string
+	}{
+		{"comment", "{\n  // mine\n  \"model\": \"opus\"\n}\n", "line 2, column 3"},
+		{"trailing comma", "{\n  \"model\": \"opus\",\n  \"hooks\": {},\n}\n", "line 4, column 1"},
+		{"cut short", "{\n  \"model\": \"opus\",\n  \"hooks\": {", "line 3, column 13"},
+		{"wide characters", "{\"名前\": \"値\",\n\"x\" 1}", "line 2, column 5"},
+	}
+	for _, c := range cases {
+		for _, op := range []struct {
+			name string
+			run  func(path string) error
+		}{
+			{"install", func(p string) error { _, err := hook.Install(p, "/bin/skillroute", false); return err }},
+			{"uninstall", func(p string) error { _, err := hook.Uninstall(p, false); return err }},
+		} {
+			t.Run(c.name+"/"+op.name, func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), "settings.json")
+				require.NoError(t, os.WriteFile(path, []byte(c.content), 0o644))
+				err := op.run(path)
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), path+": not valid JSON at "+c.where)
+				assert.Contains(t, err.Error(), "left untouched")
+				data, _ := os.ReadFile(path)
+				assert.Equal(t, c.content, string(data))
+			})
+		}
+	}
+}

@@ -73,7 +73,7 @@ type LastDecision struct {
 	Confidence float64   `json:"confidence"`
 	Time       time.Time `json:"time"`
 	Cost       int       `json:"cost,omitempty"`     // tokens injected
-	Answered   bool      `json:"answered,omitempty"` // feedback already recorded for it
+	Answered   bool      `json:"answered,omitempty"` // feedback already recorded for it, or none to take (a closing turn)
 	// Terms is the prompt's vector (term hashes, no text), for the prompt
 	// memory to remember a verdict on the route.
 	Terms memory.Vector `json:"terms,omitempty"`

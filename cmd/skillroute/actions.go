@@ -15,6 +15,7 @@ import (
 	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/recall"
+	"github.com/skillroute/skillroute/store"
 )
 
 // actionFlags choose the action layer's data and router.
@@ -324,7 +325,13 @@ func (a *app) runPolicy(args []string, stdout, stderr io.Writer) error {
 	}
 	path := filepath.Join(a.stateDir, action.PolicyFile)
 	old, err := action.LoadPolicy(path)
-	if err != nil && !errors.Is(err, iofs.ErrNotExist) {
+	switch {
+	case errors.Is(err, store.ErrDamaged):
+		// Learned from the logs, read again below: rebuilt, not a dead
+		// end that blocks every policy command and the hook's action
+		// layer until the file is deleted by hand.
+		fmt.Fprintf(stderr, "warning: %v; rebuilt from the logs, with the defaults (off, exploration 0) for what it held\n", err)
+	case err != nil && !errors.Is(err, iofs.ErrNotExist):
 		return err
 	}
 	ts, warnings, err := action.ReadTrajectories(a.stateDir, time.Time{})

@@ -360,3 +360,44 @@ func TestReplayAndPolicy(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, p)
 }
+
+// A damaged policy.json (it is learned from the logs) is rebuilt by the
+// policy command, with a warning naming it, instead of blocking every
+// policy command (and, meanwhile, the hook's action layer) until the user
+// deletes it by hand. One of a newer format is left for that version.
+func TestPolicyRebuildsDamagedFile(t *testing.T) {
+	cases := []struct {
+		name, content string
+		args          []string
+		code          int
+		enabled       bool
+		errs          string
+	}{
+		{"rebuild", `{"skillroute":"policy","vers`, nil, 0, false, "damaged policy file"},
+		{"disable", `{"skillroute":"policy","vers`, []string{"--disable"}, 0, false, "damaged policy file"},
+		{"enable", "\x00\x00\x00", []string{"--enable"}, 0, true, "damaged policy file"},
+		{"newer format", `{"skillroute":"policy","version":99,"data":{}}`, nil, 1, false, "upgrade skillroute"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := isolate(t)
+			path := filepath.Join(a.stateDir, action.PolicyFile)
+			require.NoError(t, os.MkdirAll(a.stateDir, 0o700))
+			require.NoError(t, os.WriteFile(path, []byte(c.content), 0o600))
+			code, _, errs := runApp(t, a, append([]string{"policy"}, c.args...)...)
+			assert.Equal(t, c.code, code, errs)
+			assert.Contains(t, errs, path)
+			assert.Contains(t, errs, c.errs)
+			if c.code != 0 {
+				data, _ := os.ReadFile(path)
+				assert.Equal(t, c.content, string(data), "left as it was")
+				return
+			}
+			p, err := action.LoadPolicy(path)
+			require.NoError(t, err, "rebuilt")
+			assert.Equal(t, c.enabled, p.Enabled)
+			_, err = a.actionLayer(actionFlags{})
+			assert.NoError(t, err, "the hook's action layer opens again")
+		})
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -43,8 +44,15 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 	// Hook entries, in the user's or the project's settings, and the plugin.
 	home := a.places.Home
 	files := settingsFiles(a.places)
-	var found []string
+	var found, unreadable []string
 	for _, path := range files {
+		if data, err := os.ReadFile(path); err == nil && len(bytes.TrimSpace(data)) > 0 {
+			if err := hook.SyntaxError(data); err != nil {
+				check(false, "hooks in "+path, err.Error()+": whether skillroute's hooks are there cannot be told; mend the file")
+				unreadable = append(unreadable, path)
+				continue
+			}
+		}
 		if events, cmd := hook.Installed(path); len(events) > 0 {
 			bin, _ := hook.CommandBinary(cmd)
 			_, err := os.Stat(bin)
@@ -61,7 +69,7 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 		a.checkPlugin(home, plugin, check, note)
 	}
 	switch {
-	case len(found) == 0 && len(plugin) == 0:
+	case len(found) == 0 && len(plugin) == 0 && len(unreadable) == 0:
 		check(false, "hooks", "none registered: run `skillroute install` (or add the plugin)")
 	case len(found) > 0 && len(plugin) > 0:
 		check(false, "installed twice", fmt.Sprintf("hooks in %s and the plugin enabled in %s: every prompt runs both and gets two lines; run `skillroute uninstall` (--project for a project's settings) or disable the plugin",
@@ -85,6 +93,13 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 		check(true, "routing", fmt.Sprintf("a sample prompt (React page slow) routes to %s (confidence %.2f)", got, d.Confidence))
 		// The hook checks only the skill it names; doctor checks them all.
 		cfg := a.config(&dataFlags{catalog: loader.Installed}, stderr)
+		if !loader.Cached(cfg) {
+			// Opened above, it was compiled into the cache, unless the cache
+			// cannot be written: then every hook call compiles it again and
+			// gives up at its deadline, silent, while doctor waited.
+			check(false, "index cache", fmt.Sprintf("the index could not be cached in %s (the warnings above say why): "+
+				"every prompt compiles it again and the hook gives up after %v, silent", cfg.CacheDir, hook.Deadline))
+		}
 		if loader.Fresh(cfg, r.Index) {
 			note("index", "current: compiled after the last change to any skill file")
 		} else {
@@ -157,7 +172,11 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 		note("feedback", fmt.Sprintf("%d records, %d corrections, %d damaged lines", len(records), corrections, len(warnings)))
 	}
 	if w, err := learn.LoadWeights(filepath.Join(dir, learn.WeightsFile)); err == nil {
-		note("learned weights", fmt.Sprintf("from %d records, %s", w.Records, w.Learned.Format(time.DateTime)))
+		if w.Learned.IsZero() {
+			note("learned weights", "none: rolled back to before the first learn")
+		} else {
+			note("learned weights", fmt.Sprintf("from %d records, %s", w.Records, w.Learned.Format(time.DateTime)))
+		}
 	}
 	// The action layer: a broken memories or tools file leaves the hook
 	// with the skill line alone, so it fails the check.

@@ -145,7 +145,7 @@ func (a *app) undoCorrection(data *dataFlags, stdout, stderr io.Writer) error {
 		return errors.New("no correction to undo (the log changed meanwhile)")
 	}
 	r := removed[0]
-	fmt.Fprintf(stdout, "undone: %q is no longer corrected to %s.\n", r.Query, skillOrNone(r.Corrected))
+	fmt.Fprintf(stdout, "undone: %s is no longer corrected to %s.\n", promptOf(r), skillOrNone(r.Corrected))
 	return nil
 }
 

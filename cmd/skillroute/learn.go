@@ -7,16 +7,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/skillroute/skillroute/hook"
+	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/learn/calibrate"
+	"github.com/skillroute/skillroute/learn/category"
 	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/learn/memory"
 	"github.com/skillroute/skillroute/loader"
@@ -77,7 +81,10 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 			sid = store.Latest()
 		}
 		f, err := store.SessionFile(sid)
-		if err != nil || sid == "" || f.Last == nil {
+		if err != nil {
+			return fmt.Errorf("%w; pass --query TEXT", err) // names the file
+		}
+		if sid == "" || f.Last == nil {
 			return errors.New("no routed prompt to correct in this session; pass --query TEXT")
 		}
 		rec.Session, rec.Decision, rec.Routed, rec.Confidence = sid, f.Last.ID, f.Last.Skill, f.Last.Confidence
@@ -99,10 +106,7 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 		// Recorded all the same: `skillroute learn` rebuilds the memory.
 		fmt.Fprintf(stderr, "warning: %v\n", err)
 	}
-	prompt := fmt.Sprintf("%q", rec.Query)
-	if rec.Query == "" {
-		prompt = "the prompt " + rec.QueryHash // log_prompts: false
-	}
+	prompt := promptOf(rec)
 	if !rec.IsCorrection() {
 		fmt.Fprintf(stdout, "recorded: %s goes to %s, as it should (confirmed). `skillroute correct --undo` takes this back.\n", prompt, skillOrNone(rec.Routed))
 		return nil
@@ -123,6 +127,15 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "recorded: %s should go to %s (it went to %s). %s; `skillroute correct --undo` takes this back.\n",
 		prompt, skillOrNone(rec.Corrected), skillOrNone(rec.Routed), now)
 	return nil
+}
+
+// promptOf names a record's prompt for the user: its text, quoted, or its
+// hash when only hashes are kept (log_prompts: false).
+func promptOf(r feedback.Record) string {
+	if r.Query == "" {
+		return "the prompt " + r.QueryHash
+	}
+	return fmt.Sprintf("%q", r.Query)
 }
 
 // noSkill is what `correct` takes for "no skill should have been
@@ -218,6 +231,10 @@ func (a *app) runLearn(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		if w.Learned.IsZero() { // the snapshot the first adoption takes of nothing learned
+			fmt.Fprintf(stdout, "restored snapshot %d: no learned weights (as before the first learn)\n", n)
+			return nil
+		}
 		fmt.Fprintf(stdout, "restored snapshot %d: weights learned %s from %d records\n", n, w.Learned.Format(time.RFC3339), w.Records)
 		return nil
 	}
@@ -253,7 +270,17 @@ func (a *app) runLearn(args []string, stdout, stderr io.Writer) error {
 		ctx, cancel := context.WithTimeout(context.Background(), editWait)
 		defer cancel()
 		err := memory.Update(ctx, dir, now, func(s *memory.Set, _ bool) error {
-			*s = *memory.Build(records, r.Index, s, now)
+			// The log is read again under the memory's locks: a verdict
+			// a hook recorded since the read above (during the trial) is
+			// in the journal now, and its record in the log, which the
+			// hook appends first. Rebuilt from the older read, the memory
+			// dropped it until the next learn
+			// (TestLearnKeepsVerdictRecordedMeanwhile).
+			latest, _, err := (&feedback.Log{Dir: dir}).Read() // its warnings were printed above
+			if err != nil {
+				return err
+			}
+			*s = *memory.Build(latest, r.Index, s, now)
 			return nil
 		})
 		if err != nil {
@@ -295,21 +322,17 @@ func (a *app) runCalibrate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var fallback map[string]string
-	if *fallbackFile != "" {
-		raw, err := os.ReadFile(*fallbackFile)
-		if err != nil {
-			return err
-		}
-		if err := json.Unmarshal(raw, &fallback); err != nil {
-			return fmt.Errorf("%s: %v", *fallbackFile, err)
-		}
-	}
-	t, err := calibrate.Build(calibrate.SamplesFromRecords(records), *preset, *minSamples, *tolerance, fallback, time.Now())
+	ix, err := loader.OpenIndex(a.hookConfig(&data, stderr))
 	if err != nil {
 		return err
 	}
-	ix, err := loader.OpenIndex(a.hookConfig(&data, stderr))
+	var fallback map[string]string
+	if *fallbackFile != "" {
+		if fallback, err = readFallback(*fallbackFile, ix); err != nil {
+			return err
+		}
+	}
+	t, err := calibrate.Build(calibrate.SamplesFromRecords(records), *preset, *minSamples, *tolerance, fallback, time.Now())
 	if err != nil {
 		return err
 	}
@@ -347,4 +370,39 @@ func (a *app) runCalibrate(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "  %-10s %-11s %s\n", c, e.Level, arm)
 	}
 	return nil
+}
+
+// readFallback reads calibrate's --fallback table, {category: skill}
+// ("" for no skill), with each skill in the catalog's spelling. An entry
+// the router could never apply (a category the classifier does not give,
+// a skill the catalog lacks) is an error naming the file and the entry,
+// as is a file that is not JSON, with its line.
+func readFallback(path string, ix *index.Index) (map[string]string, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := hook.SyntaxError(raw); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var fallback map[string]string
+	if err := json.Unmarshal(raw, &fallback); err != nil {
+		return nil, fmt.Errorf("%s: want {\"category\": \"skill\"}: %v", path, err)
+	}
+	cats := category.Categories()
+	for _, cat := range slices.Sorted(maps.Keys(fallback)) {
+		if !slices.Contains(cats, cat) {
+			return nil, fmt.Errorf("%s: category %q is none of %s", path, cat, strings.Join(cats, ", "))
+		}
+		skill := fallback[cat]
+		if skill == "" {
+			continue
+		}
+		id := ix.Resolve(skill)
+		if id < 0 {
+			return nil, fmt.Errorf("%s: %q: unknown skill %q; nearest: %s", path, cat, skill, strings.Join(nearest(skill, ix.SkillNames(), 3), ", "))
+		}
+		fallback[cat] = ix.Skills.Name(id)
+	}
+	return fallback, nil
 }

@@ -14,8 +14,10 @@ import (
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
 	"github.com/skillroute/skillroute/learn/feedback"
+	"github.com/skillroute/skillroute/learn/memory"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
+	"github.com/skillroute/skillroute/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -245,4 +247,159 @@ func TestCalibrateWritesTable(t *testing.T) {
 	code, _, errOut = runApp(t, a, "calibrate", "--preset", "cheapest")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, "cheapest")
+}
+
+// A session file `correct` cannot read is named in its error, not taken
+// for a session without a routed prompt: the user can see what to fix.
+func TestCorrectNamesDamagedSessionFile(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		write func(path string) error
+		want  string
+	}{
+		{"truncated", func(p string) error {
+			return os.WriteFile(p, []byte(`{"skillroute":"session","version":1,"data":{"id":"s1","la`), 0o600)
+		}, "s1.json"},
+		{"a folder", func(p string) error { return os.MkdirAll(filepath.Join(p, "x"), 0o700) }, "s1.json"},
+		{"a newer version", func(p string) error {
+			return os.WriteFile(p, []byte(`{"skillroute":"session","version":99,"data":{}}`), 0o600)
+		}, "s1.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := learnHome(t)
+			path := filepath.Join(a.stateDir, "sessions", "s1.json")
+			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o700))
+			require.NoError(t, tc.write(path))
+			code, _, errOut := runApp(t, a, "correct", "tester-expert", "--session", "s1")
+			assert.Equal(t, 1, code)
+			assert.Contains(t, errOut, tc.want)
+			assert.Contains(t, errOut, "--query TEXT")
+		})
+	}
+}
+
+// A verdict a hook records while `learn` runs (after learn read the log,
+// before it rebuilt the prompt memory) stays in the memory: the rebuild
+// does not go by the log as it was when learn began.
+func TestLearnKeepsVerdictRecordedMeanwhile(t *testing.T) {
+	a := learnHome(t)
+	dir := a.stateDir
+	r, err := loader.Open(loader.Config{Catalog: loader.Builtin})
+	require.NoError(t, err)
+	prompts := []string{"React 页面加载慢，首屏要 4 秒", "帮我写单元测试，用 Jest mock 掉 axios 请求", "git rebase 之后冲突了，怎么解决",
+		"Dockerfile 改成多阶段构建，镜像太大了", "这个接口报错了，帮我排查一下 NullPointerException"}
+	// Confirmations of good routes: learning them holds, and is adopted.
+	// Fixed times: the held-out share is drawn from them, and must hold
+	// the ten records a trial needs (it holds 20).
+	at := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	const n = 60
+	for i := range n {
+		q := prompts[i%len(prompts)]
+		confirm(t, dir, q, r.Route(q, router.Session{}).Skill, at.Add(time.Duration(i)*time.Second))
+	}
+
+	// The memory's lock, held, stops learn between its read of the log
+	// and its rebuild of the memory; the weights it writes in between say
+	// when it got there.
+	locked, release, done := make(chan struct{}), make(chan struct{}), make(chan int)
+	go func() {
+		_ = store.Lock(context.Background(), filepath.Join(dir, memory.File), func() error {
+			close(locked)
+			<-release
+			return nil
+		})
+	}()
+	<-locked
+	var out, errOut strings.Builder
+	go func() { done <- run(a, []string{"learn"}, &out, &errOut) }()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, learn.WeightsFile)); err == nil {
+			break // adopted: learn goes on to rebuild the memory
+		}
+		select {
+		case code := <-done:
+			close(release)
+			t.Fatalf("learn ended (%d) before it adopted weights: %s%s", code, out.String(), errOut.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+
+	// Meanwhile a hook records a verdict: the record, then its event.
+	const q = "Jenkins 流水线一直卡在拉镜像这一步"
+	rec := feedback.Record{TS: time.Now(), Session: "s2", Query: q, Routed: r.Route(q, router.Session{}).Skill, Corrected: "tester-expert", Kind: feedback.KindImplicit}
+	require.NoError(t, (&feedback.Log{Dir: dir}).Append(context.Background(), rec))
+	vec := memory.Vectorize(r.Index, r.Index.Tokenizer().Tokenize(q))
+	require.NoError(t, memory.Append(context.Background(), dir, vec, memory.EventOf(rec), time.Now()))
+	close(release)
+	require.Equal(t, 0, <-done, errOut.String())
+
+	m, err := memory.LoadDir(dir)
+	require.NoError(t, err)
+	assert.Equal(t, n+1, m.Events(), "the confirmations and the verdict recorded meanwhile")
+}
+
+// A --fallback table that names a category the classifier never gives,
+// or a skill the catalog lacks, would never apply: calibrate refuses it,
+// naming the file, the entry and the valid names, and writes no table. A
+// file that is not JSON is named with its line.
+func TestCalibrateChecksFallback(t *testing.T) {
+	cases := []struct {
+		name, content string
+		errs          []string
+	}{
+		{"good", `{"debug": "debugger-expert", "docs": ""}`, nil},
+		{"skill by its header name", `{"test": "tester-expert"}`, nil},
+		{"unknown category", `{"debgu": "debugger-expert"}`, []string{`category "debgu"`, "debug, "}},
+		{"unknown skill", `{"debug": "debuger-expert"}`, []string{`unknown skill "debuger-expert"`, "nearest: debugger-expert"}},
+		{"not JSON", "{\n  \"debug\": \"debugger-expert\",\n}", []string{"line 3, column 1"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := learnHome(t)
+			path := filepath.Join(t.TempDir(), "fallback.json")
+			require.NoError(t, os.WriteFile(path, []byte(c.content), 0o600))
+			code, _, errOut := runApp(t, a, "calibrate", "--fallback", path, "--catalog", "builtin")
+			_, statErr := os.Stat(filepath.Join(a.stateDir, loader.CalibrationFile))
+			if c.errs == nil {
+				require.Equal(t, 0, code, errOut)
+				assert.NoError(t, statErr)
+				return
+			}
+			assert.Equal(t, 1, code)
+			assert.Contains(t, errOut, path)
+			for _, e := range c.errs {
+				assert.Contains(t, errOut, e)
+			}
+			assert.True(t, os.IsNotExist(statErr), "no table written")
+		})
+	}
+}
+
+// `learn --rollback` says what it restored: the weights of a learn, by
+// its time and records, or the first snapshot, nothing learned, which is
+// not "weights learned 0001-01-01T00:00:00Z from 0 records".
+func TestRollbackSaysWhatItRestored(t *testing.T) {
+	a := learnHome(t)
+	r, err := loader.Open(loader.Config{Catalog: loader.Builtin})
+	require.NoError(t, err)
+	at := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	for i := range 60 {
+		q := []string{"React 页面加载慢，首屏要 4 秒", "帮我写单元测试，用 Jest mock 掉 axios 请求", "git rebase 之后冲突了，怎么解决"}[i%3]
+		confirm(t, a.stateDir, q, r.Route(q, router.Session{}).Skill, at.Add(time.Duration(i)*time.Second))
+	}
+	for range 2 {
+		require.True(t, learnOutcome(t, a).Adopted)
+	}
+	for _, c := range []struct{ n, want string }{
+		{"1", "restored snapshot 1: weights learned "},
+		{"2", "restored snapshot 2: no learned weights (as before the first learn)"},
+	} {
+		code, out, errOut := runApp(t, a, "learn", "--rollback", c.n)
+		require.Equal(t, 0, code, errOut)
+		assert.Contains(t, out, c.want)
+		assert.NotContains(t, out, "0001-01-01")
+	}
+	_, out, _ := runApp(t, a, "doctor")
+	assert.Contains(t, out, "none: rolled back to before the first learn")
+	assert.NotContains(t, out, "0001-01-01")
 }

@@ -487,3 +487,36 @@ func TestEvalLabels(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, errOut, file+`:2: expected "root-cause": no such skill in the catalog`)
 }
+
+// A settings file that is not JSON is named by doctor with where it
+// stops being JSON, not taken for one without hooks ("none registered:
+// run skillroute install", which then refuses the file).
+func TestDoctorNamesSettingsNotJSON(t *testing.T) {
+	bin, err := os.Executable()
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name, edit, want string
+	}{
+		{"comment", "{\n  // mine\n", "not valid JSON at line 2, column 3"},
+		{"trailing comma", "{\n  \"model\": \"opus\",\n", ""}, // valid: the hooks are found
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := isolate(t)
+			code, _, errOut := runApp(t, a, "install", "--binary", bin)
+			require.Equal(t, 0, code, errOut)
+			path := filepath.Join(a.places.Home, ".claude", "settings.json")
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(path, []byte(tc.edit+strings.TrimPrefix(string(data), "{\n")), 0o600))
+			code, out, _ := runApp(t, a, "doctor")
+			if tc.want == "" {
+				assert.Contains(t, out, "5 of 5 events")
+				return
+			}
+			assert.Equal(t, 1, code)
+			assert.Contains(t, out, "FAIL hooks in "+path)
+			assert.Contains(t, out, tc.want)
+			assert.NotContains(t, out, "none registered")
+		})
+	}
+}

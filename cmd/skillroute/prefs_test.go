@@ -91,3 +91,30 @@ func TestBrokenSettingsReported(t *testing.T) {
 	assert.Contains(t, out, "FAIL settings")
 	assert.Contains(t, out, "field log_prompt not found")
 }
+
+// `correct --undo` names the prompt it takes the correction back from as
+// `correct` named it: by its text, or with log_prompts: false by its hash,
+// never as an empty quote.
+func TestUndoNamesThePrompt(t *testing.T) {
+	const prompt = "the unit tests of the parser are flaky"
+	for _, tc := range []struct {
+		name     string
+		settings string
+		want     string
+	}{
+		{"text kept", "", `undone: "` + prompt + `" is no longer corrected to tester-expert`},
+		{"hashes only", "log_prompts: false\n", "undone: the prompt " + prefs.Hash(prompt) + " is no longer corrected to tester-expert"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := isolate(t)
+			if tc.settings != "" {
+				require.NoError(t, os.MkdirAll(a.stateDir, 0o700))
+				require.NoError(t, os.WriteFile(filepath.Join(a.stateDir, prefs.File), []byte(tc.settings), 0o600))
+			}
+			correctQuery(t, a, "tester-expert", prompt, "--catalog", "builtin")
+			code, out, errOut := runApp(t, a, "correct", "--undo", "--catalog", "builtin")
+			require.Equal(t, 0, code, errOut)
+			assert.Contains(t, out, tc.want)
+		})
+	}
+}

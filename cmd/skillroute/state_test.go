@@ -108,3 +108,35 @@ func TestDoctorStateFolder(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, out, "FAIL state folder")
 }
+
+// doctor fails when the index cannot be cached (a full disk, a cache
+// folder that is not one): the hook would then compile the catalog on
+// every prompt and, past its deadline, stay silent, while doctor, which
+// waits for the compile, found routing fine.
+func TestDoctorIndexNotCached(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		breaks bool
+	}{
+		{"cache folder", false},
+		{"cache a file", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := isolate(t)
+			code, _, errOut := runApp(t, a, "skills", "install")
+			require.Equal(t, 0, code, errOut)
+			require.NoError(t, os.MkdirAll(a.stateDir, 0o700))
+			if tc.breaks {
+				require.NoError(t, os.RemoveAll(a.cacheDir()))
+				require.NoError(t, os.WriteFile(a.cacheDir(), []byte("not a folder"), 0o600))
+			}
+			_, out, _ := runApp(t, a, "doctor")
+			assert.Contains(t, out, "ok   routing", "routing itself works")
+			if tc.breaks {
+				assert.Contains(t, out, "FAIL index cache")
+			} else {
+				assert.NotContains(t, out, "index cache")
+			}
+		})
+	}
+}
