@@ -152,16 +152,18 @@ func (h *Handler) toolEvent(ctx context.Context, ev Event, p *peek) {
 	_ = action.LogToolEvent(ctx, h.Store.Dir, e)
 }
 
-// succeeded reads a tool response's own verdict: "success": false or
-// "is_error": true mark a failure; anything else (most tools say nothing)
-// is a success, as Claude Code sends failures as PostToolUseFailure.
+// succeeded reads a tool response's own verdict: "success": false,
+// "is_error": true or an MCP tool result's "isError": true mark a
+// failure; anything else (most tools say nothing) is a success, as
+// Claude Code sends failures as PostToolUseFailure.
 func succeeded(raw json.RawMessage) bool {
 	var r struct {
-		Success *bool `json:"success"`
-		IsError bool  `json:"is_error"`
+		Success    *bool `json:"success"`
+		IsError    bool  `json:"is_error"`
+		MCPIsError bool  `json:"isError"`
 	}
 	if json.Unmarshal(raw, &r) != nil {
 		return true
 	}
-	return !r.IsError && (r.Success == nil || *r.Success)
+	return !r.IsError && !r.MCPIsError && (r.Success == nil || *r.Success)
 }

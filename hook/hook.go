@@ -307,7 +307,7 @@ func (h *Handler) prompt(ctx context.Context, ev Event, ready func([]byte)) Resu
 	if text == "" {
 		return Result{Reason: "empty prompt"}
 	}
-	if strings.HasPrefix(text, "/") {
+	if slashCommand(text) {
 		return Result{Reason: "slash command"}
 	}
 	now := h.now()
@@ -372,6 +372,16 @@ func (h *Handler) prompt(ctx context.Context, ev Event, ready func([]byte)) Resu
 		res.Reason = strings.TrimPrefix(res.Reason+"; decision not logged: "+err.Error(), "; ")
 	}
 	return res
+}
+
+// slashCommand reports whether a prompt is a typed slash command
+// ("/deploy staging", "/skillroute:wrong"), which Claude Code expands
+// itself: a slash and a command's name, then nothing or a space. A prompt
+// that opens with a path ("/usr/bin/foo is slow", "/tmp/x: no space")
+// is a request like any other.
+func slashCommand(text string) bool {
+	name, _, _ := strings.Cut(text, " ")
+	return len(name) > 1 && name[0] == '/' && !strings.Contains(name[1:], "/")
 }
 
 // gone checks the file of the skill about to be named. A changed file
