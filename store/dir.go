@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -18,11 +19,23 @@ var ErrNotOwned = errors.New("not owned by you")
 // and with no home at all $TMPDIR/skillroute (a shared folder, which is
 // why a state folder is checked before use: see CheckDir). getenv is
 // os.Getenv in the command and a map in tests.
+//
+// A SKILLROUTE_HOME of "~/…" is in the home folder, and so is a relative
+// one: a settings file's env block passes "~/.sr" as written, and the
+// hook runs in each project's folder, where a relative state folder would
+// leave the prompts it logs inside every project (and its repository).
 func DefaultDir(getenv func(string) string, home string) string {
-	for _, env := range []string{"CLAUDE_PLUGIN_DATA", "SKILLROUTE_HOME"} {
-		if v := getenv(env); v != "" {
-			return v
+	if v := getenv("CLAUDE_PLUGIN_DATA"); v != "" {
+		return v
+	}
+	if v := getenv("SKILLROUTE_HOME"); v != "" {
+		if home != "" && (v == "~" || strings.HasPrefix(v, "~/")) {
+			return filepath.Join(home, strings.TrimPrefix(v, "~"))
 		}
+		if home != "" && !filepath.IsAbs(v) {
+			return filepath.Join(home, v)
+		}
+		return v
 	}
 	if home != "" {
 		return filepath.Join(home, ".claude", "skillroute")

@@ -35,6 +35,11 @@ func TestDefaultDir(t *testing.T) {
 	}{
 		{"plugin data first", map[string]string{"CLAUDE_PLUGIN_DATA": "/plugin/data", "SKILLROUTE_HOME": "/sr"}, "/u", "/plugin/data"},
 		{"then SKILLROUTE_HOME", map[string]string{"SKILLROUTE_HOME": "/sr"}, "/u", "/sr"},
+		{"SKILLROUTE_HOME with a tilde", map[string]string{"SKILLROUTE_HOME": "~/.sr"}, "/u", filepath.Join("/u", ".sr")},
+		{"SKILLROUTE_HOME a tilde alone", map[string]string{"SKILLROUTE_HOME": "~"}, "/u", "/u"},
+		{"a relative SKILLROUTE_HOME is in the home folder, not the project's", map[string]string{"SKILLROUTE_HOME": "state/sr"}, "/u", filepath.Join("/u", "state", "sr")},
+		{"a relative one without a home stays as given", map[string]string{"SKILLROUTE_HOME": "sr"}, "", "sr"},
+		{"~user is a name, not the home", map[string]string{"SKILLROUTE_HOME": "~bob/sr"}, "/u", filepath.Join("/u", "~bob", "sr")},
 		{"then the home folder", nil, "/u", filepath.Join("/u", ".claude", "skillroute")},
 		{"no home: TMPDIR", map[string]string{"TMPDIR": "/var/tmp"}, "", filepath.Join("/var/tmp", "skillroute")},
 		{"no home, no TMPDIR", nil, "", filepath.Join("/tmp", "skillroute")},
