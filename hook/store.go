@@ -312,7 +312,10 @@ func (s *Store) ResetSession(ctx context.Context, id string) error {
 	})
 }
 
-// Latest returns the id of the most recently active session, or "".
+// Latest returns the id of the most recently active session that holds
+// a routed prompt, or "": what `correct` corrects without --session. A
+// session just started (SessionStart writes its file) holds none, and
+// taking it would refuse the correction of the prompt before it.
 func (s *Store) Latest() string {
 	entries, err := os.ReadDir(filepath.Join(s.Dir, "sessions"))
 	if err != nil {
@@ -329,7 +332,7 @@ func (s *Store) Latest() string {
 			continue
 		}
 		var f SessionFile
-		if sessionCodec.Read(filepath.Join(s.Dir, "sessions", e.Name()), &f) == nil && f.ID != "" {
+		if sessionCodec.Read(filepath.Join(s.Dir, "sessions", e.Name()), &f) == nil && f.ID != "" && f.Last != nil {
 			best, bestTime = f.ID, info.ModTime()
 		}
 	}

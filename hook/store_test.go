@@ -79,6 +79,10 @@ func TestStoreReadsOlderFiles(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 3, wf.Bigrams["tester-expert"]["debugger-expert"])
 	assert.Equal(t, "old", s.Latest())
+	// A session started since, with no routed prompt yet, is not the one
+	// a correction is about.
+	require.NoError(t, s.ResetSession(context.Background(), "fresh"))
+	assert.Equal(t, "old", s.Latest())
 
 	// A session of a newer version is an error naming the file, and the
 	// hook routes without it.
