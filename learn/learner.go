@@ -76,8 +76,13 @@ const MaxSnapshots = 20
 const snapshotLockWait = 10 * time.Second
 
 // deltaFloor is the size below which a summed delta is dropped as zero:
-// decayed records add up to dust that would only bloat the file.
-const deltaFloor = 1e-9
+// decayed records add up to dust that would only bloat the file, which
+// every prompt's hook reads. Under 0.001 a delta moves a term's tf by
+// under 0.1 %, and a fresh explicit correction moves 0.1 (Rate): one
+// reaches the floor after log2(100) half-lives, 33 days (28 for an
+// implicit one), so the file holds about a month of feedback's words
+// however long the log (TestOldFeedbackLeavesNoWeights).
+const deltaFloor = 0.001
 
 // Weights are what the scorer applies at route time.
 var _ bm25.Adjuster = (*Weights)(nil)

@@ -154,6 +154,30 @@ func TestLearnClamp(t *testing.T) {
 	assert.InDelta(t, 0.5, learn.Learn(recs, ix, t0).KeywordDelta("perf-expert", latency), 1e-9)
 }
 
+// TestOldFeedbackLeavesNoWeights: what the hook reads on every prompt
+// holds about a month of feedback, however long the log: a correction
+// past its deltas' floor (33 days for an explicit one, 28 for an implicit
+// one) leaves nothing, one within it all its deltas.
+func TestOldFeedbackLeavesNoWeights(t *testing.T) {
+	ix := testIndex()
+	latency := tokenize.Normalize("latency")
+	for _, tc := range []struct {
+		age  time.Duration
+		kind string
+		kept bool
+	}{
+		{30 * day, feedback.KindExplicit, true},
+		{35 * day, feedback.KindExplicit, false},
+		{25 * day, feedback.KindImplicit, true},
+		{30 * day, feedback.KindImplicit, false},
+	} {
+		rec := feedback.Record{TS: t0.Add(-tc.age), Query: "redis latency", Routed: "cache-expert", Corrected: "perf-expert", Kind: tc.kind}
+		w := learn.Learn([]feedback.Record{rec}, ix, t0)
+		assert.Equal(t, tc.kept, w.KeywordDelta("perf-expert", latency) > 0, "%s %v", tc.kind, tc.age)
+		assert.Equal(t, tc.kept, len(w.Keyword) > 0, "%s %v", tc.kind, tc.age)
+	}
+}
+
 func TestLearnWhitelist(t *testing.T) {
 	ix := testIndex()
 	recs := []feedback.Record{
