@@ -51,6 +51,9 @@ func (p Places) Dirs() []SkillDir {
 		matches, _ := filepath.Glob(filepath.Join(p.Home, ".claude", "plugins", "cache", "*", "*", "*", "skills"))
 		sort.Strings(matches)
 		for _, m := range matches {
+			if orphaned(filepath.Dir(m)) {
+				continue
+			}
 			plugin := filepath.Base(filepath.Dir(filepath.Dir(m)))
 			out = append(out, SkillDir{Path: m, Prefix: plugin + ":"})
 		}
@@ -63,6 +66,16 @@ func (p Places) Dirs() []SkillDir {
 		out = append(out, SkillDir{Path: filepath.Join(p.ProjectDir, ".claude", "skills")})
 	}
 	return out
+}
+
+// orphaned reports whether a plugin version folder of Claude Code's
+// cache is marked superseded (an .orphaned_at file, written when the
+// plugin is updated or removed): Claude Code loads none of its skills,
+// though it keeps the folder for weeks, and an old version's skill would
+// otherwise be routed to, or stand for the installed version's.
+func orphaned(version string) bool {
+	_, err := os.Lstat(filepath.Join(version, ".orphaned_at"))
+	return err == nil
 }
 
 // SkillDir is one folder of DIR/NAME/SKILL.md skills.

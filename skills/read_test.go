@@ -110,3 +110,61 @@ func TestDiscoverListedFolders(t *testing.T) {
 		})
 	}
 }
+
+// Claude Code keeps a plugin's superseded versions in its cache, marked
+// with an .orphaned_at file, until it sweeps them weeks later: their
+// skills are not loaded, so none of them is routed to, and a skill the
+// installed version still has is read from that version.
+func TestDiscoverSkipsOrphanedPluginVersions(t *testing.T) {
+	home := t.TempDir()
+	plugin := filepath.Join(home, ".claude", "plugins", "cache", "market", "acme")
+	write := func(version, skill, desc string) {
+		p := filepath.Join(plugin, version, "skills", skill, "SKILL.md")
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("---\nname: "+skill+"\ndescription: "+desc+"\n---\n"), 0o644))
+	}
+	// 1.9.0 sorts after 1.10.0 by name.
+	write("1.9.0", "deploy", "deploy with capistrano")
+	write("1.9.0", "legacy-db", "migrate the oracle database")
+	write("1.10.0", "deploy", "deploy to kubernetes with argo")
+	for _, tc := range []struct {
+		name     string
+		orphaned []string
+		dirs     []string
+		skills   map[string]string // name: description; nil: not checked
+	}{
+		{"no version orphaned", nil, []string{"1.10.0", "1.9.0"}, nil},
+		{"the old version orphaned", []string{"1.9.0"}, []string{"1.10.0"},
+			map[string]string{"acme:deploy": "deploy to kubernetes with argo"}},
+		{"every version orphaned", []string{"1.9.0", "1.10.0"}, nil, map[string]string{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, v := range []string{"1.9.0", "1.10.0"} {
+				require.NoError(t, os.RemoveAll(filepath.Join(plugin, v, ".orphaned_at")))
+			}
+			for _, v := range tc.orphaned {
+				require.NoError(t, os.WriteFile(filepath.Join(plugin, v, ".orphaned_at"), []byte("1778282953517"), 0o644))
+			}
+			places := skills.Places{Home: home}
+			var dirs []string
+			for _, d := range places.Dirs() {
+				if d.Prefix != "" {
+					assert.Equal(t, "acme:", d.Prefix)
+					dirs = append(dirs, filepath.Base(filepath.Dir(d.Path)))
+				}
+			}
+			assert.Equal(t, tc.dirs, dirs)
+			if tc.skills == nil {
+				return
+			}
+			cat, warnings, err := skills.Discover(places, false)
+			require.NoError(t, err)
+			assert.Empty(t, warnings)
+			got := map[string]string{}
+			for _, s := range cat.Skills {
+				got[s.Name] = s.Description
+			}
+			assert.Equal(t, tc.skills, got)
+		})
+	}
+}
