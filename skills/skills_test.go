@@ -201,6 +201,49 @@ func TestLoadDir(t *testing.T) {
 	}
 }
 
+// An entry of a skills folder that is not a folder is not a skill, and
+// a catalog given by path loads the skills beside it, as discovery does:
+// a README, a link to a file (a skills repository's LICENSE linked in),
+// a link to nothing.
+func TestLoadDirSkipsNonSkillEntries(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		make func(t *testing.T, dir string)
+	}{
+		{"a file", func(t *testing.T, dir string) {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "README.md"), []byte("not a skill"), 0o644))
+		}},
+		{"a link to a file", func(t *testing.T, dir string) {
+			target := filepath.Join(t.TempDir(), "LICENSE")
+			require.NoError(t, os.WriteFile(target, []byte("MIT"), 0o644))
+			require.NoError(t, os.Symlink(target, filepath.Join(dir, "LICENSE")))
+		}},
+		{"a link to a skill file", func(t *testing.T, dir string) {
+			require.NoError(t, os.Symlink(filepath.Join(dir, "good", "SKILL.md"), filepath.Join(dir, "SKILL.md")))
+		}},
+		{"a link to nothing", func(t *testing.T, dir string) {
+			require.NoError(t, os.Symlink(filepath.Join(dir, "gone"), filepath.Join(dir, "dangling")))
+		}},
+		{"a folder without SKILL.md", func(t *testing.T, dir string) {
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "notes"), 0o755))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			project := t.TempDir()
+			dir := filepath.Join(project, ".claude", "skills")
+			writeSkill(t, dir, "good", "---\ndescription: a fine skill\n---\n")
+			tc.make(t, dir)
+			cat, err := skills.LoadDir(dir)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"good"}, cat.Names())
+			cat, warnings, err := skills.Discover(skills.Places{ProjectDir: project}, false)
+			require.NoError(t, err)
+			assert.Empty(t, warnings)
+			assert.Equal(t, []string{"good"}, cat.Names())
+		})
+	}
+}
+
 // TestLoadDirErrors protects users with a broken skills folder: the error
 // names the file(s) at fault.
 func TestLoadDirErrors(t *testing.T) {
