@@ -332,12 +332,13 @@ func split(source string, data []byte) (header, body []byte, front bool, err err
 	if bytes.Contains(data, []byte("\r\n")) {
 		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 	}
-	if !bytes.HasPrefix(data, []byte("---\n")) {
+	// The frontmatter opens with a line of "---", and ends at the next
+	// (it may be empty: "---\n---"); either may end in spaces or tabs.
+	first, _, opened := bytes.Cut(data, []byte("\n"))
+	if !opened || string(bytes.TrimRight(first, " \t")) != "---" {
 		return nil, data, false, nil
 	}
-	// The frontmatter ends at the first line that is exactly "---" (it
-	// may be empty: "---\n---").
-	rest := data[len("---\n"):]
+	rest := data[len(first)+1:]
 	for off := 0; off <= len(rest); {
 		line, next := rest[off:], len(rest)
 		if i := bytes.IndexByte(line, '\n'); i >= 0 {

@@ -431,6 +431,40 @@ func TestFrontmatterDelimiter(t *testing.T) {
 	assert.Empty(t, sk.Body)
 }
 
+// The frontmatter opens, as it closes, on a line of "---" that may end in
+// spaces or tabs: a header opened by "--- " was read as body, the skill's
+// name and keywords lost and its YAML taken for its description.
+func TestFrontmatterOpensWithSpaces(t *testing.T) {
+	for _, tc := range []struct {
+		name, text  string
+		front       bool
+		title, desc string
+		body        string
+	}{
+		{"a space", "--- \nname: pdf-tool\ndescription: Merge PDFs\n---\nbody\n", true, "pdf-tool", "Merge PDFs", "body\n"},
+		{"a tab", "---\t\nname: pdf-tool\ndescription: Merge PDFs\n---\nbody\n", true, "pdf-tool", "Merge PDFs", "body\n"},
+		{"spaces and CRLF", "---  \r\nname: pdf-tool\r\ndescription: Merge PDFs\r\n---\r\nbody\r\n", true, "pdf-tool", "Merge PDFs", "body\n"},
+		{"a byte order mark", "\xef\xbb\xbf--- \nname: pdf-tool\ndescription: Merge PDFs\n---\nbody\n", true, "pdf-tool", "Merge PDFs", "body\n"},
+		{"four dashes", "----\nname: pdf-tool\n---\nbody\n", false, "", "---- name: pdf-tool --- body", "----\nname: pdf-tool\n---\nbody\n"},
+		{"text after the dashes", "--- name: pdf-tool\n---\nbody\n", false, "", "--- name: pdf-tool --- body", "--- name: pdf-tool\n---\nbody\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sk, err := skills.Parse("dir/SKILL.md", "dir", []byte(tc.text))
+			require.NoError(t, err)
+			if tc.front {
+				assert.Equal(t, tc.title, sk.Name)
+			} else {
+				assert.Equal(t, "dir", sk.Name)
+			}
+			assert.Equal(t, tc.desc, sk.Description)
+			assert.Equal(t, tc.body, sk.Body)
+		})
+	}
+	_, err := skills.Parse("dir/SKILL.md", "dir", []byte("--- \nname: pdf-tool\n"))
+	require.Error(t, err, "opened, never closed")
+	assert.Contains(t, err.Error(), "dir/SKILL.md:1:")
+}
+
 // trimSpace's shortcut trims as strings.TrimSpace does: keywords are
 // trimmed as ever, however they start and end.
 func TestKeywordsTrimmed(t *testing.T) {
