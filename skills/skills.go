@@ -302,6 +302,9 @@ func parse(source, dirName string, data []byte, fc *FrontCache) (Skill, fileEntr
 	var e fileEntry
 	var fm frontmatter
 	if front {
+		if err := checkUTF8(source, header); err != nil {
+			return sk, fileEntry{}, err
+		}
 		if fm, e.header, err = fc.parse(header); err != nil {
 			return sk, fileEntry{}, fmt.Errorf("%s:%w", source, shiftYAMLError(err, 1))
 		}
@@ -353,6 +356,26 @@ func split(source string, data []byte) (header, body []byte, front bool, err err
 		off = next
 	}
 	return nil, nil, false, fmt.Errorf("%s:1: frontmatter opened with --- is never closed", source)
+}
+
+// checkUTF8 refuses a header that is not UTF-8 (a file saved as Latin-1),
+// naming the line of the first bad byte: yaml.v3 says only "invalid
+// leading UTF-8 octet", which the error would place on line 2.
+func checkUTF8(source string, header []byte) error {
+	if utf8.Valid(header) {
+		return nil
+	}
+	valid := header
+	for len(valid) > 0 {
+		r, n := utf8.DecodeRune(valid)
+		if r == utf8.RuneError && n == 1 {
+			break
+		}
+		valid = valid[n:]
+	}
+	bad := len(header) - len(valid)
+	line := 2 + bytes.Count(header[:bad], []byte("\n")) // the header starts on line 2
+	return fmt.Errorf("%s:%d: frontmatter is not valid UTF-8 (byte 0x%02x); save the file as UTF-8", source, line, header[bad])
 }
 
 // apply fills a skill's fields from its parsed frontmatter (front: the

@@ -131,6 +131,8 @@ func TestParseErrors(t *testing.T) {
 		{"bad indentation", "---\nname: x\n  bad: indent\n---\n", 3, "mapping values are not allowed"},
 		{"unclosed sequence", "---\nname: x\ndescription: ok\nkeywords:\n  core: [a\n---\n", 0, "did not find expected"},
 		{"no name", "---\ndescription: nameless\n---\n", 2, "no name"},
+		{"not UTF-8", "---\nname: x\ndescription: ok\nwhen_to_use: |\n  caf\xe9 r\xe9sum\xe9\n---\nbody\n", 5, "not valid UTF-8"},
+		{"not UTF-8 after a byte order mark", "\xef\xbb\xbf---\nname: x\ndescription: \xff\n---\n", 3, "not valid UTF-8"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
