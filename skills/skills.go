@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -476,7 +477,7 @@ func shiftYAMLError(err error, offset int) error {
 	var line int
 	if _, scanErr := fmt.Sscanf(msg, "line %d:", &line); scanErr == nil {
 		rest := msg[strings.IndexByte(msg, ':')+1:]
-		return fmt.Errorf("%d:%s", line+offset+syntaxLineShift(msg), rest)
+		return fmt.Errorf("%d:%s", line+offset+syntaxLineShift(msg), shiftLineRefs(rest, offset))
 	}
 	if i := strings.Index(msg, "line "); i >= 0 {
 		if _, scanErr := fmt.Sscanf(msg[i:], "line %d", &line); scanErr == nil {
@@ -484,6 +485,34 @@ func shiftYAMLError(err error, offset int) error {
 		}
 	}
 	return fmt.Errorf("%d: %s", offset+1, msg)
+}
+
+// shiftLineRefs moves the other lines a message names ("mapping key
+// \"name\" already defined at line 1", a second type error's "; line 4:")
+// by offset, as the line it is reported on.
+func shiftLineRefs(msg string, offset int) string {
+	const ref = "line "
+	var b strings.Builder
+	for {
+		i := strings.Index(msg, ref)
+		if i < 0 {
+			break
+		}
+		i += len(ref)
+		j := i
+		for j < len(msg) && msg[j] >= '0' && msg[j] <= '9' {
+			j++
+		}
+		b.WriteString(msg[:i])
+		if n, err := strconv.Atoi(msg[i:j]); err == nil {
+			b.WriteString(strconv.Itoa(n + offset))
+		} else {
+			b.WriteString(msg[i:j])
+		}
+		msg = msg[j:]
+	}
+	b.WriteString(msg)
+	return b.String()
 }
 
 // syntaxLineShift corrects yaml.v3's report of an unclosed flow collection

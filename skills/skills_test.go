@@ -131,6 +131,9 @@ func TestParseErrors(t *testing.T) {
 		{"bad indentation", "---\nname: x\n  bad: indent\n---\n", 3, "mapping values are not allowed"},
 		{"unclosed sequence", "---\nname: x\ndescription: ok\nkeywords:\n  core: [a\n---\n", 0, "did not find expected"},
 		{"no name", "---\ndescription: nameless\n---\n", 2, "no name"},
+		{"key given twice", "---\nname: x\ndescription: a\nname: y\n---\n", 4, `mapping key "name" already defined at line 2`},
+		{"two wrong types", "---\nname: x\nkeywords: 5\nenhances: foo\n---\n", 3, "; line 4: cannot unmarshal"},
+		{"key given twice, deeper", "---\nname: x\nkeywords:\n  core: [a]\n  core: [b]\n---\n", 5, `mapping key "core" already defined at line 4`},
 		{"not UTF-8", "---\nname: x\ndescription: ok\nwhen_to_use: |\n  caf\xe9 r\xe9sum\xe9\n---\nbody\n", 5, "not valid UTF-8"},
 		{"not UTF-8 after a byte order mark", "\xef\xbb\xbf---\nname: x\ndescription: \xff\n---\n", 3, "not valid UTF-8"},
 	}
