@@ -326,6 +326,37 @@ func TestDoctor(t *testing.T) {
 	assert.NotContains(t, out, "added")
 }
 
+// doctor names every skill file the hook leaves out, on every run: not
+// only the first, whose compile warns, but also once the index is cached
+// and nothing is parsed again.
+func TestDoctorNamesSkillFilesLeftOut(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, says string
+	}{
+		{"a YAML error", "---\nname: [\n---\n", "SKILL.md:3: did not find expected node content"},
+		{"a frontmatter never closed", "---\nname: broken\ndescription: no end\n", "SKILL.md:1: frontmatter opened with --- is never closed"},
+		{"keywords of the wrong kind", "---\nname: broken\nkeywords: [a, b]\n---\n", "SKILL.md:3:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := isolate(t)
+			skillsDir := filepath.Join(a.places.Home, ".claude", "skills")
+			for name, text := range map[string]string{"good": "---\ndescription: Generate customer invoices\n---\n", "broken": tc.text} {
+				require.NoError(t, os.MkdirAll(filepath.Join(skillsDir, name), 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(skillsDir, name, "SKILL.md"), []byte(text), 0o644))
+			}
+			broken := filepath.Join(skillsDir, "broken", "SKILL.md")
+			for _, run := range []string{"first run, compiling", "second run, cached"} {
+				code, out, _ := runApp(t, a, "doctor")
+				assert.Equal(t, 1, code, run)
+				assert.Contains(t, out, "ok   installed skills       1 skills", run)
+				assert.Regexp(t, `FAIL skill files +1 left out, never routed to: `, out, run)
+				assert.Contains(t, out, broken, run)
+				assert.Contains(t, out, tc.says, run)
+			}
+		})
+	}
+}
+
 // doctor says when Claude Code's skill listing is over its budget, when
 // skillroute is installed twice, and when the plugin cannot build its
 // router for want of Go.
