@@ -326,13 +326,19 @@ func parse(source, dirName string, data []byte, fc *FrontCache) (Skill, fileEntr
 }
 
 // split cuts a SKILL.md into its frontmatter's YAML and its body; front
-// is false for a file without frontmatter, all body. A byte order mark is
-// dropped and CRLF line ends read as LF.
+// is false for a file without frontmatter, all body. A UTF-8 byte order
+// mark is dropped and CRLF line ends read as LF; a UTF-16 file is an error.
 func split(source string, data []byte) (header, body []byte, front bool, err error) {
 	// Read as bytes: only the body is copied into a string (the whole
 	// file was copied twice, which at 100,000 skills is 1.7 GB of
 	// garbage a compile makes before it starts).
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if bytes.HasPrefix(data, []byte("\xff\xfe")) || bytes.HasPrefix(data, []byte("\xfe\xff")) {
+		// Windows PowerShell 5 writes UTF-16 (`echo ... > SKILL.md`):
+		// read as bytes, it is a skill with no header and a description
+		// of NULs, which routes nothing.
+		return nil, nil, false, fmt.Errorf("%s:1: the file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8", source)
+	}
 	if bytes.Contains(data, []byte("\r\n")) {
 		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 	}

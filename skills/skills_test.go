@@ -135,6 +135,8 @@ func TestParseErrors(t *testing.T) {
 		{"two wrong types", "---\nname: x\nkeywords: 5\nenhances: foo\n---\n", 3, "; line 4: cannot unmarshal"},
 		{"key given twice, deeper", "---\nname: x\nkeywords:\n  core: [a]\n  core: [b]\n---\n", 5, `mapping key "core" already defined at line 4`},
 		{"not UTF-8", "---\nname: x\ndescription: ok\nwhen_to_use: |\n  caf\xe9 r\xe9sum\xe9\n---\nbody\n", 5, "not valid UTF-8"},
+		{"UTF-16, little-endian", "\xff\xfe-\x00-\x00-\x00\n\x00n\x00a\x00m\x00e\x00:\x00 \x00x\x00\n\x00", 1, "UTF-16"},
+		{"UTF-16, big-endian", "\xfe\xff\x00-\x00-\x00-\x00\n\x00n\x00a\x00m\x00e\x00:\x00 \x00x\x00\n", 1, "UTF-16"},
 		{"not UTF-8 after a byte order mark", "\xef\xbb\xbf---\nname: x\ndescription: \xff\n---\n", 3, "not valid UTF-8"},
 	}
 	for _, tt := range tests {
