@@ -320,6 +320,9 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 		}
 		err = store.WriteFile(latestFile(cfg), []byte(filepath.Base(path)))
 	}
+	if err != nil && cfg.MustCache {
+		return nil, fmt.Errorf("cannot cache index in %s: %w", cfg.CacheDir, err)
+	}
 	if err != nil && cfg.Warn != nil {
 		fmt.Fprintf(cfg.Warn, "warning: cannot cache index: %v\n", err)
 	}

@@ -95,6 +95,10 @@ type Config struct {
 	// added or removed), and is called when it does: the caller starts a
 	// compile in the background. Unset, such a change compiles at once.
 	OnStale func()
+	// MustCache makes a compile that cannot write its index to CacheDir
+	// fail, as the compile command must; otherwise it warns and returns
+	// the index, which routes all the same.
+	MustCache bool
 	// Warn receives problems that do not stop routing (a bookworm rule
 	// that names a skill not in the catalog). May be nil.
 	Warn io.Writer

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -119,6 +120,41 @@ func TestCompileCachesIndexAndRules(t *testing.T) {
 	for _, pattern := range []string{"index-*.bin", "rules-*.bin"} {
 		found, _ := filepath.Glob(filepath.Join(cache, pattern))
 		assert.Len(t, found, 1, pattern)
+	}
+}
+
+// A compile into a cache it cannot write fails, naming the folder: it
+// said "compiled ... -> CACHE" and exited 0 with nothing cached, and the
+// hook went on compiling on every prompt's clock.
+func TestCompileFailsWhenTheCacheCannotBeWritten(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		says string // on stdout or stderr
+	}{
+		{"compile", []string{"compile", "--catalog", "builtin"}, "cannot cache index in"},
+		{"background compile", []string{"compile", "--catalog", "builtin", "--background"}, "not a directory"},
+		{"skills install", []string{"skills", "install", "--dir", "SKILLS", "tester-expert"}, "warning: index not compiled yet"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := isolate(t)
+			require.NoError(t, os.MkdirAll(a.stateDir, 0o700))
+			require.NoError(t, os.WriteFile(a.cacheDir(), []byte("a file where the cache folder goes"), 0o600))
+			args := slices.Clone(tc.args)
+			for i, arg := range args {
+				if arg == "SKILLS" {
+					args[i] = filepath.Join(a.places.Home, ".claude", "skills")
+				}
+			}
+			code, out, errOut := runApp(t, a, args...)
+			assert.Contains(t, out+errOut, tc.says)
+			assert.NotContains(t, out, "compiled into")
+			if tc.name != "skills install" { // the skills are written: a warning only
+				assert.Equal(t, 1, code, out+errOut)
+				assert.NotContains(t, out, "compiled")
+				assert.Contains(t, errOut, a.cacheDir())
+			}
+		})
 	}
 }
 
