@@ -552,3 +552,55 @@ func TestRulesCacheKeptAcrossEdits(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, rulesFiles(), 2, "a renamed skill checks them again")
 }
+
+// A rule may name a skill by its title (the header's name where the
+// folder names the skill): a recompile after a header's name moved from
+// one skill to another, or was dropped, checks the rules again, as a cold
+// compile would, instead of boosting by the old title from the rules cache.
+func TestRulesCacheFollowsTitles(t *testing.T) {
+	rules := filepath.Join(t.TempDir(), "rules.yaml")
+	require.NoError(t, os.WriteFile(rules, []byte("rules:\n  - id: zoo\n    trigger: 'zoo'\n    boost: Zebra Helper\n    penalty: [alpha, beta]\n    weight: 0.5\n"), 0o644))
+	skill := func(title, desc, core string) string {
+		return "---\nname: " + title + "\ndescription: " + desc + "\nkeywords:\n  core: [" + core + "]\n---\n"
+	}
+	for _, tc := range []struct {
+		name        string
+		alpha, beta string // the titles after the edit
+		want        string // where "zoo trains" routes; "": the rule names no skill, an error
+	}{
+		{"the title moves to the other skill", "alpha", "Zebra Helper", "beta"},
+		{"the title is dropped", "alpha", "beta", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			bin, err := os.Executable()
+			require.NoError(t, err)
+			cfg := loader.Config{Catalog: dir, Rules: rules, CacheDir: t.TempDir(), Binary: bin}
+			writeSkill(t, dir, "alpha", skill("Zebra Helper", "Feed and groom animals at the zoo", "zoo, animals"))
+			writeSkill(t, dir, "beta", skill("beta", "Repair bicycles and zoo trains", "bicycle, zoo, trains"))
+			r, err := loader.Open(cfg)
+			require.NoError(t, err)
+			require.Equal(t, "alpha", r.Route("zoo trains", router.Session{}).Skill, "the rule boosts alpha, titled Zebra Helper")
+
+			writeSkill(t, dir, "alpha", skill(tc.alpha, "Feed and groom animals at the zoo", "zoo, animals"))
+			writeSkill(t, dir, "beta", skill(tc.beta, "Repair bicycles and zoo trains", "bicycle, zoo, trains"))
+			_, err = loader.Compile(cfg)
+			require.NoError(t, err)
+			cold := cfg
+			cold.CacheDir = t.TempDir()
+			for _, c := range []struct {
+				name string
+				cfg  loader.Config
+			}{{"cold", cold}, {"recompiled", cfg}} {
+				r, err := loader.Open(c.cfg)
+				if tc.want == "" {
+					require.Error(t, err, c.name)
+					assert.Contains(t, err.Error(), `boost names unknown skill "Zebra Helper"`, c.name)
+					continue
+				}
+				require.NoError(t, err, c.name)
+				assert.Equal(t, tc.want, r.Route("zoo trains", router.Session{}).Skill, c.name)
+			}
+		})
+	}
+}
