@@ -283,6 +283,49 @@ type tiers struct {
 	Extended []string `yaml:"extended"`
 }
 
+// UnmarshalYAML reads keywords as a map of tiers to lists, and says which
+// shape is expected, on the line of the one written, when it is another:
+// yaml.v3 said "cannot unmarshal !!seq into skills.tiers".
+func (t *tiers) UnmarshalYAML(n *yaml.Node) error {
+	m := resolve(n)
+	if m.Kind != yaml.MappingNode {
+		return shapeError(n, "keywords takes a list per tier (keywords: {core: [a, b], strong: [c], extended: [d]})")
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		switch m.Content[i].Value {
+		case "core", "strong", "extended":
+		default:
+			continue // another key is ignored, as ever
+		}
+		if v := resolve(m.Content[i+1]); v.Kind != yaml.SequenceNode && v.ShortTag() != "!!null" {
+			return shapeError(m.Content[i+1], "keywords."+m.Content[i].Value+" takes a list ([a, b])")
+		}
+	}
+	type plain tiers // without this method
+	return n.Decode((*plain)(t))
+}
+
+// resolve is the node an alias stands for, or n.
+func resolve(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return n.Alias
+	}
+	return n
+}
+
+// shapeError is a type error on the line of node n, whose value is not
+// what want says.
+func shapeError(n *yaml.Node, want string) error {
+	got := "a list"
+	switch v := resolve(n); v.Kind {
+	case yaml.MappingNode:
+		got = "a map"
+	case yaml.ScalarNode:
+		got = strconv.Quote(v.Value)
+	}
+	return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: %s, not %s", n.Line, want, got)}}
+}
+
 // Parse reads one SKILL.md. name is used in errors and as the skill's name
 // when the frontmatter has none (Claude Code names a skill by its folder).
 func Parse(source, dirName string, data []byte) (Skill, error) {

@@ -126,13 +126,18 @@ func TestParseErrors(t *testing.T) {
 		reason string
 	}{
 		{"unclosed frontmatter", "---\nname: x\ndescription: never closed\n", 1, "never closed"},
-		{"wrong type", "---\nname: x\nkeywords: 5\n---\n", 3, "cannot unmarshal"},
-		{"wrong type deeper", "---\nname: x\ndescription: ok\nkeywords:\n  core: {a: b}\n---\n", 5, "cannot unmarshal"},
+		{"wrong type", "---\nname: x\nkeywords: 5\n---\n", 3, `keywords takes a list per tier (keywords: {core: [a, b], strong: [c], extended: [d]}), not "5"`},
+		{"wrong type deeper", "---\nname: x\ndescription: ok\nkeywords:\n  core: {a: b}\n---\n", 5, "keywords.core takes a list ([a, b]), not a map"},
+		{"keywords as a list", "---\nname: x\nkeywords: [pdf, merge]\n---\n", 3, "keywords takes a list per tier (keywords: {core: [a, b], strong: [c], extended: [d]}), not a list"},
+		{"keywords as a string", "---\nname: x\nkeywords: pdf, merge\n---\n", 3, `keywords takes a list per tier (keywords: {core: [a, b], strong: [c], extended: [d]}), not "pdf, merge"`},
+		{"a tier as a string", "---\nname: x\nkeywords:\n  strong: pdf, merge\n---\n", 4, `keywords.strong takes a list ([a, b]), not "pdf, merge"`},
+		{"a tier by an alias to a string", "---\nname: x\ntriggers: &t pdf\nkeywords:\n  core: *t\n---\n", 5, `keywords.core takes a list ([a, b]), not "pdf"`},
+		{"a keyword as a map", "---\nname: x\nkeywords:\n  core:\n    - pdf\n    - {a: b}\n---\n", 6, "cannot unmarshal"},
 		{"bad indentation", "---\nname: x\n  bad: indent\n---\n", 3, "mapping values are not allowed"},
 		{"unclosed sequence", "---\nname: x\ndescription: ok\nkeywords:\n  core: [a\n---\n", 0, "did not find expected"},
 		{"no name", "---\ndescription: nameless\n---\n", 2, "no name"},
 		{"key given twice", "---\nname: x\ndescription: a\nname: y\n---\n", 4, `mapping key "name" already defined at line 2`},
-		{"two wrong types", "---\nname: x\nkeywords: 5\nenhances: foo\n---\n", 3, "; line 4: cannot unmarshal"},
+		{"two wrong types", "---\nname: x\nkeywords: 5\nenhances: foo\n---\n", 3, "; line 4: cannot unmarshal !!str `foo`"},
 		{"key given twice, deeper", "---\nname: x\nkeywords:\n  core: [a]\n  core: [b]\n---\n", 5, `mapping key "core" already defined at line 4`},
 		{"not UTF-8", "---\nname: x\ndescription: ok\nwhen_to_use: |\n  caf\xe9 r\xe9sum\xe9\n---\nbody\n", 5, "not valid UTF-8"},
 		{"UTF-16, little-endian", "\xff\xfe-\x00-\x00-\x00\n\x00n\x00a\x00m\x00e\x00:\x00 \x00x\x00\n\x00", 1, "UTF-16"},
@@ -470,6 +475,24 @@ func TestFrontmatterOpensWithSpaces(t *testing.T) {
 	_, err := skills.Parse("dir/SKILL.md", "dir", []byte("--- \nname: pdf-tool\n"))
 	require.Error(t, err, "opened, never closed")
 	assert.Contains(t, err.Error(), "dir/SKILL.md:1:")
+}
+
+// Keys of keywords other than the three tiers are ignored, whatever they
+// hold, as they were before keywords checked the tiers' shape.
+func TestKeywordsOtherKeysIgnored(t *testing.T) {
+	for _, tc := range []struct {
+		name, keywords string
+	}{
+		{"a note", "keywords:\n  note: see the body\n  core: [pdf]\n"},
+		{"a map", "keywords:\n  weights: {pdf: 2}\n  core: [pdf]\n"},
+		{"a list", "keywords:\n  primary: [merge]\n  core: [pdf]\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sk, err := skills.Parse("x/SKILL.md", "x", []byte("---\nname: x\n"+tc.keywords+"---\n"))
+			require.NoError(t, err)
+			assert.Equal(t, []skills.Keyword{{Text: "pdf", Tier: skills.Core, Weight: 1}}, sk.Keywords)
+		})
+	}
 }
 
 // trimSpace's shortcut trims as strings.TrimSpace does: keywords are
