@@ -117,8 +117,13 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 	var warnings []error
 	for _, d := range p.Dirs() {
 		names, err := fc.listed(d.Path)
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			continue // absent folders are normal
+		} else if err != nil {
+			// There but not listed (its mode, a file in its place):
+			// every skill in it is left out, which must not go unsaid.
+			warnings = append(warnings, fmt.Errorf("skills folder %s cannot be read: %w", d.Path, err))
+			continue
 		}
 		// Each folder's skills are read on every core (at 10,000 skills,
 		// one after the other, reading was a fifth of a recompile), into

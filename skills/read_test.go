@@ -168,3 +168,49 @@ func TestDiscoverSkipsOrphanedPluginVersions(t *testing.T) {
 		})
 	}
 }
+
+// A skills folder that is there but cannot be listed is named in a
+// warning: its skills were dropped without a word, and doctor then said
+// "catalog has no skills: run `skillroute skills install`". A folder
+// that is not there is normal, and says nothing.
+func TestDiscoverWarnsOfUnlistableFolders(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		make   func(t *testing.T, dir string)
+		warned bool
+	}{
+		{"no folder", func(t *testing.T, dir string) {}, false},
+		{"a file where the folder goes", func(t *testing.T, dir string) {
+			require.NoError(t, os.WriteFile(dir, []byte("not a folder"), 0o644))
+		}, true},
+		{"a folder it may not read", func(t *testing.T, dir string) {
+			if os.Geteuid() == 0 {
+				t.Skip("root reads any folder")
+			}
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "deploy"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "deploy", "SKILL.md"), []byte("---\ndescription: ship it\n---\n"), 0o644))
+			require.NoError(t, os.Chmod(dir, 0))
+			t.Cleanup(func() { os.Chmod(dir, 0o755) })
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home, project := t.TempDir(), t.TempDir()
+			good := filepath.Join(home, ".claude", "skills", "good", "SKILL.md")
+			require.NoError(t, os.MkdirAll(filepath.Dir(good), 0o755))
+			require.NoError(t, os.WriteFile(good, []byte("---\ndescription: a fine skill\n---\n"), 0o644))
+			require.NoError(t, os.MkdirAll(filepath.Join(project, ".claude"), 0o755))
+			dir := filepath.Join(project, ".claude", "skills")
+			tc.make(t, dir)
+			cat, warnings, err := skills.Discover(skills.Places{Home: home, ProjectDir: project}, false)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"good"}, cat.Names())
+			if !tc.warned {
+				assert.Empty(t, warnings)
+				return
+			}
+			require.Len(t, warnings, 1)
+			assert.Contains(t, warnings[0].Error(), dir)
+			assert.Contains(t, warnings[0].Error(), "cannot be read")
+		})
+	}
+}
