@@ -604,3 +604,45 @@ func TestRulesCacheFollowsTitles(t *testing.T) {
 		})
 	}
 }
+
+// Changed sees a removed or edited skill file whatever its folder is
+// called: a "#" in the path (a c#-helper skill, a project in ~/src/C#)
+// was taken for a catalog file's "FILE#NAME" and never checked, so the
+// hook went on naming a removed skill. Built-in skills and a catalog
+// file's entries, which the quick stamp covers, are never reported.
+func TestChangedWhateverTheFolderName(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		folder string
+		edit   func(t *testing.T, path string)
+	}{
+		{"removed", "c#-helper", func(t *testing.T, path string) { require.NoError(t, os.RemoveAll(filepath.Dir(path))) }},
+		{"edited", "c#-helper", func(t *testing.T, path string) {
+			require.NoError(t, os.WriteFile(path, []byte("---\ndescription: F# scripts\n---\n"), 0o644))
+			later := time.Now().Add(time.Minute)
+			require.NoError(t, os.Chtimes(path, later, later))
+		}},
+		{"removed, under a folder with # and spaces", "notes #2", func(t *testing.T, path string) { require.NoError(t, os.RemoveAll(filepath.Dir(path))) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "src", "C#")
+			path := writeSkill(t, dir, tc.folder, "---\ndescription: C# code with LINQ\n---\n")
+			writeSkill(t, dir, "go-helper", "---\ndescription: Go code with goroutines\n---\n")
+			ix, err := loader.Compile(loader.Config{Catalog: dir})
+			require.NoError(t, err)
+			assert.Empty(t, loader.Changed(ix, tc.folder, "go-helper"))
+			tc.edit(t, path)
+			assert.Equal(t, []string{tc.folder}, loader.Changed(ix, tc.folder, "go-helper"))
+		})
+	}
+
+	// Never reported: the built-in skills, and a catalog file's entries.
+	ix, err := loader.Compile(loader.Config{Catalog: loader.Builtin})
+	require.NoError(t, err)
+	assert.Empty(t, loader.Changed(ix, "tester-expert"))
+	file := filepath.Join(t.TempDir(), "skills-index.json")
+	require.NoError(t, os.WriteFile(file, []byte(`{"skills":[{"name":"alpha","description":"zoo animals","keywords":[{"keyword":"zoo","weight":1,"tier":"core"}]},{"name":"beta","description":"bicycles","keywords":[{"keyword":"bicycle","weight":1,"tier":"core"}]}]}`), 0o644))
+	ix, err = loader.Compile(loader.Config{Catalog: file})
+	require.NoError(t, err)
+	assert.Empty(t, loader.Changed(ix, "alpha", "beta"))
+}
