@@ -646,3 +646,30 @@ func TestChangedWhateverTheFolderName(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, loader.Changed(ix, "alpha", "beta"))
 }
+
+// A catalog without a skill says where it looked: a --catalog folder
+// one level off (a plugin's root, ~/.claude) is told from one that is
+// empty only by the folder the error names.
+func TestEmptyCatalogNamesWhereItLooked(t *testing.T) {
+	home := t.TempDir()
+	plugin := t.TempDir()
+	writeSkill(t, filepath.Join(plugin, "skills"), "deploy", "---\ndescription: ship it\n---\n")
+	for _, tc := range []struct {
+		name string
+		cfg  loader.Config
+		says []string
+	}{
+		{"a plugin's root given for its skills folder", loader.Config{Catalog: plugin}, []string{plugin, "DIR/NAME/SKILL.md"}},
+		{"no skills installed", loader.Config{Catalog: loader.Installed, Places: skills.Places{Home: home}},
+			[]string{filepath.Join(home, ".claude", "skills")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := loader.Compile(tc.cfg)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "no skills")
+			for _, s := range tc.says {
+				assert.Contains(t, err.Error(), s)
+			}
+		})
+	}
+}
