@@ -207,18 +207,23 @@ func Install(dir string, force bool, only ...string) ([]InstallResult, error) {
 	for _, name := range names {
 		path := filepath.Join(dir, name, "SKILL.md")
 		res := InstallResult{Name: name, Path: path}
-		old, err := os.ReadFile(path)
+		// Read as a skill is (ReadFile): a FIFO there would block
+		// os.ReadFile for good. A file over the bound is the user's.
+		old, err := store.ReadRegular(path, MaxSkillBytes)
+		exists := err == nil || errors.Is(err, store.ErrTooLarge)
 		switch {
+		case err != nil && !exists && !errors.Is(err, fs.ErrNotExist):
+			return out, err // a FIFO, a folder, unreadable: named, left untouched
 		case err == nil && string(old) == string(files[name]):
 			res.Action = "unchanged"
-		case err == nil && !force:
+		case exists && !force:
 			res.Action = "skipped (differs; use --force)"
 		default:
 			if err := store.Write(path, files[name], store.Public); err != nil {
 				return out, fmt.Errorf("%s: %w", path, err)
 			}
 			res.Action = "written"
-			if old != nil {
+			if exists {
 				res.Action = "overwritten"
 			}
 		}

@@ -214,3 +214,68 @@ func TestDiscoverWarnsOfUnlistableFolders(t *testing.T) {
 		})
 	}
 }
+
+// Install reads what is at a skill's path as the other readers do: a FIFO
+// there hung `skillroute skills install` (and `install`) for good, as
+// os.ReadFile waited for a writer. What is not a regular file is named
+// and left untouched; a file of the user's is kept unless forced.
+func TestInstallOverWhatIsThere(t *testing.T) {
+	builtin, err := skills.BuiltinFiles()
+	require.NoError(t, err)
+	const name = "tester-expert"
+	for _, tc := range []struct {
+		name   string
+		make   func(t *testing.T, path string)
+		force  bool
+		action string // "": an error naming the file
+	}{
+		{"nothing", func(t *testing.T, path string) {}, false, "written"},
+		{"the same file", func(t *testing.T, path string) {
+			require.NoError(t, os.WriteFile(path, builtin[name], 0o644))
+		}, false, "unchanged"},
+		{"the user's file", func(t *testing.T, path string) {
+			require.NoError(t, os.WriteFile(path, []byte("---\ndescription: mine\n---\n"), 0o644))
+		}, false, "skipped (differs; use --force)"},
+		{"the user's file, forced", func(t *testing.T, path string) {
+			require.NoError(t, os.WriteFile(path, []byte("---\ndescription: mine\n---\n"), 0o644))
+		}, true, "overwritten"},
+		{"the user's file, too large to read", func(t *testing.T, path string) {
+			require.NoError(t, os.WriteFile(path, make([]byte, skills.MaxSkillBytes+1), 0o644))
+		}, false, "skipped (differs; use --force)"},
+		{"a FIFO", func(t *testing.T, path string) { require.NoError(t, syscall.Mkfifo(path, 0o644)) }, true, ""},
+		{"a folder", func(t *testing.T, path string) { require.NoError(t, os.Mkdir(path, 0o755)) }, true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, name, "SKILL.md")
+			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+			tc.make(t, path)
+			type result struct {
+				res []skills.InstallResult
+				err error
+			}
+			done := make(chan result, 1)
+			go func() {
+				res, err := skills.Install(dir, tc.force, name)
+				done <- result{res, err}
+			}()
+			var got result
+			select {
+			case got = <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("Install blocked on what is at " + path)
+			}
+			if tc.action == "" {
+				require.Error(t, got.err)
+				assert.Contains(t, got.err.Error(), path)
+				info, err := os.Lstat(path)
+				require.NoError(t, err, "left where it was")
+				assert.False(t, info.Mode().IsRegular(), "left as it was")
+				return
+			}
+			require.NoError(t, got.err)
+			require.Len(t, got.res, 1)
+			assert.Equal(t, tc.action, got.res[0].Action)
+		})
+	}
+}
