@@ -346,10 +346,10 @@ func parse(source, dirName string, data []byte, fc *FrontCache) (Skill, fileEntr
 	var e fileEntry
 	var fm frontmatter
 	if front {
-		if err := checkUTF8(source, header); err != nil {
-			return sk, fileEntry{}, err
-		}
 		if fm, e.header, err = fc.parse(header); err != nil {
+			if err := checkText(source, header); err != nil {
+				return sk, fileEntry{}, err // where the bytes YAML refused are
+			}
 			return sk, fileEntry{}, fmt.Errorf("%s:%w", source, shiftYAMLError(err, 1))
 		}
 		e.front = true
@@ -408,24 +408,36 @@ func split(source string, data []byte) (header, body []byte, front bool, err err
 	return nil, nil, false, fmt.Errorf("%s:1: frontmatter opened with --- is never closed", source)
 }
 
-// checkUTF8 refuses a header that is not UTF-8 (a file saved as Latin-1),
-// naming the line of the first bad byte: yaml.v3 says only "invalid
-// leading UTF-8 octet", which the error would place on line 2.
-func checkUTF8(source string, header []byte) error {
-	if utf8.Valid(header) {
-		return nil
-	}
-	valid := header
-	for len(valid) > 0 {
-		r, n := utf8.DecodeRune(valid)
-		if r == utf8.RuneError && n == 1 {
-			break
+// checkText finds, in a header YAML refused, text YAML cannot read: bytes
+// that are not UTF-8 (a file saved as Latin-1), or a control character
+// YAML does not allow (a NUL, an escape), and names the line of the first.
+// yaml.v3 says only "invalid leading UTF-8 octet" or "control characters
+// are not allowed", which the error would place on line 2. Only called
+// on a header that failed: a compile reads every header, and most parse.
+func checkText(source string, header []byte) error {
+	for i := 0; i < len(header); {
+		r, n := utf8.DecodeRune(header[i:])
+		bad := ""
+		switch {
+		case r == utf8.RuneError && n == 1:
+			bad = fmt.Sprintf("is not valid UTF-8 (byte 0x%02x); save the file as UTF-8", header[i])
+		case !yamlChar(r):
+			bad = fmt.Sprintf("holds control character U+%04X, which YAML does not allow", r)
 		}
-		valid = valid[n:]
+		if bad != "" {
+			line := 2 + bytes.Count(header[:i], []byte("\n")) // the header starts on line 2
+			return fmt.Errorf("%s:%d: frontmatter %s", source, line, bad)
+		}
+		i += n
 	}
-	bad := len(header) - len(valid)
-	line := 2 + bytes.Count(header[:bad], []byte("\n")) // the header starts on line 2
-	return fmt.Errorf("%s:%d: frontmatter is not valid UTF-8 (byte 0x%02x); save the file as UTF-8", source, line, header[bad])
+	return nil
+}
+
+// yamlChar reports whether YAML allows r in a document (YAML 1.1's
+// printable set, which yaml.v3's reader checks).
+func yamlChar(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0x7e || r == 0x85 ||
+		r >= 0xa0 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 && r <= 0x10ffff
 }
 
 // apply fills a skill's fields from its parsed frontmatter (front: the

@@ -142,6 +142,8 @@ func TestParseErrors(t *testing.T) {
 		{"not UTF-8", "---\nname: x\ndescription: ok\nwhen_to_use: |\n  caf\xe9 r\xe9sum\xe9\n---\nbody\n", 5, "not valid UTF-8"},
 		{"UTF-16, little-endian", "\xff\xfe-\x00-\x00-\x00\n\x00n\x00a\x00m\x00e\x00:\x00 \x00x\x00\n\x00", 1, "UTF-16"},
 		{"UTF-16, big-endian", "\xfe\xff\x00-\x00-\x00-\x00\n\x00n\x00a\x00m\x00e\x00:\x00 \x00x\x00\n", 1, "UTF-16"},
+		{"a NUL byte", "---\nname: x\ndescription: ok\nwhen_to_use: a\x00b\n---\n", 4, "control character U+0000"},
+		{"an escape", "---\nname: x\ndescription: ok\n\ntriggers: \"red \x1b[31m\"\n---\n", 5, "control character U+001B"},
 		{"not UTF-8 after a byte order mark", "\xef\xbb\xbf---\nname: x\ndescription: \xff\n---\n", 3, "not valid UTF-8"},
 	}
 	for _, tt := range tests {
