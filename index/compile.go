@@ -1126,12 +1126,15 @@ func (b *builder) trigrams(ix *Index, order []uint32) {
 	}
 }
 
-// namesHash is Index.NamesHash: each name with its length before it.
+// namesHash is Index.NamesHash: each name and title with its length
+// before it. The titles count because Resolve knows a skill by its title
+// too: a rule may name it so.
 func namesHash(infos []SkillInfo) string {
 	h := sha256.New()
 	var buf []byte
 	for i := range infos {
 		buf = append(binary.AppendUvarint(buf[:0], uint64(len(infos[i].Name))), infos[i].Name...)
+		buf = append(binary.AppendUvarint(buf, uint64(len(infos[i].Title))), infos[i].Title...)
 		h.Write(buf)
 	}
 	return hex.EncodeToString(h.Sum(nil))

@@ -149,10 +149,10 @@ type SkillInfo struct {
 type Index struct {
 	Format     int
 	SourceHash string // sha256 of the catalog and synonyms it was built from
-	// NamesHash is the sha256 of the skills' names, in order: what a
-	// check of rules against the catalog depends on (the loader's rules
-	// cache is keyed by it, so that an edit that renames nothing keeps the
-	// checked rules, and no hook reads every name to tell).
+	// NamesHash is the sha256 of the skills' names and titles, in order:
+	// what a check of rules against the catalog depends on (the loader's
+	// rules cache is keyed by it, so that an edit that renames nothing
+	// keeps the checked rules, and no hook reads every name to tell).
 	NamesHash string
 	// Built is when the sources of the index were read (the loader sets
 	// it: the cache file's modification time); not stored in the file.

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -320,6 +319,9 @@ func CompileStamped(cfg Config, st Stamps) (*index.Index, error) {
 		}
 		err = store.WriteFile(latestFile(cfg), []byte(filepath.Base(path)))
 	}
+	if err != nil && cfg.MustCache {
+		return nil, fmt.Errorf("cannot cache index in %s: %w", cfg.CacheDir, err)
+	}
 	if err != nil && cfg.Warn != nil {
 		fmt.Fprintf(cfg.Warn, "warning: cannot cache index: %v\n", err)
 	}
@@ -378,8 +380,12 @@ func Changed(ix *index.Index, names ...string) []string {
 			continue
 		}
 		src := ix.Skills.Source(id)
-		if src == "" || strings.HasPrefix(src, "builtin:") || strings.Contains(src, "#") {
-			continue // embedded, or an entry of a catalog file the quick stamp covers
+		if filepath.Base(src) != "SKILL.md" {
+			// Embedded ("builtin:NAME"), or an entry of a catalog file
+			// the quick stamp covers ("FILE#NAME"). Told apart by what a
+			// skill file is called, not by a "#", which a folder's name
+			// may hold (c#-helper).
+			continue
 		}
 		if info, err := os.Stat(src); err != nil || info.ModTime().After(ix.Built) {
 			out = append(out, name)

@@ -31,6 +31,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/skillroute/skillroute/bookworm"
 	sctx "github.com/skillroute/skillroute/context"
@@ -95,6 +96,10 @@ type Config struct {
 	// added or removed), and is called when it does: the caller starts a
 	// compile in the background. Unset, such a change compiles at once.
 	OnStale func()
+	// MustCache makes a compile that cannot write its index to CacheDir
+	// fail, as the compile command must; otherwise it warns and returns
+	// the index, which routes all the same.
+	MustCache bool
 	// Warn receives problems that do not stop routing (a bookworm rule
 	// that names a skill not in the catalog). May be nil.
 	Warn io.Writer
@@ -322,6 +327,26 @@ func warnProblems(warn io.Writer, name string, read int, problems []disambig.Pro
 	}
 }
 
+// emptyCatalog is the error of a catalog without a skill, naming where
+// it looked: a folder given one level off (a plugin's root, ~/.claude)
+// is otherwise not told from an empty one.
+func emptyCatalog(cfg Config) error {
+	switch {
+	case cfg.Catalog == "" || cfg.Catalog == Installed || cfg.Catalog == Builtin:
+		var dirs []string
+		for _, d := range cfg.Places.Dirs() {
+			dirs = append(dirs, d.Path)
+		}
+		if len(dirs) == 0 {
+			return errors.New("catalog has no skills")
+		}
+		return fmt.Errorf("catalog has no skills (looked in %s)", strings.Join(dirs, ", "))
+	case bookworm.Is(cfg.Catalog, nil):
+		return fmt.Errorf("catalog %s has no skills", cfg.Catalog)
+	}
+	return fmt.Errorf("catalog %s has no skills: it holds no DIR/NAME/SKILL.md", cfg.Catalog)
+}
+
 // sources are the bytes an index is compiled from.
 type sources struct {
 	catalog  *skills.Catalog
@@ -356,7 +381,7 @@ func readSources(cfg Config, fc *skills.FrontCache) (sources, error) {
 		return src, err
 	}
 	if len(src.catalog.Skills) == 0 {
-		return src, errors.New("catalog has no skills")
+		return src, emptyCatalog(cfg)
 	}
 	name, data := rules.SynonymsName, rules.Synonyms
 	if cfg.Synonyms != "" && cfg.Synonyms != Builtin {

@@ -552,3 +552,124 @@ func TestRulesCacheKeptAcrossEdits(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, rulesFiles(), 2, "a renamed skill checks them again")
 }
+
+// A rule may name a skill by its title (the header's name where the
+// folder names the skill): a recompile after a header's name moved from
+// one skill to another, or was dropped, checks the rules again, as a cold
+// compile would, instead of boosting by the old title from the rules cache.
+func TestRulesCacheFollowsTitles(t *testing.T) {
+	rules := filepath.Join(t.TempDir(), "rules.yaml")
+	require.NoError(t, os.WriteFile(rules, []byte("rules:\n  - id: zoo\n    trigger: 'zoo'\n    boost: Zebra Helper\n    penalty: [alpha, beta]\n    weight: 0.5\n"), 0o644))
+	skill := func(title, desc, core string) string {
+		return "---\nname: " + title + "\ndescription: " + desc + "\nkeywords:\n  core: [" + core + "]\n---\n"
+	}
+	for _, tc := range []struct {
+		name        string
+		alpha, beta string // the titles after the edit
+		want        string // where "zoo trains" routes; "": the rule names no skill, an error
+	}{
+		{"the title moves to the other skill", "alpha", "Zebra Helper", "beta"},
+		{"the title is dropped", "alpha", "beta", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			bin, err := os.Executable()
+			require.NoError(t, err)
+			cfg := loader.Config{Catalog: dir, Rules: rules, CacheDir: t.TempDir(), Binary: bin}
+			writeSkill(t, dir, "alpha", skill("Zebra Helper", "Feed and groom animals at the zoo", "zoo, animals"))
+			writeSkill(t, dir, "beta", skill("beta", "Repair bicycles and zoo trains", "bicycle, zoo, trains"))
+			r, err := loader.Open(cfg)
+			require.NoError(t, err)
+			require.Equal(t, "alpha", r.Route("zoo trains", router.Session{}).Skill, "the rule boosts alpha, titled Zebra Helper")
+
+			writeSkill(t, dir, "alpha", skill(tc.alpha, "Feed and groom animals at the zoo", "zoo, animals"))
+			writeSkill(t, dir, "beta", skill(tc.beta, "Repair bicycles and zoo trains", "bicycle, zoo, trains"))
+			_, err = loader.Compile(cfg)
+			require.NoError(t, err)
+			cold := cfg
+			cold.CacheDir = t.TempDir()
+			for _, c := range []struct {
+				name string
+				cfg  loader.Config
+			}{{"cold", cold}, {"recompiled", cfg}} {
+				r, err := loader.Open(c.cfg)
+				if tc.want == "" {
+					require.Error(t, err, c.name)
+					assert.Contains(t, err.Error(), `boost names unknown skill "Zebra Helper"`, c.name)
+					continue
+				}
+				require.NoError(t, err, c.name)
+				assert.Equal(t, tc.want, r.Route("zoo trains", router.Session{}).Skill, c.name)
+			}
+		})
+	}
+}
+
+// Changed sees a removed or edited skill file whatever its folder is
+// called: a "#" in the path (a c#-helper skill, a project in ~/src/C#)
+// was taken for a catalog file's "FILE#NAME" and never checked, so the
+// hook went on naming a removed skill. Built-in skills and a catalog
+// file's entries, which the quick stamp covers, are never reported.
+func TestChangedWhateverTheFolderName(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		folder string
+		edit   func(t *testing.T, path string)
+	}{
+		{"removed", "c#-helper", func(t *testing.T, path string) { require.NoError(t, os.RemoveAll(filepath.Dir(path))) }},
+		{"edited", "c#-helper", func(t *testing.T, path string) {
+			require.NoError(t, os.WriteFile(path, []byte("---\ndescription: F# scripts\n---\n"), 0o644))
+			later := time.Now().Add(time.Minute)
+			require.NoError(t, os.Chtimes(path, later, later))
+		}},
+		{"removed, under a folder with # and spaces", "notes #2", func(t *testing.T, path string) { require.NoError(t, os.RemoveAll(filepath.Dir(path))) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "src", "C#")
+			path := writeSkill(t, dir, tc.folder, "---\ndescription: C# code with LINQ\n---\n")
+			writeSkill(t, dir, "go-helper", "---\ndescription: Go code with goroutines\n---\n")
+			ix, err := loader.Compile(loader.Config{Catalog: dir})
+			require.NoError(t, err)
+			assert.Empty(t, loader.Changed(ix, tc.folder, "go-helper"))
+			tc.edit(t, path)
+			assert.Equal(t, []string{tc.folder}, loader.Changed(ix, tc.folder, "go-helper"))
+		})
+	}
+
+	// Never reported: the built-in skills, and a catalog file's entries.
+	ix, err := loader.Compile(loader.Config{Catalog: loader.Builtin})
+	require.NoError(t, err)
+	assert.Empty(t, loader.Changed(ix, "tester-expert"))
+	file := filepath.Join(t.TempDir(), "skills-index.json")
+	require.NoError(t, os.WriteFile(file, []byte(`{"skills":[{"name":"alpha","description":"zoo animals","keywords":[{"keyword":"zoo","weight":1,"tier":"core"}]},{"name":"beta","description":"bicycles","keywords":[{"keyword":"bicycle","weight":1,"tier":"core"}]}]}`), 0o644))
+	ix, err = loader.Compile(loader.Config{Catalog: file})
+	require.NoError(t, err)
+	assert.Empty(t, loader.Changed(ix, "alpha", "beta"))
+}
+
+// A catalog without a skill says where it looked: a --catalog folder
+// one level off (a plugin's root, ~/.claude) is told from one that is
+// empty only by the folder the error names.
+func TestEmptyCatalogNamesWhereItLooked(t *testing.T) {
+	home := t.TempDir()
+	plugin := t.TempDir()
+	writeSkill(t, filepath.Join(plugin, "skills"), "deploy", "---\ndescription: ship it\n---\n")
+	for _, tc := range []struct {
+		name string
+		cfg  loader.Config
+		says []string
+	}{
+		{"a plugin's root given for its skills folder", loader.Config{Catalog: plugin}, []string{plugin, "DIR/NAME/SKILL.md"}},
+		{"no skills installed", loader.Config{Catalog: loader.Installed, Places: skills.Places{Home: home}},
+			[]string{filepath.Join(home, ".claude", "skills")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := loader.Compile(tc.cfg)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "no skills")
+			for _, s := range tc.says {
+				assert.Contains(t, err.Error(), s)
+			}
+		})
+	}
+}

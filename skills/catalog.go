@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/skillroute/skillroute/internal/parallel"
 )
@@ -159,8 +160,9 @@ func loadFS(fsys fs.FS, root, prefix string, fc *FrontCache, read func(name stri
 	keep := make([]int32, 0, len(dirs))
 	for i := range dirs {
 		switch err := errs[i]; {
-		case errors.Is(err, fs.ErrNotExist):
-			// a folder without SKILL.md is not a skill
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+			// a folder without SKILL.md is not a skill, nor is a link
+			// to a file (as Discover has it)
 		case err != nil:
 			return nil, err
 		default:

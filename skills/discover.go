@@ -51,6 +51,9 @@ func (p Places) Dirs() []SkillDir {
 		matches, _ := filepath.Glob(filepath.Join(p.Home, ".claude", "plugins", "cache", "*", "*", "*", "skills"))
 		sort.Strings(matches)
 		for _, m := range matches {
+			if orphaned(filepath.Dir(m)) {
+				continue
+			}
 			plugin := filepath.Base(filepath.Dir(filepath.Dir(m)))
 			out = append(out, SkillDir{Path: m, Prefix: plugin + ":"})
 		}
@@ -63,6 +66,16 @@ func (p Places) Dirs() []SkillDir {
 		out = append(out, SkillDir{Path: filepath.Join(p.ProjectDir, ".claude", "skills")})
 	}
 	return out
+}
+
+// orphaned reports whether a plugin version folder of Claude Code's
+// cache is marked superseded (an .orphaned_at file, written when the
+// plugin is updated or removed): Claude Code loads none of its skills,
+// though it keeps the folder for weeks, and an old version's skill would
+// otherwise be routed to, or stand for the installed version's.
+func orphaned(version string) bool {
+	_, err := os.Lstat(filepath.Join(version, ".orphaned_at"))
+	return err == nil
 }
 
 // SkillDir is one folder of DIR/NAME/SKILL.md skills.
@@ -104,8 +117,13 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 	var warnings []error
 	for _, d := range p.Dirs() {
 		names, err := fc.listed(d.Path)
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			continue // absent folders are normal
+		} else if err != nil {
+			// There but not listed (its mode, a file in its place):
+			// every skill in it is left out, which must not go unsaid.
+			warnings = append(warnings, fmt.Errorf("skills folder %s cannot be read: %w", d.Path, err))
+			continue
 		}
 		// Each folder's skills are read on every core (at 10,000 skills,
 		// one after the other, reading was a fifth of a recompile), into
@@ -189,18 +207,23 @@ func Install(dir string, force bool, only ...string) ([]InstallResult, error) {
 	for _, name := range names {
 		path := filepath.Join(dir, name, "SKILL.md")
 		res := InstallResult{Name: name, Path: path}
-		old, err := os.ReadFile(path)
+		// Read as a skill is (ReadFile): a FIFO there would block
+		// os.ReadFile for good. A file over the bound is the user's.
+		old, err := store.ReadRegular(path, MaxSkillBytes)
+		exists := err == nil || errors.Is(err, store.ErrTooLarge)
 		switch {
+		case err != nil && !exists && !errors.Is(err, fs.ErrNotExist):
+			return out, err // a FIFO, a folder, unreadable: named, left untouched
 		case err == nil && string(old) == string(files[name]):
 			res.Action = "unchanged"
-		case err == nil && !force:
+		case exists && !force:
 			res.Action = "skipped (differs; use --force)"
 		default:
 			if err := store.Write(path, files[name], store.Public); err != nil {
 				return out, fmt.Errorf("%s: %w", path, err)
 			}
 			res.Action = "written"
-			if old != nil {
+			if exists {
 				res.Action = "overwritten"
 			}
 		}

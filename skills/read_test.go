@@ -110,3 +110,172 @@ func TestDiscoverListedFolders(t *testing.T) {
 		})
 	}
 }
+
+// Claude Code keeps a plugin's superseded versions in its cache, marked
+// with an .orphaned_at file, until it sweeps them weeks later: their
+// skills are not loaded, so none of them is routed to, and a skill the
+// installed version still has is read from that version.
+func TestDiscoverSkipsOrphanedPluginVersions(t *testing.T) {
+	home := t.TempDir()
+	plugin := filepath.Join(home, ".claude", "plugins", "cache", "market", "acme")
+	write := func(version, skill, desc string) {
+		p := filepath.Join(plugin, version, "skills", skill, "SKILL.md")
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("---\nname: "+skill+"\ndescription: "+desc+"\n---\n"), 0o644))
+	}
+	// 1.9.0 sorts after 1.10.0 by name.
+	write("1.9.0", "deploy", "deploy with capistrano")
+	write("1.9.0", "legacy-db", "migrate the oracle database")
+	write("1.10.0", "deploy", "deploy to kubernetes with argo")
+	for _, tc := range []struct {
+		name     string
+		orphaned []string
+		dirs     []string
+		skills   map[string]string // name: description; nil: not checked
+	}{
+		{"no version orphaned", nil, []string{"1.10.0", "1.9.0"}, nil},
+		{"the old version orphaned", []string{"1.9.0"}, []string{"1.10.0"},
+			map[string]string{"acme:deploy": "deploy to kubernetes with argo"}},
+		{"every version orphaned", []string{"1.9.0", "1.10.0"}, nil, map[string]string{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, v := range []string{"1.9.0", "1.10.0"} {
+				require.NoError(t, os.RemoveAll(filepath.Join(plugin, v, ".orphaned_at")))
+			}
+			for _, v := range tc.orphaned {
+				require.NoError(t, os.WriteFile(filepath.Join(plugin, v, ".orphaned_at"), []byte("1778282953517"), 0o644))
+			}
+			places := skills.Places{Home: home}
+			var dirs []string
+			for _, d := range places.Dirs() {
+				if d.Prefix != "" {
+					assert.Equal(t, "acme:", d.Prefix)
+					dirs = append(dirs, filepath.Base(filepath.Dir(d.Path)))
+				}
+			}
+			assert.Equal(t, tc.dirs, dirs)
+			if tc.skills == nil {
+				return
+			}
+			cat, warnings, err := skills.Discover(places, false)
+			require.NoError(t, err)
+			assert.Empty(t, warnings)
+			got := map[string]string{}
+			for _, s := range cat.Skills {
+				got[s.Name] = s.Description
+			}
+			assert.Equal(t, tc.skills, got)
+		})
+	}
+}
+
+// A skills folder that is there but cannot be listed is named in a
+// warning: its skills were dropped without a word, and doctor then said
+// "catalog has no skills: run `skillroute skills install`". A folder
+// that is not there is normal, and says nothing.
+func TestDiscoverWarnsOfUnlistableFolders(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		make   func(t *testing.T, dir string)
+		warned bool
+	}{
+		{"no folder", func(t *testing.T, dir string) {}, false},
+		{"a file where the folder goes", func(t *testing.T, dir string) {
+			require.NoError(t, os.WriteFile(dir, []byte("not a folder"), 0o644))
+		}, true},
+		{"a folder it may not read", func(t *testing.T, dir string) {
+			if os.Geteuid() == 0 {
+				t.Skip("root reads any folder")
+			}
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "deploy"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "deploy", "SKILL.md"), []byte("---\ndescription: ship it\n---\n"), 0o644))
+			require.NoError(t, os.Chmod(dir, 0))
+			t.Cleanup(func() { os.Chmod(dir, 0o755) })
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home, project := t.TempDir(), t.TempDir()
+			good := filepath.Join(home, ".claude", "skills", "good", "SKILL.md")
+			require.NoError(t, os.MkdirAll(filepath.Dir(good), 0o755))
+			require.NoError(t, os.WriteFile(good, []byte("---\ndescription: a fine skill\n---\n"), 0o644))
+			require.NoError(t, os.MkdirAll(filepath.Join(project, ".claude"), 0o755))
+			dir := filepath.Join(project, ".claude", "skills")
+			tc.make(t, dir)
+			cat, warnings, err := skills.Discover(skills.Places{Home: home, ProjectDir: project}, false)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"good"}, cat.Names())
+			if !tc.warned {
+				assert.Empty(t, warnings)
+				return
+			}
+			require.Len(t, warnings, 1)
+			assert.Contains(t, warnings[0].Error(), dir)
+			assert.Contains(t, warnings[0].Error(), "cannot be read")
+		})
+	}
+}
+
+// Install reads what is at a skill's path as the other readers do: a FIFO
+// there hung `skillroute skills install` (and `install`) for good, as
+// os.ReadFile waited for a writer. What is not a regular file is named
+// and left untouched; a file of the user's is kept unless forced.
+func TestInstallOverWhatIsThere(t *testing.T) {
+	builtin, err := skills.BuiltinFiles()
+	require.NoError(t, err)
+	const name = "tester-expert"
+	for _, tc := range []struct {
+		name   string
+		make   func(t *testing.T, path string)
+		force  bool
+		action string // "": an error naming the file
+	}{
+		{"nothing", func(t *testing.T, path string) {}, false, "written"},
+		{"the same file", func(t *testing.T, path string) {
+			require.NoError(t, os.WriteFile(path, builtin[name], 0o644))
+		}, false, "unchanged"},
+		{"the user's file", func(t *testing.T, path string) {
+			require.NoError(t, os.WriteFile(path, []byte("---\ndescription: mine\n---\n"), 0o644))
+		}, false, "skipped (differs; use --force)"},
+		{"the user's file, forced", func(t *testing.T, path string) {
+			require.NoError(t, os.WriteFile(path, []byte("---\ndescription: mine\n---\n"), 0o644))
+		}, true, "overwritten"},
+		{"the user's file, too large to read", func(t *testing.T, path string) {
+			require.NoError(t, os.WriteFile(path, make([]byte, skills.MaxSkillBytes+1), 0o644))
+		}, false, "skipped (differs; use --force)"},
+		{"a FIFO", func(t *testing.T, path string) { require.NoError(t, syscall.Mkfifo(path, 0o644)) }, true, ""},
+		{"a folder", func(t *testing.T, path string) { require.NoError(t, os.Mkdir(path, 0o755)) }, true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, name, "SKILL.md")
+			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+			tc.make(t, path)
+			type result struct {
+				res []skills.InstallResult
+				err error
+			}
+			done := make(chan result, 1)
+			go func() {
+				res, err := skills.Install(dir, tc.force, name)
+				done <- result{res, err}
+			}()
+			var got result
+			select {
+			case got = <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("Install blocked on what is at " + path)
+			}
+			if tc.action == "" {
+				require.Error(t, got.err)
+				assert.Contains(t, got.err.Error(), path)
+				info, err := os.Lstat(path)
+				require.NoError(t, err, "left where it was")
+				assert.False(t, info.Mode().IsRegular(), "left as it was")
+				return
+			}
+			require.NoError(t, got.err)
+			require.Len(t, got.res, 1)
+			assert.Equal(t, tc.action, got.res[0].Action)
+		})
+	}
+}

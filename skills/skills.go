@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -282,6 +283,49 @@ type tiers struct {
 	Extended []string `yaml:"extended"`
 }
 
+// UnmarshalYAML reads keywords as a map of tiers to lists, and says which
+// shape is expected, on the line of the one written, when it is another:
+// yaml.v3 said "cannot unmarshal !!seq into skills.tiers".
+func (t *tiers) UnmarshalYAML(n *yaml.Node) error {
+	m := resolve(n)
+	if m.Kind != yaml.MappingNode {
+		return shapeError(n, "keywords takes a list per tier (keywords: {core: [a, b], strong: [c], extended: [d]})")
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		switch m.Content[i].Value {
+		case "core", "strong", "extended":
+		default:
+			continue // another key is ignored, as ever
+		}
+		if v := resolve(m.Content[i+1]); v.Kind != yaml.SequenceNode && v.ShortTag() != "!!null" {
+			return shapeError(m.Content[i+1], "keywords."+m.Content[i].Value+" takes a list ([a, b])")
+		}
+	}
+	type plain tiers // without this method
+	return n.Decode((*plain)(t))
+}
+
+// resolve is the node an alias stands for, or n.
+func resolve(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return n.Alias
+	}
+	return n
+}
+
+// shapeError is a type error on the line of node n, whose value is not
+// what want says.
+func shapeError(n *yaml.Node, want string) error {
+	got := "a list"
+	switch v := resolve(n); v.Kind {
+	case yaml.MappingNode:
+		got = "a map"
+	case yaml.ScalarNode:
+		got = strconv.Quote(v.Value)
+	}
+	return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: %s, not %s", n.Line, want, got)}}
+}
+
 // Parse reads one SKILL.md. name is used in errors and as the skill's name
 // when the frontmatter has none (Claude Code names a skill by its folder).
 func Parse(source, dirName string, data []byte) (Skill, error) {
@@ -303,6 +347,9 @@ func parse(source, dirName string, data []byte, fc *FrontCache) (Skill, fileEntr
 	var fm frontmatter
 	if front {
 		if fm, e.header, err = fc.parse(header); err != nil {
+			if err := checkText(source, header); err != nil {
+				return sk, fileEntry{}, err // where the bytes YAML refused are
+			}
 			return sk, fileEntry{}, fmt.Errorf("%s:%w", source, shiftYAMLError(err, 1))
 		}
 		e.front = true
@@ -322,22 +369,29 @@ func parse(source, dirName string, data []byte, fc *FrontCache) (Skill, fileEntr
 }
 
 // split cuts a SKILL.md into its frontmatter's YAML and its body; front
-// is false for a file without frontmatter, all body. A byte order mark is
-// dropped and CRLF line ends read as LF.
+// is false for a file without frontmatter, all body. A UTF-8 byte order
+// mark is dropped and CRLF line ends read as LF; a UTF-16 file is an error.
 func split(source string, data []byte) (header, body []byte, front bool, err error) {
 	// Read as bytes: only the body is copied into a string (the whole
 	// file was copied twice, which at 100,000 skills is 1.7 GB of
 	// garbage a compile makes before it starts).
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if bytes.HasPrefix(data, []byte("\xff\xfe")) || bytes.HasPrefix(data, []byte("\xfe\xff")) {
+		// Windows PowerShell 5 writes UTF-16 (`echo ... > SKILL.md`):
+		// read as bytes, it is a skill with no header and a description
+		// of NULs, which routes nothing.
+		return nil, nil, false, fmt.Errorf("%s:1: the file is UTF-16 (it starts with a UTF-16 byte order mark); save it as UTF-8", source)
+	}
 	if bytes.Contains(data, []byte("\r\n")) {
 		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
 	}
-	if !bytes.HasPrefix(data, []byte("---\n")) {
+	// The frontmatter opens with a line of "---", and ends at the next
+	// (it may be empty: "---\n---"); either may end in spaces or tabs.
+	first, _, opened := bytes.Cut(data, []byte("\n"))
+	if !opened || string(bytes.TrimRight(first, " \t")) != "---" {
 		return nil, data, false, nil
 	}
-	// The frontmatter ends at the first line that is exactly "---" (it
-	// may be empty: "---\n---").
-	rest := data[len("---\n"):]
+	rest := data[len(first)+1:]
 	for off := 0; off <= len(rest); {
 		line, next := rest[off:], len(rest)
 		if i := bytes.IndexByte(line, '\n'); i >= 0 {
@@ -352,6 +406,38 @@ func split(source string, data []byte) (header, body []byte, front bool, err err
 		off = next
 	}
 	return nil, nil, false, fmt.Errorf("%s:1: frontmatter opened with --- is never closed", source)
+}
+
+// checkText finds, in a header YAML refused, text YAML cannot read: bytes
+// that are not UTF-8 (a file saved as Latin-1), or a control character
+// YAML does not allow (a NUL, an escape), and names the line of the first.
+// yaml.v3 says only "invalid leading UTF-8 octet" or "control characters
+// are not allowed", which the error would place on line 2. Only called
+// on a header that failed: a compile reads every header, and most parse.
+func checkText(source string, header []byte) error {
+	for i := 0; i < len(header); {
+		r, n := utf8.DecodeRune(header[i:])
+		bad := ""
+		switch {
+		case r == utf8.RuneError && n == 1:
+			bad = fmt.Sprintf("is not valid UTF-8 (byte 0x%02x); save the file as UTF-8", header[i])
+		case !yamlChar(r):
+			bad = fmt.Sprintf("holds control character U+%04X, which YAML does not allow", r)
+		}
+		if bad != "" {
+			line := 2 + bytes.Count(header[:i], []byte("\n")) // the header starts on line 2
+			return fmt.Errorf("%s:%d: frontmatter %s", source, line, bad)
+		}
+		i += n
+	}
+	return nil
+}
+
+// yamlChar reports whether YAML allows r in a document (YAML 1.1's
+// printable set, which yaml.v3's reader checks).
+func yamlChar(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0x7e || r == 0x85 ||
+		r >= 0xa0 && r <= 0xd7ff || r >= 0xe000 && r <= 0xfffd || r >= 0x10000 && r <= 0x10ffff
 }
 
 // apply fills a skill's fields from its parsed frontmatter (front: the
@@ -452,7 +538,7 @@ func shiftYAMLError(err error, offset int) error {
 	var line int
 	if _, scanErr := fmt.Sscanf(msg, "line %d:", &line); scanErr == nil {
 		rest := msg[strings.IndexByte(msg, ':')+1:]
-		return fmt.Errorf("%d:%s", line+offset+syntaxLineShift(msg), rest)
+		return fmt.Errorf("%d:%s", line+offset+syntaxLineShift(msg), shiftLineRefs(rest, offset))
 	}
 	if i := strings.Index(msg, "line "); i >= 0 {
 		if _, scanErr := fmt.Sscanf(msg[i:], "line %d", &line); scanErr == nil {
@@ -460,6 +546,34 @@ func shiftYAMLError(err error, offset int) error {
 		}
 	}
 	return fmt.Errorf("%d: %s", offset+1, msg)
+}
+
+// shiftLineRefs moves the other lines a message names ("mapping key
+// \"name\" already defined at line 1", a second type error's "; line 4:")
+// by offset, as the line it is reported on.
+func shiftLineRefs(msg string, offset int) string {
+	const ref = "line "
+	var b strings.Builder
+	for {
+		i := strings.Index(msg, ref)
+		if i < 0 {
+			break
+		}
+		i += len(ref)
+		j := i
+		for j < len(msg) && msg[j] >= '0' && msg[j] <= '9' {
+			j++
+		}
+		b.WriteString(msg[:i])
+		if n, err := strconv.Atoi(msg[i:j]); err == nil {
+			b.WriteString(strconv.Itoa(n + offset))
+		} else {
+			b.WriteString(msg[i:j])
+		}
+		msg = msg[j:]
+	}
+	b.WriteString(msg)
+	return b.String()
 }
 
 // syntaxLineShift corrects yaml.v3's report of an unclosed flow collection

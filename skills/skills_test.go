@@ -126,11 +126,25 @@ func TestParseErrors(t *testing.T) {
 		reason string
 	}{
 		{"unclosed frontmatter", "---\nname: x\ndescription: never closed\n", 1, "never closed"},
-		{"wrong type", "---\nname: x\nkeywords: 5\n---\n", 3, "cannot unmarshal"},
-		{"wrong type deeper", "---\nname: x\ndescription: ok\nkeywords:\n  core: {a: b}\n---\n", 5, "cannot unmarshal"},
+		{"wrong type", "---\nname: x\nkeywords: 5\n---\n", 3, `keywords takes a list per tier (keywords: {core: [a, b], strong: [c], extended: [d]}), not "5"`},
+		{"wrong type deeper", "---\nname: x\ndescription: ok\nkeywords:\n  core: {a: b}\n---\n", 5, "keywords.core takes a list ([a, b]), not a map"},
+		{"keywords as a list", "---\nname: x\nkeywords: [pdf, merge]\n---\n", 3, "keywords takes a list per tier (keywords: {core: [a, b], strong: [c], extended: [d]}), not a list"},
+		{"keywords as a string", "---\nname: x\nkeywords: pdf, merge\n---\n", 3, `keywords takes a list per tier (keywords: {core: [a, b], strong: [c], extended: [d]}), not "pdf, merge"`},
+		{"a tier as a string", "---\nname: x\nkeywords:\n  strong: pdf, merge\n---\n", 4, `keywords.strong takes a list ([a, b]), not "pdf, merge"`},
+		{"a tier by an alias to a string", "---\nname: x\ntriggers: &t pdf\nkeywords:\n  core: *t\n---\n", 5, `keywords.core takes a list ([a, b]), not "pdf"`},
+		{"a keyword as a map", "---\nname: x\nkeywords:\n  core:\n    - pdf\n    - {a: b}\n---\n", 6, "cannot unmarshal"},
 		{"bad indentation", "---\nname: x\n  bad: indent\n---\n", 3, "mapping values are not allowed"},
 		{"unclosed sequence", "---\nname: x\ndescription: ok\nkeywords:\n  core: [a\n---\n", 0, "did not find expected"},
 		{"no name", "---\ndescription: nameless\n---\n", 2, "no name"},
+		{"key given twice", "---\nname: x\ndescription: a\nname: y\n---\n", 4, `mapping key "name" already defined at line 2`},
+		{"two wrong types", "---\nname: x\nkeywords: 5\nenhances: foo\n---\n", 3, "; line 4: cannot unmarshal !!str `foo`"},
+		{"key given twice, deeper", "---\nname: x\nkeywords:\n  core: [a]\n  core: [b]\n---\n", 5, `mapping key "core" already defined at line 4`},
+		{"not UTF-8", "---\nname: x\ndescription: ok\nwhen_to_use: |\n  caf\xe9 r\xe9sum\xe9\n---\nbody\n", 5, "not valid UTF-8"},
+		{"UTF-16, little-endian", "\xff\xfe-\x00-\x00-\x00\n\x00n\x00a\x00m\x00e\x00:\x00 \x00x\x00\n\x00", 1, "UTF-16"},
+		{"UTF-16, big-endian", "\xfe\xff\x00-\x00-\x00-\x00\n\x00n\x00a\x00m\x00e\x00:\x00 \x00x\x00\n", 1, "UTF-16"},
+		{"a NUL byte", "---\nname: x\ndescription: ok\nwhen_to_use: a\x00b\n---\n", 4, "control character U+0000"},
+		{"an escape", "---\nname: x\ndescription: ok\n\ntriggers: \"red \x1b[31m\"\n---\n", 5, "control character U+001B"},
+		{"not UTF-8 after a byte order mark", "\xef\xbb\xbf---\nname: x\ndescription: \xff\n---\n", 3, "not valid UTF-8"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -198,6 +212,49 @@ func TestLoadDir(t *testing.T) {
 		assert.Empty(t, sk.Title, "no header name: the folder's is the only one")
 		_, ok = cat.Lookup("beta")
 		assert.False(t, ok)
+	}
+}
+
+// An entry of a skills folder that is not a folder is not a skill, and
+// a catalog given by path loads the skills beside it, as discovery does:
+// a README, a link to a file (a skills repository's LICENSE linked in),
+// a link to nothing.
+func TestLoadDirSkipsNonSkillEntries(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		make func(t *testing.T, dir string)
+	}{
+		{"a file", func(t *testing.T, dir string) {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "README.md"), []byte("not a skill"), 0o644))
+		}},
+		{"a link to a file", func(t *testing.T, dir string) {
+			target := filepath.Join(t.TempDir(), "LICENSE")
+			require.NoError(t, os.WriteFile(target, []byte("MIT"), 0o644))
+			require.NoError(t, os.Symlink(target, filepath.Join(dir, "LICENSE")))
+		}},
+		{"a link to a skill file", func(t *testing.T, dir string) {
+			require.NoError(t, os.Symlink(filepath.Join(dir, "good", "SKILL.md"), filepath.Join(dir, "SKILL.md")))
+		}},
+		{"a link to nothing", func(t *testing.T, dir string) {
+			require.NoError(t, os.Symlink(filepath.Join(dir, "gone"), filepath.Join(dir, "dangling")))
+		}},
+		{"a folder without SKILL.md", func(t *testing.T, dir string) {
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, "notes"), 0o755))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			project := t.TempDir()
+			dir := filepath.Join(project, ".claude", "skills")
+			writeSkill(t, dir, "good", "---\ndescription: a fine skill\n---\n")
+			tc.make(t, dir)
+			cat, err := skills.LoadDir(dir)
+			require.NoError(t, err)
+			assert.Equal(t, []string{"good"}, cat.Names())
+			cat, warnings, err := skills.Discover(skills.Places{ProjectDir: project}, false)
+			require.NoError(t, err)
+			assert.Empty(t, warnings)
+			assert.Equal(t, []string{"good"}, cat.Names())
+		})
 	}
 }
 
@@ -386,6 +443,58 @@ func TestFrontmatterDelimiter(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "cee", sk.Name)
 	assert.Empty(t, sk.Body)
+}
+
+// The frontmatter opens, as it closes, on a line of "---" that may end in
+// spaces or tabs: a header opened by "--- " was read as body, the skill's
+// name and keywords lost and its YAML taken for its description.
+func TestFrontmatterOpensWithSpaces(t *testing.T) {
+	for _, tc := range []struct {
+		name, text  string
+		front       bool
+		title, desc string
+		body        string
+	}{
+		{"a space", "--- \nname: pdf-tool\ndescription: Merge PDFs\n---\nbody\n", true, "pdf-tool", "Merge PDFs", "body\n"},
+		{"a tab", "---\t\nname: pdf-tool\ndescription: Merge PDFs\n---\nbody\n", true, "pdf-tool", "Merge PDFs", "body\n"},
+		{"spaces and CRLF", "---  \r\nname: pdf-tool\r\ndescription: Merge PDFs\r\n---\r\nbody\r\n", true, "pdf-tool", "Merge PDFs", "body\n"},
+		{"a byte order mark", "\xef\xbb\xbf--- \nname: pdf-tool\ndescription: Merge PDFs\n---\nbody\n", true, "pdf-tool", "Merge PDFs", "body\n"},
+		{"four dashes", "----\nname: pdf-tool\n---\nbody\n", false, "", "---- name: pdf-tool --- body", "----\nname: pdf-tool\n---\nbody\n"},
+		{"text after the dashes", "--- name: pdf-tool\n---\nbody\n", false, "", "--- name: pdf-tool --- body", "--- name: pdf-tool\n---\nbody\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sk, err := skills.Parse("dir/SKILL.md", "dir", []byte(tc.text))
+			require.NoError(t, err)
+			if tc.front {
+				assert.Equal(t, tc.title, sk.Name)
+			} else {
+				assert.Equal(t, "dir", sk.Name)
+			}
+			assert.Equal(t, tc.desc, sk.Description)
+			assert.Equal(t, tc.body, sk.Body)
+		})
+	}
+	_, err := skills.Parse("dir/SKILL.md", "dir", []byte("--- \nname: pdf-tool\n"))
+	require.Error(t, err, "opened, never closed")
+	assert.Contains(t, err.Error(), "dir/SKILL.md:1:")
+}
+
+// Keys of keywords other than the three tiers are ignored, whatever they
+// hold, as they were before keywords checked the tiers' shape.
+func TestKeywordsOtherKeysIgnored(t *testing.T) {
+	for _, tc := range []struct {
+		name, keywords string
+	}{
+		{"a note", "keywords:\n  note: see the body\n  core: [pdf]\n"},
+		{"a map", "keywords:\n  weights: {pdf: 2}\n  core: [pdf]\n"},
+		{"a list", "keywords:\n  primary: [merge]\n  core: [pdf]\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sk, err := skills.Parse("x/SKILL.md", "x", []byte("---\nname: x\n"+tc.keywords+"---\n"))
+			require.NoError(t, err)
+			assert.Equal(t, []skills.Keyword{{Text: "pdf", Tier: skills.Core, Weight: 1}}, sk.Keywords)
+		})
+	}
 }
 
 // trimSpace's shortcut trims as strings.TrimSpace does: keywords are

@@ -48,6 +48,7 @@ func (a *app) runCompile(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := a.config(&data, stderr)
 	cfg.ReadAll = *full
+	cfg.MustCache = true
 	if *out != "" {
 		cfg.CacheDir = ""
 	}

@@ -120,7 +120,8 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 	// Claude Code's skill listing: over its budget, the model sees skills
 	// by bare name.
 	places := a.places
-	if cat, _, err := skills.Discover(places, false); err == nil {
+	cat, leftOut, err := skills.Discover(places, false)
+	if err == nil {
 		listed := append(cat.Skills, places.Commands()...)
 		ours := skills.ListingSize(listed)
 		size := ours + skills.ClaudeCodeListing
@@ -134,6 +135,14 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 			detail += fmt.Sprintf(" (a model with a 200k-token context allows about %d)", skills.SmallContextBudget)
 		}
 		check(size <= budget, "skill listing", detail)
+	}
+	// A skill file that does not parse is left out of the index, with a
+	// warning only from the compile that met it: named here on every run.
+	if len(leftOut) > 0 {
+		check(false, "skill files", fmt.Sprintf("%d left out, never routed to: %v", len(leftOut), leftOut[0]))
+		for _, w := range leftOut[1:] {
+			note("", w.Error())
+		}
 	}
 
 	// State: writable, with what it has gathered.

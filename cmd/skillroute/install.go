@@ -100,7 +100,9 @@ func (a *app) runInstall(args []string, stdout, stderr io.Writer) error {
 // precompile builds the index of the skills Claude Code loads and the rules
 // cache, so that the first prompt after an install does not pay for them.
 func (a *app) precompile(stdout, stderr io.Writer) error {
-	r, err := loader.Open(a.config(&dataFlags{catalog: loader.Installed}, stderr))
+	cfg := a.config(&dataFlags{catalog: loader.Installed}, stderr)
+	cfg.MustCache = true
+	r, err := loader.Open(cfg)
 	if err != nil {
 		return err
 	}

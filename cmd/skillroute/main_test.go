@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -119,6 +120,41 @@ func TestCompileCachesIndexAndRules(t *testing.T) {
 	for _, pattern := range []string{"index-*.bin", "rules-*.bin"} {
 		found, _ := filepath.Glob(filepath.Join(cache, pattern))
 		assert.Len(t, found, 1, pattern)
+	}
+}
+
+// A compile into a cache it cannot write fails, naming the folder: it
+// said "compiled ... -> CACHE" and exited 0 with nothing cached, and the
+// hook went on compiling on every prompt's clock.
+func TestCompileFailsWhenTheCacheCannotBeWritten(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		says string // on stdout or stderr
+	}{
+		{"compile", []string{"compile", "--catalog", "builtin"}, "cannot cache index in"},
+		{"background compile", []string{"compile", "--catalog", "builtin", "--background"}, "not a directory"},
+		{"skills install", []string{"skills", "install", "--dir", "SKILLS", "tester-expert"}, "warning: index not compiled yet"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := isolate(t)
+			require.NoError(t, os.MkdirAll(a.stateDir, 0o700))
+			require.NoError(t, os.WriteFile(a.cacheDir(), []byte("a file where the cache folder goes"), 0o600))
+			args := slices.Clone(tc.args)
+			for i, arg := range args {
+				if arg == "SKILLS" {
+					args[i] = filepath.Join(a.places.Home, ".claude", "skills")
+				}
+			}
+			code, out, errOut := runApp(t, a, args...)
+			assert.Contains(t, out+errOut, tc.says)
+			assert.NotContains(t, out, "compiled into")
+			if tc.name != "skills install" { // the skills are written: a warning only
+				assert.Equal(t, 1, code, out+errOut)
+				assert.NotContains(t, out, "compiled")
+				assert.Contains(t, errOut, a.cacheDir())
+			}
+		})
 	}
 }
 
@@ -324,6 +360,37 @@ func TestDoctor(t *testing.T) {
 	code, out, _ = runApp(t, a, "install", "--binary", bin, "--no-skills")
 	require.Equal(t, 0, code)
 	assert.NotContains(t, out, "added")
+}
+
+// doctor names every skill file the hook leaves out, on every run: not
+// only the first, whose compile warns, but also once the index is cached
+// and nothing is parsed again.
+func TestDoctorNamesSkillFilesLeftOut(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, says string
+	}{
+		{"a YAML error", "---\nname: [\n---\n", "SKILL.md:3: did not find expected node content"},
+		{"a frontmatter never closed", "---\nname: broken\ndescription: no end\n", "SKILL.md:1: frontmatter opened with --- is never closed"},
+		{"keywords of the wrong kind", "---\nname: broken\nkeywords: [a, b]\n---\n", "SKILL.md:3:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := isolate(t)
+			skillsDir := filepath.Join(a.places.Home, ".claude", "skills")
+			for name, text := range map[string]string{"good": "---\ndescription: Generate customer invoices\n---\n", "broken": tc.text} {
+				require.NoError(t, os.MkdirAll(filepath.Join(skillsDir, name), 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(skillsDir, name, "SKILL.md"), []byte(text), 0o644))
+			}
+			broken := filepath.Join(skillsDir, "broken", "SKILL.md")
+			for _, run := range []string{"first run, compiling", "second run, cached"} {
+				code, out, _ := runApp(t, a, "doctor")
+				assert.Equal(t, 1, code, run)
+				assert.Contains(t, out, "ok   installed skills       1 skills", run)
+				assert.Regexp(t, `FAIL skill files +1 left out, never routed to: `, out, run)
+				assert.Contains(t, out, broken, run)
+				assert.Contains(t, out, tc.says, run)
+			}
+		})
+	}
 }
 
 // doctor says when Claude Code's skill listing is over its budget, when
