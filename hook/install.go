@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"reflect"
 	"regexp"
 	"slices"
@@ -126,10 +125,22 @@ func member(obj gjson.Result, key string) (gjson.Result, bool) {
 	return found, n == 1 && plain
 }
 
+// MaxSettingsBytes bounds a settings file read: Claude Code's are a few
+// kilobytes; a project's .claude/settings.json comes with a cloned
+// repository, which may make it a link to /dev/zero or a FIFO.
+const MaxSettingsBytes = 4 << 20
+
+// ReadSettings reads a settings file: a regular file of at most
+// MaxSettingsBytes, else an error naming it (store.ReadRegular), so that
+// neither doctor nor install hangs on a FIFO or reads a device.
+func ReadSettings(path string) ([]byte, error) {
+	return store.ReadRegular(path, MaxSettingsBytes)
+}
+
 // Installed lists the events of a settings file whose hooks run the router,
 // and the command of the last one found.
 func Installed(path string) (events []string, command string) {
-	data, err := os.ReadFile(path)
+	data, err := ReadSettings(path)
 	if err != nil || !json.Valid(data) {
 		return nil, ""
 	}
@@ -536,7 +547,7 @@ var beforeWrite func(path string)
 // starts over on the new content, so that their change is kept.
 func edit(path string, dryRun bool, change func(*settingsDoc) ([]Change, error)) ([]Change, error) {
 	for try := 1; ; try++ {
-		old, err := os.ReadFile(path)
+		old, err := ReadSettings(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			old, err = nil, nil
 		}
@@ -553,7 +564,7 @@ func edit(path string, dryRun bool, change func(*settingsDoc) ([]Change, error))
 		if beforeWrite != nil {
 			beforeWrite(path)
 		}
-		if now, err := os.ReadFile(path); (err == nil || old != nil) && !bytes.Equal(now, old) {
+		if now, err := ReadSettings(path); (err == nil || old != nil) && !bytes.Equal(now, old) {
 			if try < editTries {
 				continue // changed meanwhile: edit what is there now
 			}

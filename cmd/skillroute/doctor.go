@@ -46,7 +46,7 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 	files := settingsFiles(a.places)
 	var found, unreadable []string
 	for _, path := range files {
-		if data, err := os.ReadFile(path); err == nil && len(bytes.TrimSpace(data)) > 0 {
+		if data, err := hook.ReadSettings(path); err == nil && len(bytes.TrimSpace(data)) > 0 {
 			if err := hook.SyntaxError(data); err != nil {
 				check(false, "hooks in "+path, err.Error()+": whether skillroute's hooks are there cannot be told; mend the file")
 				unreadable = append(unreadable, path)

@@ -2,10 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/skills"
 )
 
@@ -39,7 +39,7 @@ func pluginEnabledIn(files []string) []string {
 		var s struct {
 			EnabledPlugins map[string]bool `json:"enabledPlugins"`
 		}
-		data, err := os.ReadFile(path)
+		data, err := hook.ReadSettings(path)
 		if err != nil || json.Unmarshal(data, &s) != nil {
 			continue
 		}
@@ -78,7 +78,7 @@ func listingBudget(override, userSettings string, def int) int {
 	var s struct {
 		Fraction float64 `json:"skillListingBudgetFraction"`
 	}
-	if data, err := os.ReadFile(userSettings); err == nil && json.Unmarshal(data, &s) == nil && s.Fraction > 0 {
+	if data, err := hook.ReadSettings(userSettings); err == nil && json.Unmarshal(data, &s) == nil && s.Fraction > 0 {
 		return int(float64(def) * s.Fraction / 0.01)
 	}
 	return def
