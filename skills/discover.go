@@ -43,7 +43,9 @@ func pluginName(root string) string {
 }
 
 // Dirs lists the skill folders to read, lowest precedence first, each with
-// the prefix its skills are invoked by ("" or "plugin:").
+// the prefix its skills are invoked by ("" or "plugin:"). As in Claude
+// Code, a personal skill (~/.claude/skills) outranks a project's of the
+// same name; plugin skills are namespaced and clash with neither.
 func (p Places) Dirs() []SkillDir {
 	var out []SkillDir
 	if p.Home != "" {
@@ -57,13 +59,15 @@ func (p Places) Dirs() []SkillDir {
 			plugin := filepath.Base(filepath.Dir(filepath.Dir(m)))
 			out = append(out, SkillDir{Path: m, Prefix: plugin + ":"})
 		}
-		out = append(out, SkillDir{Path: filepath.Join(p.Home, ".claude", "skills")})
 	}
 	if p.PluginRoot != "" {
 		out = append(out, SkillDir{Path: filepath.Join(p.PluginRoot, "skills"), Prefix: pluginName(p.PluginRoot) + ":"})
 	}
 	if p.ProjectDir != "" {
 		out = append(out, SkillDir{Path: filepath.Join(p.ProjectDir, ".claude", "skills")})
+	}
+	if p.Home != "" {
+		out = append(out, SkillDir{Path: filepath.Join(p.Home, ".claude", "skills")})
 	}
 	return out
 }

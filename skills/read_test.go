@@ -169,6 +169,29 @@ func TestDiscoverSkipsOrphanedPluginVersions(t *testing.T) {
 	}
 }
 
+// TestPersonalSkillOutranksProject: as in Claude Code, of two skills of
+// one name the personal one (~/.claude/skills) is the one loaded, not the
+// project's; the project's other skills stay.
+func TestPersonalSkillOutranksProject(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	write := func(root, skill, desc string) {
+		p := filepath.Join(root, ".claude", "skills", skill, "SKILL.md")
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("---\nname: "+skill+"\ndescription: "+desc+"\n---\n"), 0o644))
+	}
+	write(home, "deploy", "deploy the way I always do")
+	write(project, "deploy", "deploy this project to its cluster")
+	write(project, "release-notes", "write this project's release notes")
+	cat, warnings, err := skills.Discover(skills.Places{Home: home, ProjectDir: project}, false)
+	require.NoError(t, err)
+	assert.Empty(t, warnings)
+	got := map[string]string{}
+	for _, s := range cat.Skills {
+		got[s.Name] = s.Description
+	}
+	assert.Equal(t, map[string]string{"deploy": "deploy the way I always do", "release-notes": "write this project's release notes"}, got)
+}
+
 // A skills folder that is there but cannot be listed is named in a
 // warning: its skills were dropped without a word, and doctor then said
 // "catalog has no skills: run `skillroute skills install`". A folder
