@@ -165,6 +165,8 @@ func loadFS(fsys fs.FS, root, prefix string, fc *FrontCache, read func(name stri
 			// to a file (as Discover has it)
 		case err != nil:
 			return nil, err
+		case found[i].UserOnly:
+			// the user's alone: no route may name it (Skill.UserOnly)
 		default:
 			found[i].nameByFolder(dirs[i])
 			keep = append(keep, int32(i))

@@ -169,7 +169,7 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 	// a tenth of a second).
 	keep := make([]int32, 0, len(byName))
 	for i := range found {
-		if j, ok := byName[found[i].Name]; ok && int(j) == i {
+		if j, ok := byName[found[i].Name]; ok && int(j) == i && !found[i].UserOnly {
 			keep = append(keep, j)
 		}
 	}

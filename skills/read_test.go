@@ -169,6 +169,39 @@ func TestDiscoverSkipsOrphanedPluginVersions(t *testing.T) {
 	}
 }
 
+// TestUserOnlySkillsLeftOut: a skill whose header says
+// disable-model-invocation: true is the user's alone (/NAME): Claude Code
+// lists it not to the model, so no route may name it. It still shadows a
+// project's skill of its name, as Claude Code's personal skill does; read
+// afresh, from the frontmatter cache, or as a --catalog folder alike.
+func TestUserOnlySkillsLeftOut(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	write := func(root, skill, extra string) {
+		p := filepath.Join(root, ".claude", "skills", skill, "SKILL.md")
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("---\nname: "+skill+"\ndescription: "+skill+" things\n"+extra+"---\n"), 0o644))
+	}
+	write(home, "deploy", "disable-model-invocation: true\n")
+	write(home, "commit", "disable-model-invocation: True\n")
+	write(home, "review", "disable-model-invocation: false\n")
+	write(home, "lint", "disable-model-invocation: yes\n") // YAML 1.2: a string, not true
+	write(project, "deploy", "")
+	write(project, "release", "")
+	want := []string{"lint", "release", "review"}
+	cachePath := filepath.Join(t.TempDir(), "front.bin")
+	for _, pass := range []string{"read afresh", "from the cache"} {
+		fc := skills.LoadFrontCache(cachePath, "bin")
+		cat, warnings, err := skills.DiscoverCached(skills.Places{Home: home, ProjectDir: project}, false, fc)
+		require.NoError(t, err, pass)
+		assert.Empty(t, warnings, pass)
+		assert.Equal(t, want, cat.Names(), pass)
+		require.NoError(t, fc.Save(cachePath), pass)
+	}
+	cat, err := skills.LoadDir(filepath.Join(home, ".claude", "skills"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"lint", "review"}, cat.Names())
+}
+
 // TestPersonalSkillOutranksProject: as in Claude Code, of two skills of
 // one name the personal one (~/.claude/skills) is the one loaded, not the
 // project's; the project's other skills stay.

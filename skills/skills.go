@@ -112,6 +112,12 @@ type Skill struct {
 	Maturity    string
 	Body        string
 	Source      string // where it was read: a path, "builtin:NAME", or "FILE#NAME"
+	// UserOnly: the header says disable-model-invocation: true. Only the
+	// user invokes such a skill (/NAME); Claude Code lists it not to the
+	// model, so a hook that named it would name what the model cannot
+	// load. Discover and LoadDir leave it out, after it has shadowed any
+	// skill of its name as it does in Claude Code.
+	UserOnly bool
 
 	// A skill whose file a FrontCache knew unchanged (same size and
 	// modification time as when it was last read) is made from the cache
@@ -275,6 +281,9 @@ type frontmatter struct {
 	Requires    []string `yaml:"requires"`
 	Conflicts   []string `yaml:"conflicts"`
 	Maturity    string   `yaml:"maturity"`
+	// DisableModelInvocation is Claude Code's field, as written: "true"
+	// makes the skill the user's alone (Skill.UserOnly).
+	DisableModelInvocation string `yaml:"disable-model-invocation"`
 }
 
 type tiers struct {
@@ -448,7 +457,7 @@ func (sk *Skill) apply(front bool, fm *frontmatter, bodyDesc string) error {
 		sk.Description = bodyDesc
 		return nil
 	}
-	if err := sk.setText(fm.Name, fm.Description, fm.WhenToUse, fm.Triggers, fm.Maturity, bodyDesc); err != nil {
+	if err := sk.setText(fm.Name, fm.Description, fm.WhenToUse, fm.Triggers, fm.Maturity, fm.DisableModelInvocation, bodyDesc); err != nil {
 		return err
 	}
 	sk.Enhances, sk.Requires, sk.Conflicts = fm.Enhances, fm.Requires, fm.Conflicts
@@ -481,7 +490,7 @@ func (sk *Skill) nameByFolder(folder string) {
 // setText sets a skill's name (when given; a skill must end up with one),
 // its text fields trimmed, and its maturity; the body's description
 // stands in for a missing one.
-func (sk *Skill) setText(name, desc, whenToUse, triggers, maturity, bodyDesc string) error {
+func (sk *Skill) setText(name, desc, whenToUse, triggers, maturity, disableModel, bodyDesc string) error {
 	if name != "" {
 		sk.Name = name
 	}
@@ -492,6 +501,8 @@ func (sk *Skill) setText(name, desc, whenToUse, triggers, maturity, bodyDesc str
 	sk.WhenToUse = strings.TrimSpace(whenToUse)
 	sk.Triggers = strings.TrimSpace(triggers)
 	sk.Maturity = maturity
+	// YAML 1.2's true, as Claude Code's reader takes it ("yes" is a string).
+	sk.UserOnly = strings.EqualFold(strings.TrimSpace(disableModel), "true")
 	if sk.Description == "" {
 		sk.Description = bodyDesc
 	}
