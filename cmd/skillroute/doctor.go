@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/learn/calibrate"
 	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/learn/memory"
 	"github.com/skillroute/skillroute/loader"
@@ -180,12 +181,20 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 		}
 		note("feedback", fmt.Sprintf("%d records, %d corrections, %d damaged lines", len(records), corrections, len(warnings)))
 	}
+	// A damaged weights file or calibration table is ignored by the router,
+	// with a warning no hook shows: what was learned is lost until it is
+	// mended, so it fails the check.
 	if w, err := learn.LoadWeights(filepath.Join(dir, learn.WeightsFile)); err == nil {
 		if w.Learned.IsZero() {
 			note("learned weights", "none: rolled back to before the first learn")
 		} else {
 			note("learned weights", fmt.Sprintf("from %d records, %s", w.Records, w.Learned.Format(time.DateTime)))
 		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		check(false, "learned weights", err.Error()+": ignored when routing; `skillroute learn` learns them again, `skillroute learn --rollback` restores the last ones")
+	}
+	if _, err := calibrate.LoadTable(filepath.Join(dir, loader.CalibrationFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		check(false, "calibration table", err.Error()+": ignored when routing; `skillroute calibrate` builds it again")
 	}
 	// The action layer: a broken memories or tools file leaves the hook
 	// with the skill line alone, so it fails the check.

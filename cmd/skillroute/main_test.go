@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillroute/skillroute/learn"
+	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/skills"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -584,6 +586,28 @@ func TestDoctorNamesSettingsNotJSON(t *testing.T) {
 			assert.Contains(t, out, "FAIL hooks in "+path)
 			assert.Contains(t, out, tc.want)
 			assert.NotContains(t, out, "none registered")
+		})
+	}
+}
+
+// TestDoctorFailsOnDamagedLearning: a damaged weights file or calibration
+// table is ignored by the router, which no hook shows: doctor fails the
+// check and says how to mend it; an absent one is no failure.
+func TestDoctorFailsOnDamagedLearning(t *testing.T) {
+	for _, tc := range []struct{ file, check string }{
+		{learn.WeightsFile, "FAIL learned weights"},
+		{loader.CalibrationFile, "FAIL calibration table"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			a := isolate(t)
+			code, out, _ := runApp(t, a, "doctor")
+			assert.NotContains(t, out, tc.check, "absent: no failure")
+			require.NoError(t, os.MkdirAll(a.stateDir, 0o700))
+			require.NoError(t, os.WriteFile(filepath.Join(a.stateDir, tc.file), []byte(`{"skillroute":`), 0o600))
+			code, out, _ = runApp(t, a, "doctor")
+			assert.Equal(t, 1, code)
+			assert.Contains(t, out, tc.check)
+			assert.Contains(t, out, tc.file)
 		})
 	}
 }
