@@ -65,7 +65,7 @@ func OpenIndex(cfg Config) (*index.Index, error) {
 		return nil, err
 	}
 	if cfg.CacheDir != "" {
-		if ix, err := loadIndex(indexFile(cfg, quick)); err == nil {
+		if ix, err := loadIndex(indexFile(cfg, quick)); err == nil && (!cfg.CheckFiles || Fresh(cfg, ix)) {
 			return ix, nil
 		}
 		if cfg.OnStale != nil {

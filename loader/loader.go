@@ -96,6 +96,12 @@ type Config struct {
 	// added or removed), and is called when it does: the caller starts a
 	// compile in the background. Unset, such a change compiles at once.
 	OnStale func()
+	// CheckFiles makes OpenIndex stat every skill file before it takes a
+	// cached index (Fresh), so that a file edited in place is compiled
+	// again: what a command a person runs (route, eval, skills list)
+	// needs after an edit. The hook leaves it off: it checks the file of
+	// the skill it is about to name, and every file at session start.
+	CheckFiles bool
 	// MustCache makes a compile that cannot write its index to CacheDir
 	// fail, as the compile command must; otherwise it warns and returns
 	// the index, which routes all the same.

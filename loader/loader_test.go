@@ -673,3 +673,33 @@ func TestEmptyCatalogNamesWhereItLooked(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckFilesSeesEditsInPlace: a skill file edited in place changes
+// no folder's time, so the quick stamp still names the cached index. With
+// CheckFiles (the commands a person runs) the edit is compiled at once;
+// without it (the hook) the cached index answers until the skill is
+// about to be named or the session starts (Changed, Fresh).
+func TestCheckFilesSeesEditsInPlace(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	path := writeSkill(t, dir, "db-tuning", "---\ndescription: Postgres slow queries.\n---\nUse EXPLAIN.\n")
+	writeSkill(t, dir, "frontend", "---\ndescription: React pages.\n---\nMeasure first.\n")
+	cfg := loader.Config{Catalog: dir, CacheDir: cache}
+	ix, err := loader.OpenIndex(cfg)
+	require.NoError(t, err)
+	require.Equal(t, "Postgres slow queries.", ix.Skills.Description(ix.SkillID("db-tuning")))
+
+	dirInfo, err := os.Stat(filepath.Join(dir, "db-tuning"))
+	require.NoError(t, err)
+	later := time.Now().Add(2 * time.Second)
+	require.NoError(t, os.WriteFile(path, []byte("---\ndescription: MySQL replication lag.\n---\nCheck the binlog.\n"), 0o644))
+	require.NoError(t, os.Chtimes(path, later, later))
+	require.NoError(t, os.Chtimes(filepath.Join(dir, "db-tuning"), dirInfo.ModTime(), dirInfo.ModTime())) // as an editor writing in place leaves it
+
+	ix, err = loader.OpenIndex(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, "Postgres slow queries.", ix.Skills.Description(ix.SkillID("db-tuning")), "without CheckFiles: the cached index")
+	cfg.CheckFiles = true
+	ix, err = loader.OpenIndex(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, "MySQL replication lag.", ix.Skills.Description(ix.SkillID("db-tuning")), "with CheckFiles: the edit")
+}

@@ -113,6 +113,7 @@ func (a *app) config(d *dataFlags, stderr io.Writer) loader.Config {
 	return loader.Config{
 		Catalog: d.catalog, Rules: d.rules, Synonyms: d.synonyms, Glossary: d.glossary, DeriveKeywords: d.derive,
 		Places: a.places, Binary: a.binary, CacheDir: a.cacheDir(), StateDir: a.stateDir, Warn: stderr,
+		CheckFiles: true, // a skill file edited in place is seen at once (the hook turns it off)
 	}
 }
 

@@ -35,6 +35,7 @@ func (a *app) runHook(args []string, stdout, stderr io.Writer) error {
 // the last index meanwhile and the compile starts at once.
 func (a *app) hookRuntime(deadline time.Duration) *hook.Runtime {
 	cfg := a.config(&dataFlags{catalog: loader.Installed}, nil)
+	cfg.CheckFiles = false // one stat per named skill, and all at session start (loader.Changed, Fresh)
 	var warnings strings.Builder
 	cfg.Warn = &warnings
 	settings, err := a.userSettings()
