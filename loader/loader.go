@@ -121,12 +121,14 @@ func Open(cfg Config) (*router.Router, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := LoadRules(cfg, ix)
+	// The binary's stamp keys both caches below: taken once, one stat.
+	bin := binaryStamp(cfg)
+	set, err := loadRules(cfg, ix, bin)
 	if err != nil {
 		return nil, err
 	}
 	r := router.New(ix, set)
-	if r.Projects, err = projectFavours(cfg); err != nil {
+	if r.Projects, err = projectFavours(cfg.CacheDir, bin); err != nil {
 		return nil, err
 	}
 	if cfg.StateDir != "" {
@@ -166,17 +168,17 @@ func Open(cfg Config) (*router.Router, error) {
 // Kept as JSON, decoding it was 6 % of a hook process's instructions
 // (callgrind at 50 skills), most of it encoding/json reflecting on the
 // type in a fresh process. The table is part of the binary, so the
-// binary's stamp names its cache; hashing the table itself on every
-// call was another 2 % (89,000 instructions).
-func projectFavours(cfg Config) (sctx.ProjectFavours, error) {
+// binary's stamp (bin, "" without a binary) names its cache; hashing the
+// table itself on every call was another 2 % (89,000 instructions).
+func projectFavours(cacheDir, bin string) (sctx.ProjectFavours, error) {
 	var cache string
-	if cfg.CacheDir != "" {
-		key := binaryStamp(cfg)
+	if cacheDir != "" {
+		key := bin
 		if key == "" {
 			sum := sha256.Sum256(rules.Projects)
 			key = hex.EncodeToString(sum[:])
 		}
-		cache = filepath.Join(cfg.CacheDir, "projects-"+key[:16]+".bin")
+		cache = filepath.Join(cacheDir, "projects-"+key[:16]+".bin")
 		if data, err := store.LoadCache(cache, projectsKind, projectsVersion); err == nil {
 			if f, ok := decodeFavours(data); ok && len(f) > 0 {
 				return f, nil
@@ -267,6 +269,11 @@ func decodeFavours(b []byte) (sctx.ProjectFavours, bool) {
 // leaves it as it was (parsing the built-in rules was a twentieth of a
 // recompile of 10,000 skills).
 func LoadRules(cfg Config, ix *index.Index) (*disambig.Set, error) {
+	return loadRules(cfg, ix, binaryStamp(cfg))
+}
+
+// loadRules is LoadRules with the binary's stamp taken (binaryStamp).
+func loadRules(cfg Config, ix *index.Index, bin string) (*disambig.Set, error) {
 	path, warn := cfg.Rules, cfg.Warn
 	name, data := rules.DisambiguationName, rules.Disambiguation
 	if path != "" && path != Builtin {
@@ -284,7 +291,7 @@ func LoadRules(cfg Config, ix *index.Index) (*disambig.Set, error) {
 		h := sha256.New()
 		fmt.Fprintf(h, "%s\x00", name)
 		if cfg.Binary != "" {
-			fmt.Fprintf(h, "binary %s\x00", binaryStamp(cfg))
+			fmt.Fprintf(h, "binary %s\x00", bin)
 		} else {
 			fmt.Fprintf(h, "%s\x00%s\x00", ix.SourceHash, ix.Stamp)
 		}

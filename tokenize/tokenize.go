@@ -101,6 +101,11 @@ type Word struct {
 	Joined bool
 }
 
+// isPartSeparator reports a rune that joins the parts of one word
+// ("ci/cd", "conftest.py", "test-driven", "snake_case", "user's"): each
+// part is a term of its own, and a word of a name spelled out.
+func isPartSeparator(r rune) bool { return strings.ContainsRune("./-_'", r) }
+
 // spelledWords returns the English words of lower-cased text (Query.Words).
 func spelledWords(text string) []Word {
 	var out []Word
@@ -113,7 +118,7 @@ func spelledWords(text string) []Word {
 		}
 		joined := gap == " " || gap == "-" || gap == "_"
 		at := 0
-		for i, part := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("._-/'", r) }) {
+		for i, part := range strings.FieldsFunc(w, isPartSeparator) {
 			at += strings.Index(w[at:], part)
 			if i > 0 { // split inside the word: joined across a hyphen or underscore only
 				sep := w[at-1]
@@ -515,7 +520,7 @@ func (t *Tokenizer) latin(out []token, run string, offset int, mode phraseMode) 
 		}
 		if strings.ContainsAny(w, "./-_") {
 			at := 0 // where the part starts within w
-			for _, part := range strings.FieldsFunc(w, func(r rune) bool { return strings.ContainsRune("./-_'", r) }) {
+			for _, part := range strings.FieldsFunc(w, isPartSeparator) {
 				at += strings.Index(w[at:], part)
 				if len(part) > 1 && !isStopWord(part) {
 					out = append(out, token{text: t.stem(part), pos: pos + at, surface: part})
