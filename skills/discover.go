@@ -181,14 +181,17 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 type InstallResult struct {
 	Name   string
 	Path   string
-	Action string // "written", "unchanged", "skipped (differs; use --force)", "overwritten"
+	Action string // "written", "unchanged", "skipped (differs; use --force)", "overwritten", "failed"
 }
 
 // Install writes the built-in skills as DIR/NAME/SKILL.md: all of them,
 // or only those named (each skill Claude Code loads takes a line of its
 // skill listing, ListingSize). A file that exists with other content is
 // the user's: it is kept unless force is set. An unknown name writes
-// nothing and is an error that lists the known ones.
+// nothing and is an error that lists the known ones. A skill that cannot
+// be written (its path a folder or a FIFO, its folder read-only) does not
+// stop the others: each is "failed" in the results and named in the
+// error.
 func Install(dir string, force bool, only ...string) ([]InstallResult, error) {
 	files, err := BuiltinFiles()
 	if err != nil {
@@ -208,6 +211,7 @@ func Install(dir string, force bool, only ...string) ([]InstallResult, error) {
 		names = slices.Compact(slices.Sorted(slices.Values(only)))
 	}
 	var out []InstallResult
+	var failed []error
 	for _, name := range names {
 		path := filepath.Join(dir, name, "SKILL.md")
 		res := InstallResult{Name: name, Path: path}
@@ -217,21 +221,25 @@ func Install(dir string, force bool, only ...string) ([]InstallResult, error) {
 		exists := err == nil || errors.Is(err, store.ErrTooLarge)
 		switch {
 		case err != nil && !exists && !errors.Is(err, fs.ErrNotExist):
-			return out, err // a FIFO, a folder, unreadable: named, left untouched
+			// A FIFO, a folder, unreadable: named, left untouched, and
+			// the other skills still installed.
+			res.Action = "failed"
+			failed = append(failed, err)
 		case err == nil && string(old) == string(files[name]):
 			res.Action = "unchanged"
 		case exists && !force:
 			res.Action = "skipped (differs; use --force)"
 		default:
-			if err := store.Write(path, files[name], store.Public); err != nil {
-				return out, fmt.Errorf("%s: %w", path, err)
-			}
 			res.Action = "written"
 			if exists {
 				res.Action = "overwritten"
 			}
+			if err := store.Write(path, files[name], store.Public); err != nil {
+				res.Action = "failed"
+				failed = append(failed, fmt.Errorf("%s: %w", path, err))
+			}
 		}
 		out = append(out, res)
 	}
-	return out, nil
+	return out, errors.Join(failed...)
 }

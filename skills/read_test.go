@@ -3,6 +3,7 @@ package skills_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -324,6 +325,8 @@ func TestInstallOverWhatIsThere(t *testing.T) {
 			if tc.action == "" {
 				require.Error(t, got.err)
 				assert.Contains(t, got.err.Error(), path)
+				require.Len(t, got.res, 1)
+				assert.Equal(t, "failed", got.res[0].Action)
 				info, err := os.Lstat(path)
 				require.NoError(t, err, "left where it was")
 				assert.False(t, info.Mode().IsRegular(), "left as it was")
@@ -333,5 +336,37 @@ func TestInstallOverWhatIsThere(t *testing.T) {
 			require.Len(t, got.res, 1)
 			assert.Equal(t, tc.action, got.res[0].Action)
 		})
+	}
+}
+
+// A skill that cannot be written does not cost the user the others:
+// `skillroute install` stopped at the first such path, so every built-in
+// skill after it in name order was missing, with one error naming one
+// path. Each failure is named, and the rest are written.
+func TestInstallGoesOnPastAFailure(t *testing.T) {
+	builtin, err := skills.BuiltinFiles()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	blocked := []string{"api-designer", "tester-expert"} // early and late in name order
+	for _, name := range blocked {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, name, "SKILL.md"), 0o755))
+	}
+	res, err := skills.Install(dir, false)
+	require.Error(t, err)
+	for _, name := range blocked {
+		assert.Contains(t, err.Error(), filepath.Join(dir, name, "SKILL.md"))
+	}
+	require.Len(t, res, len(builtin))
+	for _, r := range res {
+		want := "written"
+		if slices.Contains(blocked, r.Name) {
+			want = "failed"
+		}
+		assert.Equal(t, want, r.Action, r.Name)
+		if want == "written" {
+			data, err := os.ReadFile(r.Path)
+			require.NoError(t, err)
+			assert.Equal(t, builtin[r.Name], data, r.Name)
+		}
 	}
 }

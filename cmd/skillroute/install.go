@@ -80,21 +80,25 @@ func (a *app) runInstall(args []string, stdout, stderr io.Writer) error {
 		case strings.HasPrefix(r.Action, "skipped"):
 			skipped++
 			fmt.Fprintf(stdout, "  kept your own %s\n", r.Path)
+		case r.Action == "failed":
+			fmt.Fprintf(stdout, "  could not write %s\n", r.Path)
 		}
 	}
-	fmt.Fprintf(stdout, "skills in %s: %d written, %d kept as you had them\n", skillDir, written, skipped)
-	if err != nil {
+	if len(results) == 0 {
 		return err
 	}
+	fmt.Fprintf(stdout, "skills in %s: %d written, %d kept as you had them\n", skillDir, written, skipped)
 	if *project && a.places.ProjectDir == "" {
 		// Claude Code sets it for the hook; say where the skills are now.
 		a.places.ProjectDir = filepath.Dir(filepath.Dir(skillDir))
 	}
-	if err := a.precompile(stdout, stderr); err != nil {
+	if cerr := a.precompile(stdout, stderr); cerr != nil {
 		// Installed all the same: the hook compiles on its first prompt.
-		fmt.Fprintf(stderr, "warning: index not compiled yet: %v\n", err)
+		fmt.Fprintf(stderr, "warning: index not compiled yet: %v\n", cerr)
 	}
-	return nil
+	// A skill that could not be written fails the command, after the
+	// others are installed and compiled: the hook works meanwhile.
+	return err
 }
 
 // precompile builds the index of the skills Claude Code loads and the rules

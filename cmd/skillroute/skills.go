@@ -74,13 +74,13 @@ func (a *app) skillsInstall(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "%-32s %s\n", r.Action, r.Path)
 		}
 	}
-	fmt.Fprintf(stdout, "%d written, %d overwritten, %d unchanged, %d skipped in %s\n",
-		counts["written"], counts["overwritten"], counts["unchanged"], counts["skipped (differs; use --force)"], *dir)
-	if err != nil {
-		return err
+	fmt.Fprintf(stdout, "%d written, %d overwritten, %d unchanged, %d skipped, %d failed in %s\n",
+		counts["written"], counts["overwritten"], counts["unchanged"], counts["skipped (differs; use --force)"], counts["failed"], *dir)
+	if len(results) == 0 {
+		return err // an unknown name: nothing written
 	}
-	if err := a.precompile(stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "warning: index not compiled yet: %v\n", err)
+	if cerr := a.precompile(stdout, stderr); cerr != nil {
+		fmt.Fprintf(stderr, "warning: index not compiled yet: %v\n", cerr)
 	}
-	return nil
+	return err // a skill not written, named; the others are installed
 }
