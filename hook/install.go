@@ -17,6 +17,7 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 
+	"github.com/skillroute/skillroute/skills"
 	"github.com/skillroute/skillroute/store"
 )
 
@@ -125,17 +126,10 @@ func member(obj gjson.Result, key string) (gjson.Result, bool) {
 	return found, n == 1 && plain
 }
 
-// MaxSettingsBytes bounds a settings file read: Claude Code's are a few
-// kilobytes; a project's .claude/settings.json comes with a cloned
-// repository, which may make it a link to /dev/zero or a FIFO.
-const MaxSettingsBytes = 4 << 20
-
-// ReadSettings reads a settings file: a regular file of at most
-// MaxSettingsBytes, else an error naming it (store.ReadRegular), so that
-// neither doctor nor install hangs on a FIFO or reads a device.
-func ReadSettings(path string) ([]byte, error) {
-	return store.ReadRegular(path, MaxSettingsBytes)
-}
+// ReadSettings reads a settings file as skills.ReadSettings does: a
+// regular file of at most skills.MaxSettingsBytes, so that neither doctor
+// nor install hangs on a FIFO or reads a device.
+func ReadSettings(path string) ([]byte, error) { return skills.ReadSettings(path) }
 
 // Installed lists the events of a settings file whose hooks run the router,
 // and the command of the last one found.

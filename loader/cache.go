@@ -502,6 +502,13 @@ func stampSources(h hash.Hash, cfg Config, files *seen) error {
 				fmt.Fprintf(h, "%s missing\n", d.Path)
 			}
 		}
+		// The settings say which plugins are enabled and which skills
+		// the model may not invoke (skills.Visibility).
+		for _, f := range cfg.Places.SettingsFiles() {
+			if err := stampPath(h, f, nil); err != nil {
+				fmt.Fprintf(h, "%s missing\n", f)
+			}
+		}
 	}
 	if cfg.Catalog == "" || cfg.Catalog == Builtin {
 		// Inside the binary, whose stamp covers them; hashed when there is

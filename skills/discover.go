@@ -57,7 +57,8 @@ func (p Places) Dirs() []SkillDir {
 				continue
 			}
 			plugin := filepath.Base(filepath.Dir(filepath.Dir(m)))
-			out = append(out, SkillDir{Path: m, Prefix: plugin + ":"})
+			marketplace := filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(m))))
+			out = append(out, SkillDir{Path: m, Prefix: plugin + ":", Plugin: plugin + "@" + marketplace})
 		}
 	}
 	if p.PluginRoot != "" {
@@ -86,13 +87,18 @@ func orphaned(version string) bool {
 type SkillDir struct {
 	Path   string
 	Prefix string // "plugin:" for a plugin's skills
+	// Plugin is "PLUGIN@MARKETPLACE" for a folder of Claude Code's
+	// plugin cache, whose skills load only while the settings enable
+	// that plugin (Visibility.PluginEnabled).
+	Plugin string
 }
 
 // Discover returns the skills found in the places, merged over the
 // built-in catalog when withBuiltin is set: a later place's skill overrides
 // an earlier one's, and any of them a built-in skill of the same name.
 // Without the built-in catalog it is what Claude Code itself can load, the
-// only skills a hook may recommend. A skill file that does not parse is
+// only skills a hook may recommend. Skills the settings keep from the
+// model (Visibility) are left out. A skill file that does not parse is
 // left out and reported in warnings, so one broken file never stops
 // routing.
 func Discover(p Places, withBuiltin bool) (*Catalog, []error, error) {
@@ -118,8 +124,11 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 			found = append(found, s)
 		}
 	}
-	var warnings []error
+	vis, warnings := ReadVisibility(p.SettingsFiles())
 	for _, d := range p.Dirs() {
+		if d.Plugin != "" && !vis.PluginEnabled(d.Plugin) {
+			continue // installed but not enabled: Claude Code loads none of it
+		}
 		names, err := fc.listed(d.Path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // absent folders are normal
@@ -169,7 +178,7 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 	// a tenth of a second).
 	keep := make([]int32, 0, len(byName))
 	for i := range found {
-		if j, ok := byName[found[i].Name]; ok && int(j) == i && !found[i].UserOnly {
+		if j, ok := byName[found[i].Name]; ok && int(j) == i && !found[i].UserOnly && !vis.Hidden(found[i].Name) {
 			keep = append(keep, j)
 		}
 	}

@@ -128,6 +128,7 @@ func TestDiscoverSkipsOrphanedPluginVersions(t *testing.T) {
 	write("1.9.0", "deploy", "deploy with capistrano")
 	write("1.9.0", "legacy-db", "migrate the oracle database")
 	write("1.10.0", "deploy", "deploy to kubernetes with argo")
+	enablePlugin(t, home, "acme@market")
 	for _, tc := range []struct {
 		name     string
 		orphaned []string
@@ -368,5 +369,96 @@ func TestInstallGoesOnPastAFailure(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, builtin[r.Name], data, r.Name)
 		}
+	}
+}
+
+// enablePlugin writes the user's settings as `/plugin install` leaves
+// them: the plugin enabled.
+func enablePlugin(t *testing.T, home, key string) {
+	t.Helper()
+	p := filepath.Join(home, ".claude", "settings.json")
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(`{"enabledPlugins": {"`+key+`": true}}`), 0o644))
+}
+
+// TestSettingsHideSkills: a hook must name only skills the model can
+// invoke. Claude Code's settings keep three kinds from it: the skills of a
+// plugin that is installed but not enabled (enabledPlugins, the project's
+// local file over its shared one over the user's), a personal or project
+// skill that skillOverrides turns "off" or "user-invocable-only" (not a
+// plugin's: overrides do not apply to them), and a skill a permission rule
+// denies (permissions.deny "Skill(NAME)", "Skill(NAME *)", or "Skill" for
+// all). Before, every plugin in the cache and every overridden or denied
+// skill was routed to.
+func TestSettingsHideSkills(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	write := func(path, body string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(body), 0o644))
+	}
+	skill := func(dir, name string) {
+		write(filepath.Join(dir, name, "SKILL.md"), "---\nname: "+name+"\ndescription: "+name+" things\n---\n")
+	}
+	cache := filepath.Join(home, ".claude", "plugins", "cache")
+	skill(filepath.Join(cache, "market", "acme", "1.0.0", "skills"), "deploy")     // enabled by the user
+	skill(filepath.Join(cache, "market", "beta", "2.0.0", "skills"), "lint")       // disabled by the user, enabled by the project's local file
+	skill(filepath.Join(cache, "market", "gamma", "1.0.0", "skills"), "audit")     // enabled by the user, disabled by the project
+	skill(filepath.Join(cache, "other", "delta", "1.0.0", "skills"), "translate")  // installed, in no settings file
+	skill(filepath.Join(cache, "market", "epsilon", "1.0.0", "skills"), "secret")  // enabled, its skill denied
+	skill(filepath.Join(cache, "market", "zeta", "1.0.0", "skills"), "off-plugin") // enabled; an override by its bare name does not apply
+	personal := filepath.Join(home, ".claude", "skills")
+	for _, name := range []string{"commit", "review", "release", "changelog", "standup", "notes"} {
+		skill(personal, name)
+	}
+	write(filepath.Join(home, ".claude", "settings.json"), `{
+	  "enabledPlugins": {"acme@market": true, "beta@market": false, "gamma@market": true, "epsilon@market": true, "zeta@market": true},
+	  "skillOverrides": {"commit": "off", "review": "user-invocable-only", "release": "name-only", "changelog": "on", "off-plugin": "off"},
+	  "permissions": {"deny": ["Skill(standup)", "Skill(epsilon:secret *)", "Bash(rm *)"]}
+	}`)
+	write(filepath.Join(project, ".claude", "settings.json"), `{"enabledPlugins": {"gamma@market": false}}`)
+	write(filepath.Join(project, ".claude", "settings.local.json"), `{"enabledPlugins": {"beta@market": true}}`)
+
+	places := skills.Places{Home: home, ProjectDir: project}
+	cat, warnings, err := skills.Discover(places, false)
+	require.NoError(t, err)
+	assert.Empty(t, warnings)
+	assert.Equal(t, []string{"acme:deploy", "beta:lint", "changelog", "notes", "release", "zeta:off-plugin"}, cat.Names())
+
+	// "Skill" alone denies every skill.
+	write(filepath.Join(project, ".claude", "settings.local.json"), `{"permissions": {"deny": ["Skill"]}}`)
+	cat, _, err = skills.Discover(places, false)
+	require.NoError(t, err)
+	assert.Empty(t, cat.Names())
+
+	// A settings file that is not JSON is named, and the others apply.
+	write(filepath.Join(project, ".claude", "settings.local.json"), `{"enabledPlugins": `)
+	cat, warnings, err = skills.Discover(places, false)
+	require.NoError(t, err)
+	require.Len(t, warnings, 1)
+	assert.Contains(t, warnings[0].Error(), filepath.Join(project, ".claude", "settings.local.json"))
+	assert.Equal(t, []string{"acme:deploy", "changelog", "notes", "release", "zeta:off-plugin"}, cat.Names())
+}
+
+// skillRule reads the permission rules about the Skill tool.
+func TestSkillRule(t *testing.T) {
+	for _, tc := range []struct {
+		rule, name string
+		ok         bool
+	}{
+		{"Skill", "", true},
+		{"Skill(deploy)", "deploy", true},
+		{"Skill(deploy *)", "deploy", true},
+		{"Skill(deploy:*)", "deploy", true},
+		{"Skill(/deploy)", "deploy", true},
+		{"Skill(acme:deploy)", "acme:deploy", true},
+		{" Skill( deploy ) ", "deploy", true},
+		{"Skill()", "", false},
+		{"Skills(deploy)", "", false},
+		{"Bash(rm *)", "", false},
+		{"Skill(deploy", "", false},
+	} {
+		name, ok := skills.SkillRule(tc.rule)
+		assert.Equal(t, tc.ok, ok, tc.rule)
+		assert.Equal(t, tc.name, name, tc.rule)
 	}
 }

@@ -44,7 +44,7 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 
 	// Hook entries, in the user's or the project's settings, and the plugin.
 	home := a.places.Home
-	files := settingsFiles(a.places)
+	files := a.places.SettingsFiles()
 	var found, unreadable []string
 	for _, path := range files {
 		if data, err := hook.ReadSettings(path); err == nil && len(bytes.TrimSpace(data)) > 0 {

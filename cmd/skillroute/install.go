@@ -60,7 +60,7 @@ func (a *app) runInstall(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	printChanges(stdout, settings, changes, *dryRun)
-	if plugin := pluginEnabledIn(settingsFiles(a.places)); len(plugin) > 0 {
+	if plugin := pluginEnabledIn(a.places.SettingsFiles()); len(plugin) > 0 {
 		fmt.Fprintf(stderr, "warning: the skillroute plugin is also enabled (%s): every prompt would run both and get two lines; disable the plugin or run `skillroute uninstall`\n",
 			strings.Join(plugin, ", "))
 	}

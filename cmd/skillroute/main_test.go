@@ -323,6 +323,7 @@ func TestDiscoveryAddsProjectAndPluginSkills(t *testing.T) {
 	write(filepath.Join(home, ".claude", "plugins", "cache", "market", "acme", "1.0.0", "skills", "deploy", "SKILL.md"),
 		"---\nname: deploy\ndescription: Ship the acme platform to the fleet\n---\n")
 	write(filepath.Join(home, ".claude", "skills", "broken", "SKILL.md"), "---\nname: [\n---\n")
+	write(filepath.Join(home, ".claude", "settings.json"), `{"enabledPlugins": {"acme@market": true}}`)
 	code, out, errOut := runApp(t, a, "skills", "list")
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "invoice-helper")
@@ -333,6 +334,14 @@ func TestDiscoveryAddsProjectAndPluginSkills(t *testing.T) {
 	code, out, _ = runApp(t, a, "route", "--json", "the VAT lines on this customer invoice are wrong, add a credit note")
 	require.Equal(t, 0, code)
 	assert.Contains(t, out, `"skill":"invoice-helper"`)
+
+	// Disabling the plugin in the settings takes its skills out of the
+	// cached index: the settings files are part of its stamp.
+	write(filepath.Join(home, ".claude", "settings.json"), `{"enabledPlugins": {"acme@market": false}}`)
+	code, out, errOut = runApp(t, a, "skills", "list")
+	require.Equal(t, 0, code, errOut)
+	assert.NotContains(t, out, "acme:deploy")
+	assert.Contains(t, out, "51 skills")
 }
 
 func TestDoctor(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/skillroute/skillroute/hook"
-	"github.com/skillroute/skillroute/skills"
 )
 
 // skillroute is installed either as a binary (`skillroute install` writes
@@ -17,19 +16,6 @@ import (
 // pluginName is the plugin's name in .claude-plugin/plugin.json, the part
 // of an enabledPlugins key ("skillroute@MARKETPLACE") before the "@".
 const pluginName = "skillroute"
-
-// settingsFiles are the settings files Claude Code reads hooks and
-// plugins from, for the user and, when known, the project.
-func settingsFiles(p skills.Places) []string {
-	var out []string
-	if p.Home != "" {
-		out = append(out, filepath.Join(p.Home, ".claude", "settings.json"))
-	}
-	if dir := p.ProjectDir; dir != "" {
-		out = append(out, filepath.Join(dir, ".claude", "settings.json"), filepath.Join(dir, ".claude", "settings.local.json"))
-	}
-	return out
-}
 
 // pluginEnabledIn lists the settings files that enable the skillroute
 // plugin (enabledPlugins "skillroute@…": true).

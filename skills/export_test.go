@@ -1,0 +1,4 @@
+package skills
+
+// SkillRule exposes skillRule to the external tests.
+var SkillRule = skillRule
