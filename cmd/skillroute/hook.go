@@ -49,7 +49,7 @@ func (a *app) hookRuntime(deadline time.Duration) *hook.Runtime {
 		if err := background(); err != nil {
 			fmt.Fprintf(&warnings, "background compile: %v\n", err)
 		} else {
-			warnings.WriteString("skill folders changed: routing with the last index while it compiles in the background\n")
+			warnings.WriteString("skill folders or settings changed: routing with the last index while it compiles in the background\n")
 		}
 	}
 	return &hook.Runtime{
