@@ -44,8 +44,10 @@ func pluginName(root string) string {
 
 // Dirs lists the skill folders to read, lowest precedence first, each with
 // the prefix its skills are invoked by ("" or "plugin:"). As in Claude
-// Code, a personal skill (~/.claude/skills) outranks a project's of the
-// same name; plugin skills are namespaced and clash with neither.
+// Code, a project's skills are read from its folder and each parent up to
+// its repository's root, and a personal skill (~/.claude/skills) outranks
+// a project's of the same name; plugin skills are namespaced and clash
+// with neither.
 func (p Places) Dirs() []SkillDir {
 	var out []SkillDir
 	if p.Home != "" {
@@ -64,13 +66,36 @@ func (p Places) Dirs() []SkillDir {
 	if p.PluginRoot != "" {
 		out = append(out, SkillDir{Path: filepath.Join(p.PluginRoot, "skills"), Prefix: pluginName(p.PluginRoot) + ":"})
 	}
-	if p.ProjectDir != "" {
-		out = append(out, SkillDir{Path: filepath.Join(p.ProjectDir, ".claude", "skills")})
+	for _, dir := range projectDirs(p.ProjectDir) {
+		out = append(out, SkillDir{Path: filepath.Join(dir, ".claude", "skills")})
 	}
 	if p.Home != "" {
 		out = append(out, SkillDir{Path: filepath.Join(p.Home, ".claude", "skills")})
 	}
 	return out
+}
+
+// projectDirs lists the folders whose .claude/skills Claude Code reads
+// for a project started in dir: dir and each parent up to the root of
+// the git repository it is in, the farthest first (a nearer folder's
+// skill outranks a parent's of the same name). Outside a repository, dir
+// alone.
+func projectDirs(dir string) []string {
+	if dir == "" {
+		return nil
+	}
+	dir = filepath.Clean(dir)
+	var chain []string
+	for d := dir; ; d = filepath.Dir(d) {
+		chain = append(chain, d)
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			slices.Reverse(chain)
+			return chain
+		}
+		if filepath.Dir(d) == d {
+			return []string{dir} // no repository above: the folder alone
+		}
+	}
 }
 
 // orphaned reports whether a plugin version folder of Claude Code's

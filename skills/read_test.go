@@ -462,3 +462,42 @@ func TestSkillRule(t *testing.T) {
 		assert.Equal(t, tc.name, name, tc.rule)
 	}
 }
+
+// Claude Code reads a project's skills from the folder it starts in and
+// from each parent up to the repository's root: started in a monorepo's
+// package, the repository's own .claude/skills count too, a nearer
+// folder's skill outranks a parent's of its name, and nothing above the
+// repository is read. Before, only the start folder's were.
+func TestProjectSkillsUpToRepositoryRoot(t *testing.T) {
+	outside := t.TempDir()
+	repo := filepath.Join(outside, "repo")
+	pkg := filepath.Join(repo, "packages", "web")
+	skill := func(root, name, desc string) {
+		p := filepath.Join(root, ".claude", "skills", name, "SKILL.md")
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("---\ndescription: "+desc+"\n---\n"), 0o644))
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".git"), 0o755))
+	skill(outside, "above", "not in the repository")
+	skill(repo, "release", "release the whole repository")
+	skill(repo, "deploy", "deploy every service")
+	skill(filepath.Join(repo, "packages"), "lint", "lint the packages")
+	skill(pkg, "deploy", "deploy the web package")
+
+	got := func(p skills.Places) map[string]string {
+		cat, warnings, err := skills.Discover(p, false)
+		require.NoError(t, err)
+		require.Empty(t, warnings)
+		out := map[string]string{}
+		for _, s := range cat.Skills {
+			out[s.Name] = s.Description
+		}
+		return out
+	}
+	assert.Equal(t, map[string]string{"release": "release the whole repository", "deploy": "deploy the web package", "lint": "lint the packages"},
+		got(skills.Places{ProjectDir: pkg}))
+
+	// Outside a repository, the start folder alone.
+	require.NoError(t, os.RemoveAll(filepath.Join(repo, ".git")))
+	assert.Equal(t, map[string]string{"deploy": "deploy the web package"}, got(skills.Places{ProjectDir: pkg}))
+}
