@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillroute/skillroute/learn/memory"
 	"github.com/skillroute/skillroute/router"
 )
 
@@ -51,7 +52,7 @@ func (h *Handler) expansion(ctx context.Context, ev Event, p *peek) Result {
 		return notUse(fmt.Sprintf("/%s is not a skill of the catalog: no use recorded", cut(name, 64)))
 	}
 	args := commandArgs(ev)
-	return h.used(ctx, ev, r.Index.Skills.Name(id), func(query string) bool { return sameRequest(r, query, args) })
+	return h.used(ctx, ev, r.Index.Skills.Name(id), func(last *LastDecision) bool { return sameRequest(r, last, args) })
 }
 
 // commandArgs returns what the user typed after the command's name:
@@ -72,30 +73,52 @@ func commandArgs(ev Event) string {
 }
 
 // sameRequest reports whether a typed skill's arguments are about the
-// routed prompt query: none at all, or terms (as the router cuts them:
-// stems, Chinese words) shared with it past SameRequestOverlap.
-func sameRequest(r *router.Router, query, args string) bool {
+// routed prompt: none at all, or terms (as the router cuts them: stems,
+// Chinese words) shared with it past SameRequestOverlap. With only
+// hashes kept (log_prompts: false) the prompt's text is not there: the
+// hashes of its words are (LastDecision.Words), and the arguments' words
+// are hashed alike.
+func sameRequest(r *router.Router, last *LastDecision, args string) bool {
 	if args == "" {
 		return true
 	}
-	tok := r.Index.Tokenizer()
-	a, q := termSet(tok.Words(args)), termSet(tok.Words(query))
-	if len(a) == 0 || len(q) == 0 {
-		return false // words the router does not read ("ok", "?"): nothing shows it is the same
+	words := r.Index.Tokenizer().Words(args)
+	if last.Query == "" && len(last.Words) > 0 {
+		return overlaps(setOf(wordHashes(words)), setOf(last.Words))
+	}
+	return overlaps(setOf(words), setOf(r.Index.Tokenizer().Words(last.Query)))
+}
+
+// wordHashes returns the hashes a session keeps of a prompt's words when
+// it keeps no text (the prompt memory's term hash).
+func wordHashes(words []string) []uint64 {
+	out := make([]uint64, len(words))
+	for i, w := range words {
+		out[i] = memory.Hash(w)
+	}
+	return out
+}
+
+// overlaps reports whether two term sets share SameRequestOverlap of the
+// smaller; an empty one (words the router does not read: "ok", "?")
+// shares nothing.
+func overlaps[T comparable](a, b map[T]bool) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
 	}
 	shared := 0
 	for t := range a {
-		if q[t] {
+		if b[t] {
 			shared++
 		}
 	}
-	return float64(shared) >= SameRequestOverlap*float64(min(len(a), len(q)))
+	return float64(shared) >= SameRequestOverlap*float64(min(len(a), len(b)))
 }
 
-func termSet(words []string) map[string]bool {
-	set := make(map[string]bool, len(words))
-	for _, w := range words {
-		set[w] = true
+func setOf[T comparable](items []T) map[T]bool {
+	set := make(map[T]bool, len(items))
+	for _, e := range items {
+		set[e] = true
 	}
 	return set
 }

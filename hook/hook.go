@@ -354,6 +354,9 @@ func (h *Handler) prompt(ctx context.Context, ev Event, ready func([]byte)) Resu
 	// on it (TestClosingTurnTakesNoVerdict).
 	last := &LastDecision{ID: rec.ID, Query: h.Store.keep(d.Query), QueryHash: rec.PromptHash, Skill: rec.Skill, Confidence: rec.Confidence, Time: rec.Time, Cost: rec.Cost, Terms: d.Terms,
 		Answered: d.Closing}
+	if h.Store.HashPrompts {
+		last.Words = wordHashes(r.Index.Tokenizer().Words(d.Query))
+	}
 	// A session locked past the deadline, or one that cannot be written,
 	// keeps nothing of this prompt (hook.log says so); the route stands.
 	err = h.Store.updateRead(ctx, ev.SessionID, f, snap, func(cur *SessionFile) error {
@@ -452,7 +455,7 @@ func contextOutput(text string) []byte {
 
 // used records that the session used a skill; about, when set, says
 // whether the use is about the routed prompt (see RecordUse).
-func (h *Handler) used(ctx context.Context, ev Event, skill string, about func(query string) bool) Result {
+func (h *Handler) used(ctx context.Context, ev Event, skill string, about func(last *LastDecision) bool) Result {
 	skill = strings.TrimSpace(skill)
 	if skill == "" {
 		return Result{Reason: "no skill name"}

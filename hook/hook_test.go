@@ -396,9 +396,27 @@ func TestTypedSkillVerdict(t *testing.T) {
 		{"skillroute's own command", "skillroute:wrong", "debugger-expert", "", false},
 		{"an MCP prompt", "mcp__github__pr", "", "", false},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
+	// With log_prompts: false the session keeps the prompt's term hashes,
+	// not its text: a restatement is still told from a new task (before,
+	// no typed skill with arguments was ever a verdict there).
+	for _, hashed := range []bool{false, true} {
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("%s/hashed=%v", c.name, hashed), func(t *testing.T) {
+				typedSkillVerdict(t, routed, c.command, c.args, c.verdict, c.recent, hashed)
+			})
+		}
+	}
+}
+
+func typedSkillVerdict(t *testing.T, routed, command, args, verdict string, recent, hashed bool) {
+	c := struct {
+		command, args, verdict string
+		recent                 bool
+	}{command, args, verdict, recent}
+	{
+		{
 			h := newHandler(t)
+			h.Store.HashPrompts = hashed
 			ctx := context.Background()
 			res := h.Handle(ctx, event(t, map[string]any{"session_id": "s", "hook_event_name": "UserPromptSubmit", "prompt": routed}))
 			require.NotNil(t, res.Output, res.Reason)
@@ -425,7 +443,12 @@ func TestTypedSkillVerdict(t *testing.T) {
 				require.Len(t, records, 1)
 				assert.Equal(t, "performance-expert", records[0].Routed)
 				assert.Equal(t, c.verdict, records[0].Corrected)
-				assert.Equal(t, routed, records[0].Query)
+				if hashed {
+					assert.Empty(t, records[0].Query)
+					assert.NotEmpty(t, records[0].QueryHash)
+				} else {
+					assert.Equal(t, routed, records[0].Query)
+				}
 			}
 
 			// The model then calls a skill for the typed command: no
@@ -434,7 +457,7 @@ func TestTypedSkillVerdict(t *testing.T) {
 			after, _, err := (&feedback.Log{Dir: h.Store.Dir}).Read()
 			require.NoError(t, err)
 			assert.Len(t, after, len(records), "the route was closed")
-		})
+		}
 	}
 }
 

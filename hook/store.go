@@ -77,6 +77,10 @@ type LastDecision struct {
 	// Terms is the prompt's vector (term hashes, no text), for the prompt
 	// memory to remember a verdict on the route.
 	Terms memory.Vector `json:"terms,omitempty"`
+	// Words holds, when only hashes are kept, the hashes of the prompt's
+	// words as sameRequest compares them (tokenize's Words): the text a
+	// typed skill's arguments are compared with is not kept.
+	Words []uint64 `json:"words,omitempty"`
 }
 
 // FeedbackWindow is how long after a routed prompt a skill use counts as
@@ -227,9 +231,10 @@ func (s *Store) RecordDecision(ctx context.Context, d Decision) error {
 // (feedback.KindImplicit, which the learner weighs less) when it is
 // another; same names compare through same (the catalog's spelling of
 // "plugin:name"). about, when not nil, says whether the use is about the
-// routed prompt's request (its query); a use for another task closes the
-// route without a verdict.
-func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.Time, same func(a, b string) bool, about func(query string) bool) error {
+// routed prompt's request (the last decision: its query, or with only
+// hashes kept, its terms); a use for another task closes the route
+// without a verdict.
+func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.Time, same func(a, b string) bool, about func(last *LastDecision) bool) error {
 	var prev []string
 	var verdict *feedback.Record
 	var terms memory.Vector
@@ -238,7 +243,7 @@ func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.T
 		f.Use(skill, now)
 		if l := f.Last; l != nil && !l.Answered && now.Sub(l.Time) >= 0 && now.Sub(l.Time) <= FeedbackWindow {
 			l.Answered = true
-			if about != nil && !about(l.Query) {
+			if about != nil && !about(l) {
 				return
 			}
 			corrected := skill
