@@ -363,6 +363,13 @@ func (h *Handler) prompt(ctx context.Context, ev Event, ready func([]byte)) Resu
 		if !f.ProjectAt.Equal(detected) {
 			cur.Project, cur.ProjectDir, cur.ProjectAt = f.Project, f.ProjectDir, f.ProjectAt
 		}
+		if cur.Last != nil && cur.Last.Time.After(rec.Time) {
+			// A later prompt of the session, routed by a process that
+			// finished first, is the one a verdict or correction is
+			// about: this older route does not take its place
+			// (TestOlderRouteKeepsNewerLast).
+			return nil
+		}
 		cur.Updated, cur.Last = rec.Time, last
 		return nil
 	})

@@ -557,3 +557,32 @@ func TestClosingTurnTakesNoVerdict(t *testing.T) {
 		})
 	}
 }
+
+// Two hook processes of one session can finish out of order: a slow one
+// routing an earlier prompt writes after a quick one routing the next. The
+// session's last decision, which a skill use, /skillroute:wrong or
+// `correct` attaches to, stays the later prompt's; before, the older
+// route overwrote it, and the next verdict went to the wrong prompt.
+func TestOlderRouteKeepsNewerLast(t *testing.T) {
+	h := newHandler(t)
+	ctx := context.Background()
+	t0 := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	route := func(at time.Time, prompt string) {
+		h.Now = func() time.Time { return at }
+		res := h.Handle(ctx, event(t, map[string]any{"session_id": "s", "hook_event_name": "UserPromptSubmit", "prompt": prompt}))
+		require.NotNil(t, res.Output, res.Reason)
+	}
+	route(t0.Add(2*time.Second), "给登录模块写单元测试") // the later prompt, written first
+	route(t0, "React 页面加载慢，首屏要 4 秒")           // the earlier one, written last
+	sess, err := h.Store.SessionFile("s")
+	require.NoError(t, err)
+	require.NotNil(t, sess.Last)
+	assert.Equal(t, "给登录模块写单元测试", sess.Last.Query)
+	assert.Equal(t, "tester-expert", sess.Last.Skill)
+
+	// In order, the later prompt takes the place of the earlier one.
+	route(t0.Add(3*time.Second), "React 页面加载慢，首屏要 4 秒")
+	sess, err = h.Store.SessionFile("s")
+	require.NoError(t, err)
+	assert.Equal(t, "performance-expert", sess.Last.Skill)
+}
