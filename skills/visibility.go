@@ -67,7 +67,7 @@ func ReadVisibility(files []string) (Visibility, []error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		} else if err != nil {
-			errs = append(errs, fmt.Errorf("settings %s: %w (its skill settings are not applied)", path, err))
+			errs = append(errs, &SettingsError{Path: path, Err: err})
 			continue
 		}
 		var s struct {
@@ -78,7 +78,7 @@ func ReadVisibility(files []string) (Visibility, []error) {
 			} `json:"permissions"`
 		}
 		if err := json.Unmarshal(data, &s); err != nil {
-			errs = append(errs, fmt.Errorf("settings %s: %w (its skill settings are not applied)", path, err))
+			errs = append(errs, &SettingsError{Path: path, Err: err})
 			continue
 		}
 		for key, on := range s.EnabledPlugins {
@@ -101,6 +101,19 @@ func ReadVisibility(files []string) (Visibility, []error) {
 	}
 	return v, errs
 }
+
+// SettingsError is a settings file whose skill settings could not be
+// applied: it cannot be read, or it is not JSON.
+type SettingsError struct {
+	Path string
+	Err  error
+}
+
+func (e *SettingsError) Error() string {
+	return fmt.Sprintf("settings %s: %v (its skill settings are not applied)", e.Path, e.Err)
+}
+
+func (e *SettingsError) Unwrap() error { return e.Err }
 
 // skillRule reads a permission rule about the Skill tool: "Skill" (every
 // skill: name ""), "Skill(NAME)" or "Skill(NAME *)" (that skill, with

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -137,6 +138,16 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 		}
 		check(size <= budget, "skill listing", detail)
 	}
+	// A settings file that is not JSON: which plugins are enabled and
+	// which skills are kept from the model is not known from it.
+	leftOut = slices.DeleteFunc(leftOut, func(err error) bool {
+		var se *skills.SettingsError
+		if errors.As(err, &se) {
+			check(false, "settings", err.Error())
+			return true
+		}
+		return false
+	})
 	// A skill file that does not parse is left out of the index, with a
 	// warning only from the compile that met it: named here on every run.
 	if len(leftOut) > 0 {

@@ -620,3 +620,17 @@ func TestDoctorFailsOnDamagedLearning(t *testing.T) {
 		})
 	}
 }
+
+// doctor names a settings file whose skill settings cannot be applied as
+// a settings problem, not as a skill file left out.
+func TestDoctorNamesUnreadableSettings(t *testing.T) {
+	a, project := isolate(t), t.TempDir()
+	a.places.ProjectDir = project
+	local := filepath.Join(project, ".claude", "settings.local.json")
+	require.NoError(t, os.MkdirAll(filepath.Dir(local), 0o755))
+	require.NoError(t, os.WriteFile(local, []byte(`{"enabledPlugins": `), 0o644))
+	_, out, _ := runApp(t, a, "doctor")
+	assert.Contains(t, out, "FAIL settings")
+	assert.Contains(t, out, local)
+	assert.NotContains(t, out, "skill files")
+}
