@@ -94,9 +94,9 @@ func (a *app) projectDir() string {
 }
 
 func (a *app) runRemember(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("remember", "remember [--scope user|project] TEXT...", stderr)
+	fs := newFlags("remember", "remember TEXT... [--scope user|project]  (words after -- are text, even -race)", stderr)
 	scope := fs.String("scope", recall.ScopeUser, "user (every project) or project (this project only)")
-	if err := parse(fs, args); err != nil {
+	if err := parseInterspersed(fs, args); err != nil { // README writes the flag after the text
 		return err
 	}
 	text := strings.TrimSpace(strings.Join(fs.Args(), " "))

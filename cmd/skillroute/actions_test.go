@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skillroute/skillroute/action"
+	"github.com/skillroute/skillroute/recall"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -160,6 +161,35 @@ func TestRememberProjectScope(t *testing.T) {
 	assert.Contains(t, errs, `scope "team"`)
 	code, _, _ = runApp(t, a, "remember")
 	assert.Equal(t, 2, code, "nothing to remember is a usage error")
+}
+
+// README writes `remember TEXT [--scope user|project]`: the flag after the
+// text is a flag, not words of the fact; after "--" every word is text.
+func TestRememberFlagsAfterText(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		args      []string
+		wantText  string
+		wantScope string
+	}{
+		{"flag after the text", []string{"staging db is pg-staging", "--scope", "project"}, "staging db is pg-staging", recall.ScopeProject},
+		{"flag between words", []string{"staging", "--scope=project", "db is pg-staging"}, "staging db is pg-staging", recall.ScopeProject},
+		{"flag first", []string{"--scope", "project", "staging db is pg-staging"}, "staging db is pg-staging", recall.ScopeProject},
+		{"words after --", []string{"--", "always", "pass", "-race", "--scope", "project"}, "always pass -race --scope project", recall.ScopeUser},
+		{"flag, then words after --", []string{"--scope", "project", "go", "--", "test", "-race"}, "go test -race", recall.ScopeProject},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := isolate(t)
+			a.cwd = t.TempDir()
+			code, _, errs := runApp(t, a, append([]string{"remember"}, tc.args...)...)
+			require.Equal(t, 0, code, errs)
+			mems, err := recall.ReadMemories(a.memoriesPath())
+			require.NoError(t, err)
+			require.Len(t, mems, 1)
+			assert.Equal(t, tc.wantText, mems[0].Text)
+			assert.Equal(t, tc.wantScope, mems[0].Scope)
+		})
+	}
 }
 
 func writeTools(t *testing.T, a *app) {

@@ -151,18 +151,25 @@ func skillOrNone(skill string) string {
 }
 
 // parseInterspersed parses flags that may follow the positional arguments
-// ("correct SKILL --query TEXT").
+// ("correct SKILL --query TEXT"). After a bare "--" every argument is
+// positional, as for flag.Parse: "remember -- pass -race" remembers words
+// that look like flags.
 func parseInterspersed(fs *flag.FlagSet, args []string) error {
 	var pos []string
 	for {
 		if err := parse(fs, args); err != nil {
 			return err
 		}
-		if fs.NArg() == 0 {
+		rest := fs.Args()
+		if len(rest) == 0 {
 			break
 		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			pos = append(pos, rest...) // Parse stopped at "--", which it consumes
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
 	return fs.Parse(append([]string{"--"}, pos...))
 }
