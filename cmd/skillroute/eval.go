@@ -26,8 +26,12 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 || *split < 0 || *split == 1 {
+	if fs.NArg() != 1 {
 		fs.Usage()
+		return errUsage
+	}
+	if *split < 0 || *split == 1 {
+		fmt.Fprintf(stderr, "--split %d: K is 2 or more (0: no split)\n", *split)
 		return errUsage
 	}
 	ar, err := action.RouterNamed(*routerName)
@@ -59,6 +63,11 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(file.Cases) == 0 && len(file.Sessions) == 0 {
 		return fmt.Errorf("%s: no prompts to evaluate", fs.Arg(0))
+	}
+	// Each part is summarised, empty or not: K past the prompts says
+	// nothing more, and a K of a billion ran out of memory.
+	if n := len(file.Prompts()); *split > n {
+		return fmt.Errorf("--split %d: more parts than the %d prompts of %s", *split, n, fs.Arg(0))
 	}
 	// The JSON summary: the skill figures, and the action figures when
 	// the file labels actions.

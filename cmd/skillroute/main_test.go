@@ -195,6 +195,38 @@ func TestEvalJSONLastLine(t *testing.T) {
 	assert.Contains(t, out, "lang zh")
 }
 
+// --split K takes K from 2 to the number of prompts: a K of a billion
+// made a billion summaries and ran the machine out of memory (a crash,
+// not an error), and 1 or a negative K printed the usage without saying
+// what was wrong.
+func TestEvalSplitBounds(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cases.jsonl")
+	require.NoError(t, os.WriteFile(file, []byte(`{"query": "帮我写单元测试", "expected": "tester-expert"}
+{"query": "你好", "expected": "none"}
+{"id": "s1", "turns": [{"query": "write unit tests", "expected": "tester-expert"}, {"query": "thanks", "expected": "none"}]}
+`), 0o644))
+	for _, tc := range []struct {
+		split string
+		code  int
+		msg   string
+	}{
+		{"2", 0, ""},
+		{"4", 0, ""},
+		{"5", 1, "--split 5: more parts than the 4 prompts of " + file},
+		{"1000000000000", 1, "--split 1000000000000: more parts than the 4 prompts"},
+		{"1", 2, "--split 1: K is 2 or more (0: no split)"},
+		{"-2", 2, "--split -2: K is 2 or more (0: no split)"},
+	} {
+		t.Run(tc.split, func(t *testing.T) {
+			code, _, errOut := runCLI(t, "eval", "--catalog", "builtin", "--split", tc.split, file)
+			assert.Equal(t, tc.code, code, errOut)
+			if tc.msg != "" {
+				assert.Contains(t, errOut, tc.msg)
+			}
+		})
+	}
+}
+
 func TestEvalNamesBadLine(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "bad.jsonl")
 	require.NoError(t, os.WriteFile(file, []byte("{\"query\":\"a\",\"expected\":\"none\"}\n{oops\n"), 0o644))
