@@ -221,7 +221,14 @@ func (a *app) runLearn(args []string, stdout, stderr io.Writer) error {
 	dryRun := fs.Bool("dry-run", false, "learn and evaluate, but adopt nothing")
 	asJSON := fs.Bool("json", false, "print {\"records\",\"train\",\"test\",\"before\",\"after\",\"adopted\",\"reason\"}")
 	rollback := fs.Bool("rollback", false, "restore the N-th newest snapshot of the weights (default 1)")
-	if err := parse(fs, args); err != nil {
+	if err := parseInterspersed(fs, args); err != nil { // "learn 2 --rollback" too
+		return err
+	}
+	allowed := 0
+	if *rollback {
+		allowed = 1 // N
+	}
+	if err := atMostArgs(fs, allowed, stderr); err != nil {
 		return err
 	}
 	dir := a.stateDir
@@ -319,6 +326,9 @@ func (a *app) runCalibrate(args []string, stdout, stderr io.Writer) error {
 	fallbackFile := fs.String("fallback", "", "JSON {category: skill} used where samples are too few")
 	out := fs.String("o", "", "write the table here (default: the state folder, where the router reads it)")
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := atMostArgs(fs, 0, stderr); err != nil {
 		return err
 	}
 	dir := a.stateDir

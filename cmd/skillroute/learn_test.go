@@ -403,3 +403,37 @@ func TestRollbackSaysWhatItRestored(t *testing.T) {
 	assert.Contains(t, out, "none: rolled back to before the first learn")
 	assert.NotContains(t, out, "0001-01-01")
 }
+
+// learn, calibrate, install and uninstall change the state folder or the
+// settings, so a word they do not take is an error, not ignored: `learn 2
+// --rollback` learned and could adopt new weights instead of rolling back
+// (flags stopped at the "2"), `learn rollback` learned, `calibrate
+// minimize-cost` wrote a balanced table over the one in use, and `install
+// dry-run` installed.
+func TestLearnAndCalibrateRefuseStrayArguments(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		err  string // in stderr
+	}{
+		{[]string{"learn", "rollback"}, 2, `unexpected argument "rollback"`},
+		{[]string{"learn", "--dry-run", "now"}, 2, `unexpected argument "now"`},
+		{[]string{"learn", "1", "--rollback"}, 1, "no snapshot 1"},
+		{[]string{"learn", "--rollback", "1", "2"}, 2, `unexpected argument "2"`},
+		{[]string{"calibrate", "minimize-cost"}, 2, `unexpected argument "minimize-cost"`},
+		{[]string{"install", "dry-run"}, 2, `unexpected argument "dry-run"`},
+		{[]string{"uninstall", "project"}, 2, `unexpected argument "project"`},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			a := learnHome(t)
+			confirm(t, a.stateDir, "帮我写单元测试", "tester-expert", time.Now())
+			code, out, errOut := runApp(t, a, tc.args...)
+			assert.Equal(t, tc.code, code, out+errOut)
+			assert.Contains(t, errOut, tc.err)
+			assert.Empty(t, out, "nothing learned or calibrated")
+			assert.NoFileExists(t, filepath.Join(a.stateDir, loader.CalibrationFile))
+			assert.NoFileExists(t, filepath.Join(a.stateDir, learn.WeightsFile))
+			assert.NoFileExists(t, filepath.Join(a.places.Home, ".claude", "settings.json"), "nothing installed")
+		})
+	}
+}
