@@ -78,8 +78,11 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 		ActionRefAcc *float64 `json:"action_ref_acc,omitempty"`
 		ActionRouter string   `json:"action_router,omitempty"`
 	}
+	var all []eval.Outcome // the single prompts, then the turns with context
 	if len(file.Cases) > 0 {
-		rep := summarize(eval.RouteCases(r, file.Cases))
+		outs := eval.RouteCases(r, file.Cases)
+		all = append(all, outs...)
+		rep := summarize(outs)
 		rep.Write(stdout, fmt.Sprintf("%s: %d prompts", fs.Arg(0), len(file.Cases)), *verbose)
 		last.Summary = rep.Summary
 	}
@@ -113,6 +116,12 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 		with.Write(stdout, fmt.Sprintf("%s: the same turns replayed through the hook, with session context", fs.Arg(0)), *verbose)
 		fmt.Fprintf(stdout, "context adds %+.1f points of top-1\n", 100*(with.Summary.Top1-without.Summary.Top1))
 		last.Summary = with.Summary
+		if len(file.Cases) > 0 {
+			// The summary is the whole file's, not its sessions' alone.
+			all = append(all, fused...)
+			last.Summary = summarize(all).Summary
+			fmt.Fprintf(stdout, "%s: all %d prompts and turns: %s\n", fs.Arg(0), len(all), last.Summary.Line())
+		}
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(last)

@@ -227,6 +227,33 @@ func TestEvalSplitBounds(t *testing.T) {
 	}
 }
 
+// A file of single prompts and sessions is summarised whole by --json:
+// its last line counted the sessions' turns alone, dropping the single
+// prompts' figures.
+func TestEvalJSONCountsPromptsAndSessions(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "mixed.jsonl")
+	require.NoError(t, os.WriteFile(file, []byte(`{"query": "帮我写单元测试，用 Jest mock 掉 axios", "expected": "tester-expert"}
+{"query": "你好", "expected": "none"}
+{"id": "s1", "turns": [{"query": "git rebase 之后冲突了怎么解决", "expected": "git-operation-master"}, {"query": "thanks, that's all", "expected": "none"}]}
+`), 0o644))
+	code, out, errOut := runCLI(t, "eval", "--catalog", "builtin", "--json", "--split", "2", file)
+	require.Equal(t, 0, code, errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var s struct {
+		N     int `json:"n"`
+		NoneN int `json:"none_n"`
+		Folds []struct {
+			N     int `json:"n"`
+			NoneN int `json:"none_n"`
+		} `json:"folds"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &s))
+	assert.Equal(t, 2, s.N, "a single prompt and a turn expect a skill")
+	assert.Equal(t, 2, s.NoneN, "a single prompt and a turn expect none")
+	require.Len(t, s.Folds, 2)
+	assert.Equal(t, 4, s.Folds[0].N+s.Folds[0].NoneN+s.Folds[1].N+s.Folds[1].NoneN, "the folds hold every prompt")
+}
+
 func TestEvalNamesBadLine(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "bad.jsonl")
 	require.NoError(t, os.WriteFile(file, []byte("{\"query\":\"a\",\"expected\":\"none\"}\n{oops\n"), 0o644))
