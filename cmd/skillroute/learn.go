@@ -322,7 +322,7 @@ func (a *app) runCalibrate(args []string, stdout, stderr io.Writer) error {
 	data.register(fs, false)
 	preset := fs.String("preset", calibrate.PresetBalanced, "minimize-cost, balanced or maximize-accuracy")
 	minSamples := fs.Int("min-samples", calibrate.DefaultMinSamples, "samples a (category, skill) cell needs to count")
-	tolerance := fs.Float64("tolerance", calibrate.DefaultTolerance, "minimize-cost: accuracy a cheaper skill may give up")
+	tolerance := fs.Float64("tolerance", calibrate.DefaultTolerance, "minimize-cost: accuracy a cheaper skill may give up, a share (0.02: 2 points)")
 	fallbackFile := fs.String("fallback", "", "JSON {category: skill} used where samples are too few")
 	out := fs.String("o", "", "write the table here (default: the state folder, where the router reads it)")
 	if err := parse(fs, args); err != nil {
@@ -330,6 +330,16 @@ func (a *app) runCalibrate(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := atMostArgs(fs, 0, stderr); err != nil {
 		return err
+	}
+	// calibrate.Build takes what is out of range for its default: here it
+	// is an error, as `--tolerance 2` (meant as 2 points) would allow 200.
+	if !(*tolerance >= 0 && *tolerance <= 1) {
+		fmt.Fprintf(stderr, "--tolerance %g: a share of accuracy from 0 to 1 (0.02 is 2 points)\n", *tolerance)
+		return errUsage
+	}
+	if *minSamples < 1 {
+		fmt.Fprintf(stderr, "--min-samples %d: at least 1\n", *minSamples)
+		return errUsage
 	}
 	dir := a.stateDir
 	records, warnings, err := (&feedback.Log{Dir: dir}).Read()

@@ -437,3 +437,34 @@ func TestLearnAndCalibrateRefuseStrayArguments(t *testing.T) {
 		})
 	}
 }
+
+// calibrate's numbers are checked, not replaced: --tolerance is a share
+// (0.02 is the 2 points README gives), and `--tolerance 2`, read as 2
+// points, allowed 200 and picked the cheapest skill whatever its
+// accuracy; a negative or NaN tolerance and a --min-samples under 1
+// became the defaults without a word.
+func TestCalibrateChecksNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--tolerance", "2"}, "--tolerance 2: a share of accuracy from 0 to 1 (0.02 is 2 points)"},
+		{[]string{"--tolerance", "-0.1"}, "--tolerance -0.1: a share of accuracy from 0 to 1"},
+		{[]string{"--tolerance", "NaN"}, "--tolerance NaN: a share of accuracy from 0 to 1"},
+		{[]string{"--min-samples", "0"}, "--min-samples 0: at least 1"},
+		{[]string{"--min-samples", "-5"}, "--min-samples -5: at least 1"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			a := learnHome(t)
+			confirm(t, a.stateDir, "帮我写单元测试", "tester-expert", time.Now())
+			code, out, errOut := runApp(t, a, append([]string{"calibrate", "--preset", "minimize-cost"}, tc.args...)...)
+			assert.Equal(t, 2, code, out+errOut)
+			assert.Contains(t, errOut, tc.err)
+			assert.NoFileExists(t, filepath.Join(a.stateDir, loader.CalibrationFile))
+		})
+	}
+	a := learnHome(t)
+	code, out, errOut := runApp(t, a, "calibrate", "--preset", "minimize-cost", "--tolerance", "0", "--min-samples", "1")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "(min 1 per cell)")
+}
