@@ -91,6 +91,32 @@ func TestRouteExplain(t *testing.T) {
 	assert.Contains(t, out, "field, weight")
 }
 
+// Flags after the prompt are flags: `route fix the login bug --json`
+// printed text, with "--json" routed as a word of the prompt, and a
+// --catalog there routed over the default catalog. After "--" every word
+// is the prompt's.
+func TestRouteFlagsAfterText(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		query string
+	}{
+		{"json last", []string{"write", "unit", "tests", "--json", "--catalog", "builtin"}, "write unit tests"},
+		{"json between", []string{"write", "--json", "unit tests", "--catalog=builtin"}, "write unit tests"},
+		{"words after --", []string{"--json", "--catalog", "builtin", "--", "why", "does", "-race", "fail"}, "why does -race fail"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, append([]string{"route"}, tc.args...)...)
+			require.Equal(t, 0, code, errOut)
+			var d struct {
+				Query string `json:"query"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(out), &d), "JSON asked for: %s", out)
+			assert.Equal(t, tc.query, d.Query)
+		})
+	}
+}
+
 func TestRouteUsage(t *testing.T) {
 	code, _, errOut := runCLI(t, "route")
 	assert.Equal(t, 2, code)
