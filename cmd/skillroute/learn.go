@@ -51,6 +51,12 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
+	queryGiven := false
+	fs.Visit(func(f *flag.Flag) { queryGiven = queryGiven || f.Name == "query" })
+	if queryGiven && strings.TrimSpace(*query) == "" {
+		// Not the session's last prompt: `--query "$UNSET"` names another.
+		return errors.New("--query is empty: give the prompt that was misrouted, or leave --query out for the session's last")
+	}
 	r, err := loader.Open(a.hookConfig(&data, stderr))
 	if err != nil {
 		return err

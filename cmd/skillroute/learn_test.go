@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -467,4 +468,19 @@ func TestCalibrateChecksNumbers(t *testing.T) {
 	code, out, errOut := runApp(t, a, "calibrate", "--preset", "minimize-cost", "--tolerance", "0", "--min-samples", "1")
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "(min 1 per cell)")
+}
+
+// `correct SKILL --query TEXT` with a blank TEXT is refused: it recorded
+// a correction of the prompt "   ", which no prompt will ever be near,
+// and said "recorded".
+func TestCorrectRefusesBlankQuery(t *testing.T) {
+	for _, q := range []string{"", "   ", "\t\n"} {
+		t.Run(fmt.Sprintf("%q", q), func(t *testing.T) {
+			a := learnHome(t)
+			code, out, errOut := runApp(t, a, "correct", "tester-expert", "--query", q)
+			assert.Equal(t, 1, code, out)
+			assert.Contains(t, errOut, "--query is empty")
+			assert.NoFileExists(t, filepath.Join(a.stateDir, feedback.LogFile))
+		})
+	}
 }
