@@ -156,14 +156,17 @@ func Read(path string) (*File, error) {
 				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
 			}
 			s.Line = line
+			if len(s.Turns) == 0 {
+				return nil, fmt.Errorf("%s:%d: session %s has no turns", path, line, s.ID)
+			}
 			for i, t := range s.Turns {
-				if t.Query == "" || t.Expected == "" {
+				if blank(t.Query) || blank(t.Expected) {
 					return nil, fmt.Errorf("%s:%d: turn %d needs query and expected", path, line, i+1)
 				}
 			}
 			out.Sessions = append(out.Sessions, s)
 		case probe.Query != nil && probe.Expected != nil:
-			if *probe.Query == "" || *probe.Expected == "" {
+			if blank(*probe.Query) || blank(*probe.Expected) {
 				return nil, fmt.Errorf("%s:%d: query and expected may not be empty (an abstention is \"none\")", path, line)
 			}
 			var c Case
@@ -181,6 +184,9 @@ func Read(path string) (*File, error) {
 	}
 	return out, sc.Err()
 }
+
+// blank reports whether a label or prompt is empty or white space.
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
 // Outcome is what the router did with one case.
 type Outcome struct {
