@@ -1,6 +1,7 @@
 package eval_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,3 +23,28 @@ func TestReadRefusesEmptyPrompts(t *testing.T) {
 	}
 }
 
+// Every damaged line is named by file and line, in words: a line over the
+// reader's 16 MiB was "bufio.Scanner: token too long" with no file, a
+// project file leaving the session's folder was reported only when the
+// session was replayed, as "session s1: ..." with no file or line, and a
+// line that is no JSON object printed Go's type of the reader.
+func TestReadNamesDamagedLines(t *testing.T) {
+	huge := `{"query": "` + strings.Repeat("x", 17<<20) + `", "expected": "none"}`
+	for _, c := range []struct {
+		lines []string
+		want  string
+		not   string
+	}{
+		{[]string{`{"query": "q", "expected": "none"}`, huge}, "cases.jsonl:2: a line over 16 MiB", ""},
+		{[]string{`{"id": "s1", "project_files": ["../x"], "turns": [{"query": "q", "expected": "none"}]}`}, `cases.jsonl:1: session s1: project file "../x" leaves the project folder`, ""},
+		{[]string{`{"id": "s1", "project_files": [""], "turns": [{"query": "q", "expected": "none"}]}`}, `cases.jsonl:1: session s1: project file "" leaves the project folder`, ""},
+		{[]string{`[1, 2]`}, `cases.jsonl:1: want a JSON object`, "struct"},
+		{[]string{`"q"`}, `cases.jsonl:1: want a JSON object`, "struct"},
+	} {
+		_, err := readLines(t, c.lines...)
+		assert.ErrorContains(t, err, c.want)
+		if err != nil && c.not != "" {
+			assert.NotContains(t, err.Error(), c.not)
+		}
+	}
+}

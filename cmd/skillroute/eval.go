@@ -104,13 +104,13 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 		}
 		plain, err := eval.RouteSessions(r, file.Sessions, false)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", fs.Arg(0), err)
 		}
 		without := eval.Summarize(plain)
 		without.Write(stdout, fmt.Sprintf("%s: %d sessions, %d turns, each turn routed alone (no context)", fs.Arg(0), len(file.Sessions), turns), false)
 		fused, err := eval.RouteSessions(r, file.Sessions, true)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", fs.Arg(0), err) // FILE: line N: session ...
 		}
 		with := summarize(fused)
 		with.Write(stdout, fmt.Sprintf("%s: the same turns replayed through the hook, with session context", fs.Arg(0)), *verbose)

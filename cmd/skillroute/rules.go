@@ -241,7 +241,7 @@ func ablate(r *router.Router, files []labelled) (*ablation, error) {
 					s := files[it.file].file.Sessions[it.session]
 					turns, err := eval.RouteSessions(&without, []eval.Session{s}, true)
 					if err != nil {
-						return nil, err
+						return nil, fmt.Errorf("%s: %w", files[it.file].path, err)
 					}
 					replayed[key] = turns
 				}
