@@ -97,6 +97,16 @@ func (a *app) runRules(args []string, stdout, stderr io.Writer) error {
 			if err != nil {
 				return err
 			}
+			// As eval reads them: a skill by either of its names, and a
+			// label the catalog lacks an error, not a miss either way.
+			if err := f.ResolveLabels(func(label string) (string, bool) {
+				if id := ix.Resolve(label); id >= 0 {
+					return ix.Skills.Name(id), true
+				}
+				return "", false
+			}); err != nil {
+				return err
+			}
 			files = append(files, labelled{path, f})
 		}
 		abl, err := ablate(r, files)

@@ -113,3 +113,46 @@ func TestShippedRulesNoNetLoss(t *testing.T) {
 		assert.Contains(t, out, "0 rules with a net loss")
 	}
 }
+
+// `rules lint --eval` reads labels as eval does: a label the catalog
+// lacks is an error naming its line, and a skill may be named by its
+// header's name. It took labels as written, so a misspelt one (or a
+// title) counted every prompt it labels as a miss with the rule and
+// without, and the rule's fixes and breaks there went unseen, exit 0.
+func TestRulesLintEvalResolvesLabels(t *testing.T) {
+	catalog := tinyCatalog(t)
+	// A skill whose folder is not its header's name: labels may use either.
+	titled := filepath.Join(catalog, "tw2")
+	require.NoError(t, os.MkdirAll(titled, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(titled, "SKILL.md"), []byte("---\nname: slogan-studio\ndescription: slogans\nkeywords:\n  core: [tagline]\n---\nslogans\n"), 0o644))
+	dir := t.TempDir()
+	rulesFile := filepath.Join(dir, "rules.yaml")
+	require.NoError(t, os.WriteFile(rulesFile, []byte(`rules:
+  - id: tdd
+    trigger: 'tdd'
+    boost: test-writer
+    penalty: [dev-generalist]
+    weight: 0.4
+  - id: tagline
+    trigger: 'tagline'
+    boost: tw2
+    penalty: [copy-writer]
+    weight: 0.4
+`), 0o644))
+	bad := filepath.Join(dir, "bad.jsonl")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"query": "用 TDD 的方式实现，先写测试", "expected": "test-writer"}
+{"query": "TDD 实现购物车功能", "expected": "test-writter"}
+`), 0o644))
+	code, out, errOut := runCLI(t, "rules", "lint", "--catalog", catalog, "--eval", bad, rulesFile)
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, errOut, bad+`:2: expected "test-writter": no such skill in the catalog`)
+
+	good := filepath.Join(dir, "good.jsonl")
+	require.NoError(t, os.WriteFile(good, []byte(`{"query": "用 TDD 的方式实现，先写测试", "expected": "test-writer"}
+{"query": "slogan 文案 广告 tagline", "expected": "slogan-studio"}
+`), 0o644))
+	code, out, errOut = runCLI(t, "rules", "lint", "--catalog", catalog, "--eval", good, "-v", rulesFile)
+	assert.Equal(t, 0, code, out+errOut)
+	assert.Contains(t, out, `tagline fixes `+good+` prompt 2: "slogan 文案 广告 tagline" (want tw2)`,
+		"labelled by its title, the prompt is tw2's: the rule that routes it there fixes it")
+}
