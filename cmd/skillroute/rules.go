@@ -315,12 +315,13 @@ func (a *ablation) write(w io.Writer, verbose bool) []string {
 	return slices.Clip(losses)
 }
 
-// where names a labelled prompt: file and line of a single prompt's
-// position, or session and turn.
+// where names a labelled prompt by file and line, and a session's turn
+// by its number too.
 func (a *ablation) where(it item) string {
 	f := a.files[it.file]
 	if it.session < 0 {
-		return fmt.Sprintf("%s prompt %d", f.path, it.turn+1)
+		return fmt.Sprintf("%s:%d", f.path, f.file.Cases[it.turn].Line)
 	}
-	return fmt.Sprintf("%s session %s turn %d", f.path, f.file.Sessions[it.session].ID, it.turn+1)
+	s := f.file.Sessions[it.session]
+	return fmt.Sprintf("%s:%d: session %s turn %d", f.path, s.Line, s.ID, it.turn+1)
 }
