@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	iofs "io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -58,6 +59,13 @@ func (a *app) actionCached() bool {
 // (actionFiles) with their compiled indexes, cached beside the router's,
 // the enabled policy, and the router asked for.
 func (a *app) actionLayer(f actionFlags) (*action.Layer, error) {
+	if f.memories != "" {
+		// Named, it must be there (the state folder's may be absent, as
+		// --tools' is): a typo routed with no memories, unsaid.
+		if _, err := os.Stat(f.memories); err != nil {
+			return nil, err
+		}
+	}
 	mems, tools, optional := a.actionFiles(f)
 	l, err := action.OpenLayer(mems, tools, optional, a.cacheDir())
 	if err != nil {

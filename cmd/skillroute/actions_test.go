@@ -224,6 +224,23 @@ func TestNewUserToolHint(t *testing.T) {
 	assert.Equal(t, []action.Step{{Action: action.CallTool, Ref: "lsof-port"}}, r.Steps, "--tools FILE replaces the state folder's")
 }
 
+// A memories or tools file named with --memories or --tools must be
+// there: a missing --memories (a typo) routed with no memories at all,
+// silently, while a missing --tools was an error.
+func TestRouteNamedActionFilesMustExist(t *testing.T) {
+	a := withBuiltin(t)
+	missing := filepath.Join(t.TempDir(), "memories.jsonl")
+	for _, flag := range []string{"--memories", "--tools"} {
+		code, out, errOut := runApp(t, a, "route", flag, missing, "how do we deploy this service?")
+		assert.Equal(t, 1, code, flag+": "+out)
+		assert.Contains(t, errOut, missing, flag)
+		assert.Contains(t, errOut, "no such file", flag)
+	}
+	// The state folder's files may be absent: nothing remembered yet.
+	code, _, errOut := runApp(t, a, "route", "how do we deploy this service?")
+	assert.Equal(t, 0, code, errOut)
+}
+
 // An ambiguous, risky request with weak candidates gets a one-line
 // suggestion to ask first.
 func TestNewUserClarifyingSuggestion(t *testing.T) {
