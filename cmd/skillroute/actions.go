@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	iofs "io/fs"
@@ -319,7 +320,7 @@ func (a *app) runPolicy(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("policy", "policy [--enable | --disable] [--explore RATE] [--json]", stderr)
 	enable := fs.Bool("enable", false, "let the hook use the learned success rates")
 	disable := fs.Bool("disable", false, "stop the hook using them")
-	explore := fs.Float64("explore", -1, fmt.Sprintf("exploration rate, 0 (off, the default) to %g", action.MaxExplore))
+	explore := fs.Float64("explore", 0, fmt.Sprintf("exploration rate, 0 (off, the default) to %g; not given, the policy's stays", action.MaxExplore))
 	asJSON := fs.Bool("json", false, "print the policy as JSON")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -328,7 +329,9 @@ func (a *app) runPolicy(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	if *explore > action.MaxExplore || (*explore < 0 && *explore != -1) {
+	exploreGiven := false
+	fs.Visit(func(f *flag.Flag) { exploreGiven = exploreGiven || f.Name == "explore" })
+	if exploreGiven && !(*explore >= 0 && *explore <= action.MaxExplore) { // NaN and -1 too: no longer "not given"
 		return fmt.Errorf("--explore %g: the rate is between 0 and %g", *explore, action.MaxExplore)
 	}
 	path := filepath.Join(a.stateDir, action.PolicyFile)
@@ -366,7 +369,7 @@ func (a *app) runPolicy(args []string, stdout, stderr io.Writer) error {
 	if *disable {
 		p.Enabled = false
 	}
-	if *explore >= 0 {
+	if exploreGiven {
 		p.Explore = *explore
 	}
 	if err := p.Save(path); err != nil {

@@ -448,3 +448,21 @@ func TestPolicyRebuildsDamagedFile(t *testing.T) {
 		})
 	}
 }
+
+// --explore takes a rate from 0 to action.MaxExplore: NaN and -1 (the
+// flag's "not given") were taken for no change and the command said
+// nothing, the policy kept its rate.
+func TestPolicyExploreBounds(t *testing.T) {
+	for _, v := range []string{"NaN", "-1", "-0.5", "0.5", "+Inf"} {
+		t.Run(v, func(t *testing.T) {
+			a := isolate(t)
+			code, _, errs := runApp(t, a, "policy", "--explore", v)
+			assert.Equal(t, 1, code, errs)
+			assert.Contains(t, errs, "--explore "+v+": the rate is between 0 and 0.1")
+		})
+	}
+	a := isolate(t)
+	code, out, errs := runApp(t, a, "policy", "--explore", "0.1")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "exploration 0.1")
+}
