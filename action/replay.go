@@ -173,7 +173,14 @@ func Replay(ts []Trajectory, r Router, p *Policy) ReplayReport {
 				}
 			}
 		}
-		replayed.add(d, Tokens(d, in), shared)
+		tokens := Tokens(d, in)
+		if sameSteps(d, t.Decision) && d.Question == t.Decision.Question {
+			// The logged decision's injection, counted from its text:
+			// the estimate (a skill line a flat skillLineTokens) would
+			// show an agreeing router as injecting less than logged.
+			tokens = t.Tokens
+		}
+		replayed.add(d, tokens, shared)
 	}
 	if len(ts) > 0 {
 		rep.Agreement = float64(agree) / float64(len(ts))

@@ -236,3 +236,37 @@ func TestReplay(t *testing.T) {
 	assert.Contains(t, withPolicy.Changed, Change{Category: "deploy", From: LoadSkill, To: DirectAnswer, Count: 1},
 		"a skill that never helped in deploy prompts is no longer loaded")
 }
+
+// A replayed decision that is the logged one injects what the logged one
+// did: its tokens are the logged count (the hook's text, the skill line
+// with its evidence), not the estimate from the candidates (a skill line
+// a flat 30). `replay --compare` showed a router agreeing on every
+// decision as injecting fewer tokens than logged (p50 30 against 31, p95
+// 30 against 41 on a state folder of 90 hook decisions).
+func TestReplayTokensOfTheSameDecision(t *testing.T) {
+	dir := t.TempDir()
+	skill := fSkill
+	skill.Confidence = 0.6
+	for i, in := range []Input{
+		{Prompt: "the deploy pipeline", Category: "deploy", Candidates: []Candidate{skill}},
+		{Prompt: "deploy through the pipeline once the checks pass", Category: "deploy", Candidates: []Candidate{fMemory, fSkill, fTool}},
+	} {
+		in.ID = fmt.Sprintf("d%d", i)
+		d := Feature{}.Decide(in)
+		est := Tokens(d, in)
+		tr := Trajectory{ID: in.ID, Session: "s", Time: t0.Add(time.Duration(i) * time.Minute), Router: "feature", Input: in, Decision: d, Tokens: est + 11}
+		require.NoError(t, LogDecision(context.Background(), dir, tr))
+	}
+	ts, _, err := ReadTrajectories(dir, time.Time{})
+	require.NoError(t, err)
+	same := Replay(ts, Feature{}, nil)
+	require.Equal(t, 1.0, same.Agreement)
+	assert.Equal(t, same.Logged.TokensP50, same.Replayed.TokensP50)
+	assert.Equal(t, same.Logged.TokensP95, same.Replayed.TokensP95)
+	rule := Replay(ts, Rule{}, nil)
+	require.Less(t, rule.Agreement, 1.0, "the rule router never composes")
+	// d0 it shares (logged: the estimate 30 + 11), d1 it changes to a
+	// tool call, estimated (25): nearest ranks 25 and 41.
+	assert.Equal(t, fTool.Tokens, rule.Replayed.TokensP50, "the decision it changes is estimated")
+	assert.Equal(t, same.Logged.TokensP50, rule.Replayed.TokensP95, "the decision it shares counts as logged")
+}

@@ -34,8 +34,8 @@ func smallRules(tb testing.TB) []byte {
   - id: k8s
     trigger: 'kubectl|k8s'
     boost: kubernetes-specialist
-    exclusive_with: devops-expert
     weight: 0.2
+    mutual_exclusion: {with: pentest}
 `), known)
 	require.NoError(tb, err)
 	path := filepath.Join(tb.TempDir(), "rules.bin")

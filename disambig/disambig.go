@@ -332,6 +332,10 @@ type RuleSpec struct {
 	ExclusiveWith string
 	OnKeyword     string
 	Line          int // where the rule starts in its file; 0 if the format has no lines
+	// Unknown are the fields the file gives the rule that no rule has: a
+	// misspelt "penalties" or "example" would be ignored, the rule
+	// loading without it.
+	Unknown []string
 }
 
 // BuildOptions say how Build treats a rule it cannot use.
@@ -366,6 +370,10 @@ func Build(file string, specs []RuleSpec, known func(string) bool, opt BuildOpti
 			probs = append(probs, Problem{File: file, Line: e.Line, RuleID: e.ID, Reason: fmt.Sprintf("duplicate id (first at rule %d)", prev+1)})
 		}
 		ids[e.ID] = i
+		if e.ExclusiveWith != "" && !slices.ContainsFunc(specs, func(o RuleSpec) bool { return o.ID == e.ExclusiveWith }) {
+			// Never fires with it: the exclusion would do nothing.
+			probs = append(probs, Problem{File: file, Line: e.Line, RuleID: e.ID, Reason: fmt.Sprintf("mutual_exclusion names no rule of the file (%q)", e.ExclusiveWith)})
+		}
 		for k := range probs {
 			probs[k].Rule, probs[k].Skipped = i+1, r == nil
 		}
@@ -416,11 +424,30 @@ func joinProblems(ps []Problem) error {
 	return fmt.Errorf("%s", strings.Join(msgs, "\n"))
 }
 
+// ruleFields are the fields of a rule, and of its mutual_exclusion.
+var ruleFields = map[string][]string{
+	"":                 {"id", "note", "trigger", "boost", "penalty", "weight", "examples", "mutual_exclusion"},
+	"mutual_exclusion": {"with", "on_keyword"},
+}
+
 func decode(data []byte) ([]RuleSpec, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, err
+	}
+	if len(root.Content) == 1 && root.Content[0].Kind == yaml.MappingNode {
+		top := root.Content[0].Content
+		for i := 0; i+1 < len(top); i += 2 {
+			if k := top[i]; k.Value != "rules" {
+				// "rule:" read as no rules at all, and lint said ok.
+				return nil, fmt.Errorf("line %d: unknown key %q (a rules file holds rules:)", k.Line, k.Value)
+			}
+		}
+	}
 	var doc struct {
 		Rules []yaml.Node `yaml:"rules"`
 	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	if err := root.Decode(&doc); err != nil {
 		return nil, err
 	}
 	out := make([]RuleSpec, len(doc.Rules))
@@ -430,12 +457,32 @@ func decode(data []byte) ([]RuleSpec, error) {
 			return nil, fmt.Errorf("line %d: %v", doc.Rules[i].Line, err)
 		}
 		out[i] = RuleSpec{ID: e.ID, Note: e.Note, Trigger: e.Trigger, Boost: e.Boost, Penalty: e.Penalty,
-			Weight: e.Weight, Examples: e.Examples, Line: doc.Rules[i].Line}
+			Weight: e.Weight, Examples: e.Examples, Line: doc.Rules[i].Line, Unknown: unknownFields(&doc.Rules[i], "")}
 		if me := e.MutualExclusion; me != nil {
 			out[i].ExclusiveWith, out[i].OnKeyword = me.With, me.OnKeyword
 		}
 	}
 	return out, nil
+}
+
+// unknownFields returns the keys of a rule's mapping (or of its field
+// named in) that ruleFields lacks, as "in.key".
+func unknownFields(n *yaml.Node, in string) []string {
+	var out []string
+	for i := 0; n.Kind == yaml.MappingNode && i+1 < len(n.Content); i += 2 {
+		key, val := n.Content[i].Value, n.Content[i+1]
+		name := key
+		if in != "" {
+			name = in + "." + key
+		}
+		switch {
+		case !slices.Contains(ruleFields[in], key):
+			out = append(out, name)
+		case in == "" && ruleFields[key] != nil:
+			out = append(out, unknownFields(val, key)...)
+		}
+	}
+	return out
 }
 
 func build(file string, e RuleSpec, known func(string) bool, lenient bool) (*Rule, []Problem) {
@@ -445,6 +492,9 @@ func build(file string, e RuleSpec, known func(string) bool, lenient bool) (*Rul
 	}
 	r := &Rule{ID: e.ID, Note: e.Note, Boost: e.Boost, Weight: e.Weight, Examples: e.Examples, Line: e.Line, kw: &matcher{}}
 	fatal := false
+	for _, f := range e.Unknown {
+		bad("unknown field %q", f)
+	}
 	if strings.TrimSpace(e.Trigger) == "" {
 		bad("no trigger")
 		fatal = true

@@ -353,6 +353,16 @@ func TestParseErrors(t *testing.T) {
 			`rules.yaml:2: rule self: penalises the skill it boosts ("devops-expert")`},
 		{"duplicate id", "  - id: twice\n    trigger: x\n    boost: devops-expert\n    weight: 0.3\n  - id: twice\n    trigger: y\n    boost: devops-expert\n    weight: 0.3\n",
 			"rules.yaml:6: rule twice: duplicate id (first at rule 1)"},
+		// A misspelt field was ignored: the rule loaded without its
+		// penalty or examples and `rules lint` said ok.
+		{"misspelt penalty", "  - id: typo\n    trigger: x\n    boost: devops-expert\n    penalties: [tester-expert]\n    weight: 0.3\n",
+			`rules.yaml:2: rule typo: unknown field "penalties"`},
+		{"misspelt examples", "  - id: typo\n    trigger: x\n    boost: devops-expert\n    weight: 0.3\n    example: [x marks it]\n",
+			`rules.yaml:2: rule typo: unknown field "example"`},
+		{"misspelt exclusion key", "  - id: a\n    trigger: x\n    boost: devops-expert\n    weight: 0.3\n  - id: b\n    trigger: y\n    boost: devops-expert\n    weight: 0.3\n    mutual_exclusion: {with: a, on_keywords: x}\n",
+			`rules.yaml:6: rule b: unknown field "mutual_exclusion.on_keywords"`},
+		{"exclusion with no rule", "  - id: a\n    trigger: x\n    boost: devops-expert\n    weight: 0.3\n    mutual_exclusion: {with: nosuch}\n",
+			`rules.yaml:2: rule a: mutual_exclusion names no rule of the file ("nosuch")`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -380,6 +390,7 @@ func TestParseYAMLErrors(t *testing.T) {
 		{"syntax", "rules:\n  - id: a\n    trigger: [x\n", "line "},
 		{"wrong type", "rules:\n  - id: a\n    trigger: x\n    weight: [1]\n", "line 4"},
 		{"rule is no mapping", "rules:\n  - just a string\n", "line 2"},
+		{"misspelt rules key", "rule:\n  - id: a\n    trigger: x\n", `line 1: unknown key "rule"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

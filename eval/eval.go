@@ -27,6 +27,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -135,8 +136,10 @@ func Read(path string) (*File, error) {
 	defer f.Close()
 	out := &File{Path: path}
 	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for line := 1; sc.Scan(); line++ {
+	const maxLine = 1 << 24
+	sc.Buffer(make([]byte, 1<<20), maxLine)
+	line := 1
+	for ; sc.Scan(); line++ {
 		text := strings.TrimSpace(sc.Text())
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
@@ -147,6 +150,9 @@ func Read(path string) (*File, error) {
 			Expected *string         `json:"expected"`
 		}
 		if err := json.Unmarshal([]byte(text), &probe); err != nil {
+			if _, ok := err.(*json.UnmarshalTypeError); ok { // JSON, but no object: say what is wanted, not Go's type
+				return nil, fmt.Errorf(`%s:%d: want a JSON object, {"query", "expected"} or a session {"id", "turns"}`, path, line)
+			}
 			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
 		}
 		switch {
@@ -156,14 +162,24 @@ func Read(path string) (*File, error) {
 				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
 			}
 			s.Line = line
+			if len(s.Turns) == 0 {
+				return nil, fmt.Errorf("%s:%d: session %s has no turns", path, line, s.ID)
+			}
+			for _, pf := range s.ProjectFiles {
+				// Checked here, so that the error names the line, not
+				// only when the session is replayed (projectTypes).
+				if !filepath.IsLocal(filepath.FromSlash(strings.TrimSuffix(pf, "/"))) {
+					return nil, fmt.Errorf("%s:%d: session %s: project file %q leaves the project folder", path, line, s.ID, pf)
+				}
+			}
 			for i, t := range s.Turns {
-				if t.Query == "" || t.Expected == "" {
+				if blank(t.Query) || blank(t.Expected) {
 					return nil, fmt.Errorf("%s:%d: turn %d needs query and expected", path, line, i+1)
 				}
 			}
 			out.Sessions = append(out.Sessions, s)
 		case probe.Query != nil && probe.Expected != nil:
-			if *probe.Query == "" || *probe.Expected == "" {
+			if blank(*probe.Query) || blank(*probe.Expected) {
 				return nil, fmt.Errorf("%s:%d: query and expected may not be empty (an abstention is \"none\")", path, line)
 			}
 			var c Case
@@ -179,8 +195,17 @@ func Read(path string) (*File, error) {
 			return nil, fmt.Errorf("%s:%d: a line needs \"query\" and \"expected\", or \"turns\"", path, line)
 		}
 	}
-	return out, sc.Err()
+	switch err := sc.Err(); {
+	case errors.Is(err, bufio.ErrTooLong):
+		return nil, fmt.Errorf("%s:%d: a line over %d MiB", path, line, maxLine>>20)
+	case err != nil:
+		return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+	}
+	return out, nil
 }
+
+// blank reports whether a label or prompt is empty or white space.
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
 // Outcome is what the router did with one case.
 type Outcome struct {

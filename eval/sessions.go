@@ -33,7 +33,7 @@ func RouteSessions(r *router.Router, sessions []Session, withContext bool) ([]Ou
 		}
 		outs, err := replay(r, s)
 		if err != nil {
-			return nil, fmt.Errorf("session %s: %w", s.ID, err)
+			return nil, fmt.Errorf("line %d: session %s: %w", s.Line, s.ID, err)
 		}
 		out = append(out, outs...)
 	}

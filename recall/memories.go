@@ -6,7 +6,8 @@
 // fact: {"id","text","scope","project","created"}. `skillroute remember`
 // adds one, `skillroute memories forget ID` removes one; both rewrite the
 // file atomically under its lock, so concurrent sessions never lose a
-// fact. A project-scoped memory belongs to the project folder it was
+// fact, and touch only the line they add or remove: comments (#), blank
+// lines and fields a person wrote stay. A project-scoped memory belongs to the project folder it was
 // stored in and is recalled only there; a user-scoped one everywhere.
 // Fixture files may give "age_days" instead of a creation time.
 //
@@ -167,7 +168,7 @@ func Remember(ctx context.Context, path string, m Memory) (stored Memory, added 
 		m.Project = ""
 	}
 	err = store.Lock(ctx, path, func() error {
-		mems, err := ReadMemories(path)
+		data, mems, err := readMemoriesFile(path)
 		if err != nil {
 			return err
 		}
@@ -183,7 +184,16 @@ func Remember(ctx context.Context, path string, m Memory) (stored Memory, added 
 		}
 		m.ID = "m" + strconv.Itoa(next+1)
 		stored, added = m, true
-		return writeMemories(path, append(mems, m))
+		line, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		// Appended to the file as it is: its comments, blank lines and
+		// fields this version does not know stay as written.
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			data = append(data, '\n')
+		}
+		return store.WriteFile(path, append(append(data, line...), '\n'))
 	})
 	return stored, added, err
 }
@@ -193,17 +203,14 @@ func Remember(ctx context.Context, path string, m Memory) (stored Memory, added 
 func Forget(ctx context.Context, path, id string) (Memory, error) {
 	var gone Memory
 	err := store.Lock(ctx, path, func() error {
-		mems, err := ReadMemories(path)
+		data, mems, err := readMemoriesFile(path)
 		if err != nil {
 			return err
 		}
-		kept := mems[:0:0]
 		for _, m := range mems {
 			if m.ID == id {
 				gone = m
-				continue
 			}
-			kept = append(kept, m)
 		}
 		if gone.ID == "" {
 			ids := make([]string, len(mems))
@@ -216,9 +223,46 @@ func Forget(ctx context.Context, path, id string) (Memory, error) {
 			sortIDs(ids)
 			return fmt.Errorf("no memory %q (there are: %s)", id, strings.Join(ids, ", "))
 		}
-		return writeMemories(path, kept)
+		// Only the memory's line goes: every other line stays as written.
+		var kept []byte
+		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+			if lineID(line) != id {
+				kept = append(kept, line...)
+			}
+		}
+		return store.WriteFile(path, kept)
 	})
 	return gone, err
+}
+
+// readMemoriesFile reads a memories file (a missing one is empty) and
+// parses it.
+func readMemoriesFile(path string) ([]byte, []Memory, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	mems, err := ParseMemories(path, data)
+	return data, mems, err
+}
+
+// lineID is the id of the memory a line of the file holds, "" for a
+// comment or a blank line.
+func lineID(line []byte) string {
+	text := bytes.TrimSpace(line)
+	if len(text) == 0 || text[0] == '#' {
+		return ""
+	}
+	var m struct {
+		ID string `json:"id"`
+	}
+	if json.Unmarshal(text, &m) != nil {
+		return "" // ParseMemories has accepted every line
+	}
+	return m.ID
 }
 
 // sortIDs orders "m2" before "m10".
@@ -237,19 +281,4 @@ func sortIDs(ids []string) {
 		}
 		return ids[i] < ids[j]
 	})
-}
-
-// writeMemories replaces the file with the memories, one line each; the
-// caller holds the file's lock.
-func writeMemories(path string, mems []Memory) error {
-	var buf bytes.Buffer
-	for _, m := range mems {
-		line, err := json.Marshal(m)
-		if err != nil {
-			return err
-		}
-		buf.Write(line)
-		buf.WriteByte('\n')
-	}
-	return store.WriteFile(path, buf.Bytes())
 }

@@ -1,7 +1,9 @@
 package recall
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillroute/skillroute/store"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -143,4 +146,53 @@ func TestMemoryScope(t *testing.T) {
 	}
 	assert.Equal(t, 48*time.Hour, project.Age(now))
 	assert.Zero(t, project.Age(now.Add(-72*time.Hour)), "a clock set back gives no negative age")
+}
+
+// remember and forget rewrite memories.jsonl, which its reader lets a
+// person annotate: comment lines, blank lines and fields the reader does
+// not know stay as written. Both rewrote the file from the parsed
+// memories, dropping them.
+func TestRememberAndForgetKeepWhatTheFileHolds(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), MemoriesFile)
+	hand := "# facts for the payments team\n" +
+		`{"id":"m1","text":"staging db is pg-staging:6432","scope":"user","note":"ask Ana before changing"}` + "\n" +
+		"\n" +
+		`{"id":"m2","text":"deploys go through fly.io","scope":"user"}` + "\n"
+	require.NoError(t, os.WriteFile(path, []byte(hand), 0o600))
+
+	m, added, err := Remember(ctx, path, Memory{Text: "the CI runs on buildkite"})
+	require.NoError(t, err)
+	require.True(t, added)
+	assert.Equal(t, "m3", m.ID)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(data), hand), "what was there stays as written:\n%s", data)
+
+	_, err = Forget(ctx, path, "m2")
+	require.NoError(t, err)
+	data, err = os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "# facts for the payments team\n")
+	assert.Contains(t, string(data), `"note":"ask Ana before changing"`)
+	assert.NotContains(t, string(data), "fly.io")
+	mems, err := ReadMemories(path)
+	require.NoError(t, err)
+	require.Len(t, mems, 2)
+	assert.Equal(t, "m1", mems[0].ID)
+	assert.Equal(t, "m3", mems[1].ID)
+}
+
+// writeMemories replaces the file with the memories, one line each.
+func writeMemories(path string, mems []Memory) error {
+	var buf bytes.Buffer
+	for _, m := range mems {
+		line, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		buf.Write(line)
+		buf.WriteByte('\n')
+	}
+	return store.WriteFile(path, buf.Bytes())
 }

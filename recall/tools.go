@@ -3,6 +3,7 @@ package recall
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -32,6 +33,9 @@ type Tool struct {
 	// remembered fact can supply.
 	Requires []string `yaml:"requires,omitempty" json:"requires,omitempty"`
 }
+
+// toolFields are the fields a tool may have.
+var toolFields = []string{"name", "description", "risk", "cost", "requires"}
 
 // ReadTools reads a tools file; a missing file is fs.ErrNotExist.
 func ReadTools(path string) ([]Tool, error) {
@@ -78,8 +82,14 @@ func ParseTools(name string, data []byte) ([]Tool, error) {
 		t.Name, t.Description = strings.TrimSpace(t.Name), strings.TrimSpace(t.Description)
 		has := map[string]bool{}
 		if item.Kind == yaml.MappingNode {
-			for i := 0; i < len(item.Content); i += 2 {
-				has[item.Content[i].Value] = true
+			for i := 0; i+1 < len(item.Content); i += 2 {
+				key := item.Content[i]
+				if !slices.Contains(toolFields, key.Value) {
+					// Ignored, a misspelt risk left the default 0.5,
+					// under the risk gate: a dangerous tool suggested.
+					return nil, fmt.Errorf("%s:%d: tool %s: unknown field %q (fields: %s)", name, key.Line, t.Name, key.Value, strings.Join(toolFields, ", "))
+				}
+				has[key.Value] = true
 			}
 		}
 		switch {
@@ -96,10 +106,10 @@ func ParseTools(name string, data []byte) ([]Tool, error) {
 		if !has["cost"] {
 			t.Cost = DefaultCost
 		}
-		if t.Risk < 0 || t.Risk > 1 {
+		if !(t.Risk >= 0 && t.Risk <= 1) { // NaN too
 			return nil, fmt.Errorf("%s:%d: tool %s: risk %g is outside [0, 1]", name, item.Line, t.Name, t.Risk)
 		}
-		if t.Cost < 0 || t.Cost > 1 {
+		if !(t.Cost >= 0 && t.Cost <= 1) {
 			return nil, fmt.Errorf("%s:%d: tool %s: cost %g is outside [0, 1]", name, item.Line, t.Name, t.Cost)
 		}
 		for _, r := range t.Requires {

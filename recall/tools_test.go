@@ -52,6 +52,11 @@ func TestParseToolsErrors(t *testing.T) {
 		{"- name: a\n  description: b\n  risk: high\n", "tools.yaml:1:"},
 		{"name: a\n", "tools.yaml:1: expected a list of tools"},
 		{"- [a\n", "tools.yaml:"},
+		// A misspelt risk was ignored and the tool took the default 0.5,
+		// under the 0.7 gate: a tool written as dangerous was suggested.
+		{"- name: drop-db\n  description: drop the database\n  riks: 0.9\n", `tools.yaml:3: tool drop-db: unknown field "riks" (fields: name, description, risk, cost, requires)`},
+		{"- name: a\n  description: b\n  risk: .nan\n", "tools.yaml:1: tool a: risk NaN is outside [0, 1]"},
+		{"- name: a\n  description: b\n  cost: .nan\n", "tools.yaml:1: tool a: cost NaN is outside [0, 1]"},
 	} {
 		_, err := ParseTools("tools.yaml", []byte(c.data))
 		assert.ErrorContains(t, err, c.want, c.data)

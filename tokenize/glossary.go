@@ -1,9 +1,12 @@
 package tokenize
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strings"
@@ -57,10 +60,13 @@ func (f *GlossaryFile) Words() []string {
 // or an entry without an English term, is an error naming the entry.
 func ParseGlossary(name string, data []byte) (*GlossaryFile, error) {
 	var f struct {
+		Source  yaml.Node           `yaml:"source"` // where it was made from, any fields
 		Entries map[string][]string `yaml:"entries"`
 	}
-	if err := yaml.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true) // "entry:" would read as an empty glossary
+	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %s", name, goTypeName.ReplaceAllString(err.Error(), ""))
 	}
 	for zh, en := range f.Entries {
 		if !isAllHan(zh) {

@@ -67,6 +67,9 @@ func TestParseGlossary(t *testing.T) {
 		{"no terms", "entries:\n  数据库: []\n", "g.yaml: entry 数据库: needs English terms"},
 		{"empty term", "entries:\n  数据库: [database, '']\n", "g.yaml: entry 数据库: needs English terms"},
 		{"not yaml", "entries: [\n", "g.yaml: "},
+		// "entry:" read as an empty glossary: --glossary FILE then
+		// translated nothing, unsaid.
+		{"misspelt entries key", "entry:\n  数据库: [database]\n", "g.yaml: yaml: unmarshal errors:\n  line 1: field entry not found"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := tokenize.ParseGlossary("g.yaml", []byte(tt.data))

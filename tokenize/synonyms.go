@@ -1,8 +1,12 @@
 package tokenize
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -149,13 +153,21 @@ func NewSynonyms(groups ...SynonymGroup) (*Synonyms, error) {
 
 // synonymFile is our synonym file (rules/synonyms.yaml).
 type synonymFile struct {
-	Groups []struct {
-		ID     string   `yaml:"id"`
-		Note   string   `yaml:"note"`
-		Words  []string `yaml:"words"`
-		Weight float64  `yaml:"weight"`
-	} `yaml:"groups"`
+	Groups []synonymEntry `yaml:"groups"`
 }
+
+// synonymEntry is one group of our synonym file (a named type: a YAML
+// error names it, and goTypeName takes the name out).
+type synonymEntry struct {
+	ID     string   `yaml:"id"`
+	Note   string   `yaml:"note"`
+	Words  []string `yaml:"words"`
+	Weight float64  `yaml:"weight"`
+}
+
+// goTypeName is the reader's Go type in a YAML error ("field x not found
+// in type tokenize.synonymFile"), which says nothing to the file's author.
+var goTypeName = regexp.MustCompile(` in type [\w.]+`)
 
 // ParseSynonyms reads our synonym file (YAML; see rules/synonyms.yaml):
 // groups of words, each group expanding at its weight, SynonymWeight by
@@ -163,8 +175,12 @@ type synonymFile struct {
 // adapter (package bookworm), which calls NewSynonyms.
 func ParseSynonyms(name string, data []byte) (*Synonyms, error) {
 	var f synonymFile
-	if err := yaml.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	// A misspelt key is an error: "group:" read as no groups at all,
+	// which --synonyms puts in place of the built-in ones.
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %s", name, goTypeName.ReplaceAllString(err.Error(), ""))
 	}
 	groups := make([]SynonymGroup, len(f.Groups))
 	for gi, g := range f.Groups {

@@ -482,6 +482,11 @@ func TestSynonymErrors(t *testing.T) {
 		{"one word", "my-syn.yaml", "groups:\n  - id: solo\n    words: [only]\n", "group solo"},
 		{"weight too high", "my-syn.yaml", "groups:\n  - id: heavy\n    words: [a, b]\n    weight: 1.5\n", "group heavy: weight 1.50 must be above 0 and below 1"},
 		{"negative weight, unnamed group", "my-syn.yaml", "groups:\n  - words: [a, b]\n  - words: [c, d]\n    weight: -0.5\n", "group #2: weight -0.50"},
+		// A misspelt key was ignored: "group:" read as a file of no
+		// groups, which --synonyms puts in place of the built-in ones,
+		// and "weigth:" left the group at the default weight.
+		{"misspelt groups key", "my-syn.yaml", "group:\n  - id: perf\n    words: [性能, performance]\n", `line 1: field group not found`},
+		{"misspelt weight", "my-syn.yaml", "groups:\n  - id: perf\n    words: [性能, performance]\n    weigth: 0.3\n", `line 4: field weigth not found`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	iofs "io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -58,6 +60,13 @@ func (a *app) actionCached() bool {
 // (actionFiles) with their compiled indexes, cached beside the router's,
 // the enabled policy, and the router asked for.
 func (a *app) actionLayer(f actionFlags) (*action.Layer, error) {
+	if f.memories != "" {
+		// Named, it must be there (the state folder's may be absent, as
+		// --tools' is): a typo routed with no memories, unsaid.
+		if _, err := os.Stat(f.memories); err != nil {
+			return nil, err
+		}
+	}
 	mems, tools, optional := a.actionFiles(f)
 	l, err := action.OpenLayer(mems, tools, optional, a.cacheDir())
 	if err != nil {
@@ -94,9 +103,9 @@ func (a *app) projectDir() string {
 }
 
 func (a *app) runRemember(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("remember", "remember [--scope user|project] TEXT...", stderr)
+	fs := newFlags("remember", "remember TEXT... [--scope user|project]  (words after -- are text, even -race)", stderr)
 	scope := fs.String("scope", recall.ScopeUser, "user (every project) or project (this project only)")
-	if err := parse(fs, args); err != nil {
+	if err := parseInterspersed(fs, args); err != nil { // README writes the flag after the text
 		return err
 	}
 	text := strings.TrimSpace(strings.Join(fs.Args(), " "))
@@ -311,7 +320,7 @@ func (a *app) runPolicy(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("policy", "policy [--enable | --disable] [--explore RATE] [--json]", stderr)
 	enable := fs.Bool("enable", false, "let the hook use the learned success rates")
 	disable := fs.Bool("disable", false, "stop the hook using them")
-	explore := fs.Float64("explore", -1, fmt.Sprintf("exploration rate, 0 (off, the default) to %g", action.MaxExplore))
+	explore := fs.Float64("explore", 0, fmt.Sprintf("exploration rate, 0 (off, the default) to %g; not given, the policy's stays", action.MaxExplore))
 	asJSON := fs.Bool("json", false, "print the policy as JSON")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -320,7 +329,9 @@ func (a *app) runPolicy(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	if *explore > action.MaxExplore || (*explore < 0 && *explore != -1) {
+	exploreGiven := false
+	fs.Visit(func(f *flag.Flag) { exploreGiven = exploreGiven || f.Name == "explore" })
+	if exploreGiven && !(*explore >= 0 && *explore <= action.MaxExplore) { // NaN and -1 too: no longer "not given"
 		return fmt.Errorf("--explore %g: the rate is between 0 and %g", *explore, action.MaxExplore)
 	}
 	path := filepath.Join(a.stateDir, action.PolicyFile)
@@ -358,7 +369,7 @@ func (a *app) runPolicy(args []string, stdout, stderr io.Writer) error {
 	if *disable {
 		p.Enabled = false
 	}
-	if *explore >= 0 {
+	if exploreGiven {
 		p.Explore = *explore
 	}
 	if err := p.Save(path); err != nil {

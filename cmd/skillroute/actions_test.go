@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skillroute/skillroute/action"
+	"github.com/skillroute/skillroute/recall"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -162,6 +163,35 @@ func TestRememberProjectScope(t *testing.T) {
 	assert.Equal(t, 2, code, "nothing to remember is a usage error")
 }
 
+// README writes `remember TEXT [--scope user|project]`: the flag after the
+// text is a flag, not words of the fact; after "--" every word is text.
+func TestRememberFlagsAfterText(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		args      []string
+		wantText  string
+		wantScope string
+	}{
+		{"flag after the text", []string{"staging db is pg-staging", "--scope", "project"}, "staging db is pg-staging", recall.ScopeProject},
+		{"flag between words", []string{"staging", "--scope=project", "db is pg-staging"}, "staging db is pg-staging", recall.ScopeProject},
+		{"flag first", []string{"--scope", "project", "staging db is pg-staging"}, "staging db is pg-staging", recall.ScopeProject},
+		{"words after --", []string{"--", "always", "pass", "-race", "--scope", "project"}, "always pass -race --scope project", recall.ScopeUser},
+		{"flag, then words after --", []string{"--scope", "project", "go", "--", "test", "-race"}, "go test -race", recall.ScopeProject},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := isolate(t)
+			a.cwd = t.TempDir()
+			code, _, errs := runApp(t, a, append([]string{"remember"}, tc.args...)...)
+			require.Equal(t, 0, code, errs)
+			mems, err := recall.ReadMemories(a.memoriesPath())
+			require.NoError(t, err)
+			require.Len(t, mems, 1)
+			assert.Equal(t, tc.wantText, mems[0].Text)
+			assert.Equal(t, tc.wantScope, mems[0].Scope)
+		})
+	}
+}
+
 func writeTools(t *testing.T, a *app) {
 	t.Helper()
 	tools := `- name: port-procs
@@ -192,6 +222,23 @@ func TestNewUserToolHint(t *testing.T) {
 	require.NoError(t, os.WriteFile(other, []byte("- name: lsof-port\n  description: list processes listening on a port\n  risk: 0\n"), 0o644))
 	r = routeJSON(t, a, "--tools", other, "what's running on port 8080")
 	assert.Equal(t, []action.Step{{Action: action.CallTool, Ref: "lsof-port"}}, r.Steps, "--tools FILE replaces the state folder's")
+}
+
+// A memories or tools file named with --memories or --tools must be
+// there: a missing --memories (a typo) routed with no memories at all,
+// silently, while a missing --tools was an error.
+func TestRouteNamedActionFilesMustExist(t *testing.T) {
+	a := withBuiltin(t)
+	missing := filepath.Join(t.TempDir(), "memories.jsonl")
+	for _, flag := range []string{"--memories", "--tools"} {
+		code, out, errOut := runApp(t, a, "route", flag, missing, "how do we deploy this service?")
+		assert.Equal(t, 1, code, flag+": "+out)
+		assert.Contains(t, errOut, missing, flag)
+		assert.Contains(t, errOut, "no such file", flag)
+	}
+	// The state folder's files may be absent: nothing remembered yet.
+	code, _, errOut := runApp(t, a, "route", "how do we deploy this service?")
+	assert.Equal(t, 0, code, errOut)
 }
 
 // An ambiguous, risky request with weak candidates gets a one-line
@@ -400,4 +447,22 @@ func TestPolicyRebuildsDamagedFile(t *testing.T) {
 			assert.NoError(t, err, "the hook's action layer opens again")
 		})
 	}
+}
+
+// --explore takes a rate from 0 to action.MaxExplore: NaN and -1 (the
+// flag's "not given") were taken for no change and the command said
+// nothing, the policy kept its rate.
+func TestPolicyExploreBounds(t *testing.T) {
+	for _, v := range []string{"NaN", "-1", "-0.5", "0.5", "+Inf"} {
+		t.Run(v, func(t *testing.T) {
+			a := isolate(t)
+			code, _, errs := runApp(t, a, "policy", "--explore", v)
+			assert.Equal(t, 1, code, errs)
+			assert.Contains(t, errs, "--explore "+v+": the rate is between 0 and 0.1")
+		})
+	}
+	a := isolate(t)
+	code, out, errs := runApp(t, a, "policy", "--explore", "0.1")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "exploration 0.1")
 }

@@ -26,8 +26,12 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 || *split < 0 || *split == 1 {
+	if fs.NArg() != 1 {
 		fs.Usage()
+		return errUsage
+	}
+	if *split < 0 || *split == 1 {
+		fmt.Fprintf(stderr, "--split %d: K is 2 or more (0: no split)\n", *split)
 		return errUsage
 	}
 	ar, err := action.RouterNamed(*routerName)
@@ -60,6 +64,11 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 	if len(file.Cases) == 0 && len(file.Sessions) == 0 {
 		return fmt.Errorf("%s: no prompts to evaluate", fs.Arg(0))
 	}
+	// Each part is summarised, empty or not: K past the prompts says
+	// nothing more, and a K of a billion ran out of memory.
+	if n := len(file.Prompts()); *split > n {
+		return fmt.Errorf("--split %d: more parts than the %d prompts of %s", *split, n, fs.Arg(0))
+	}
 	// The JSON summary: the skill figures, and the action figures when
 	// the file labels actions.
 	var last struct {
@@ -69,8 +78,11 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 		ActionRefAcc *float64 `json:"action_ref_acc,omitempty"`
 		ActionRouter string   `json:"action_router,omitempty"`
 	}
+	var all []eval.Outcome // the single prompts, then the turns with context
 	if len(file.Cases) > 0 {
-		rep := summarize(eval.RouteCases(r, file.Cases))
+		outs := eval.RouteCases(r, file.Cases)
+		all = append(all, outs...)
+		rep := summarize(outs)
 		rep.Write(stdout, fmt.Sprintf("%s: %d prompts", fs.Arg(0), len(file.Cases)), *verbose)
 		last.Summary = rep.Summary
 	}
@@ -92,18 +104,24 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 		}
 		plain, err := eval.RouteSessions(r, file.Sessions, false)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", fs.Arg(0), err)
 		}
 		without := eval.Summarize(plain)
 		without.Write(stdout, fmt.Sprintf("%s: %d sessions, %d turns, each turn routed alone (no context)", fs.Arg(0), len(file.Sessions), turns), false)
 		fused, err := eval.RouteSessions(r, file.Sessions, true)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", fs.Arg(0), err) // FILE: line N: session ...
 		}
 		with := summarize(fused)
 		with.Write(stdout, fmt.Sprintf("%s: the same turns replayed through the hook, with session context", fs.Arg(0)), *verbose)
 		fmt.Fprintf(stdout, "context adds %+.1f points of top-1\n", 100*(with.Summary.Top1-without.Summary.Top1))
 		last.Summary = with.Summary
+		if len(file.Cases) > 0 {
+			// The summary is the whole file's, not its sessions' alone.
+			all = append(all, fused...)
+			last.Summary = summarize(all).Summary
+			fmt.Fprintf(stdout, "%s: all %d prompts and turns: %s\n", fs.Arg(0), len(all), last.Summary.Line())
+		}
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(last)

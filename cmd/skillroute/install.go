@@ -39,6 +39,9 @@ func (a *app) runInstall(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if err := atMostArgs(fs, 0, stderr); err != nil { // "install dry-run" wrote the settings
+		return err
+	}
 	settings, skillDir, err := a.settingsScope(*project)
 	if err != nil {
 		return err
@@ -119,6 +122,9 @@ func (a *app) runUninstall(args []string, stdout, stderr io.Writer) error {
 	project := fs.Bool("project", false, "edit the project's .claude/settings.json")
 	dryRun := fs.Bool("dry-run", false, "say what would change, write nothing")
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := atMostArgs(fs, 0, stderr); err != nil {
 		return err
 	}
 	settings, _, err := a.settingsScope(*project)

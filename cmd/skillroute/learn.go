@@ -51,6 +51,12 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
+	queryGiven := false
+	fs.Visit(func(f *flag.Flag) { queryGiven = queryGiven || f.Name == "query" })
+	if queryGiven && strings.TrimSpace(*query) == "" {
+		// Not the session's last prompt: `--query "$UNSET"` names another.
+		return errors.New("--query is empty: give the prompt that was misrouted, or leave --query out for the session's last")
+	}
 	r, err := loader.Open(a.hookConfig(&data, stderr))
 	if err != nil {
 		return err
@@ -151,18 +157,25 @@ func skillOrNone(skill string) string {
 }
 
 // parseInterspersed parses flags that may follow the positional arguments
-// ("correct SKILL --query TEXT").
+// ("correct SKILL --query TEXT"). After a bare "--" every argument is
+// positional, as for flag.Parse: "remember -- pass -race" remembers words
+// that look like flags.
 func parseInterspersed(fs *flag.FlagSet, args []string) error {
 	var pos []string
 	for {
 		if err := parse(fs, args); err != nil {
 			return err
 		}
-		if fs.NArg() == 0 {
+		rest := fs.Args()
+		if len(rest) == 0 {
 			break
 		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			pos = append(pos, rest...) // Parse stopped at "--", which it consumes
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
 	return fs.Parse(append([]string{"--"}, pos...))
 }
@@ -214,7 +227,14 @@ func (a *app) runLearn(args []string, stdout, stderr io.Writer) error {
 	dryRun := fs.Bool("dry-run", false, "learn and evaluate, but adopt nothing")
 	asJSON := fs.Bool("json", false, "print {\"records\",\"train\",\"test\",\"before\",\"after\",\"adopted\",\"reason\"}")
 	rollback := fs.Bool("rollback", false, "restore the N-th newest snapshot of the weights (default 1)")
-	if err := parse(fs, args); err != nil {
+	if err := parseInterspersed(fs, args); err != nil { // "learn 2 --rollback" too
+		return err
+	}
+	allowed := 0
+	if *rollback {
+		allowed = 1 // N
+	}
+	if err := atMostArgs(fs, allowed, stderr); err != nil {
 		return err
 	}
 	dir := a.stateDir
@@ -308,11 +328,24 @@ func (a *app) runCalibrate(args []string, stdout, stderr io.Writer) error {
 	data.register(fs, false)
 	preset := fs.String("preset", calibrate.PresetBalanced, "minimize-cost, balanced or maximize-accuracy")
 	minSamples := fs.Int("min-samples", calibrate.DefaultMinSamples, "samples a (category, skill) cell needs to count")
-	tolerance := fs.Float64("tolerance", calibrate.DefaultTolerance, "minimize-cost: accuracy a cheaper skill may give up")
+	tolerance := fs.Float64("tolerance", calibrate.DefaultTolerance, "minimize-cost: accuracy a cheaper skill may give up, a share (0.02: 2 points)")
 	fallbackFile := fs.String("fallback", "", "JSON {category: skill} used where samples are too few")
 	out := fs.String("o", "", "write the table here (default: the state folder, where the router reads it)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if err := atMostArgs(fs, 0, stderr); err != nil {
+		return err
+	}
+	// calibrate.Build takes what is out of range for its default: here it
+	// is an error, as `--tolerance 2` (meant as 2 points) would allow 200.
+	if !(*tolerance >= 0 && *tolerance <= 1) {
+		fmt.Fprintf(stderr, "--tolerance %g: a share of accuracy from 0 to 1 (0.02 is 2 points)\n", *tolerance)
+		return errUsage
+	}
+	if *minSamples < 1 {
+		fmt.Fprintf(stderr, "--min-samples %d: at least 1\n", *minSamples)
+		return errUsage
 	}
 	dir := a.stateDir
 	records, warnings, err := (&feedback.Log{Dir: dir}).Read()

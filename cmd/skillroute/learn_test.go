@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -402,4 +403,84 @@ func TestRollbackSaysWhatItRestored(t *testing.T) {
 	_, out, _ := runApp(t, a, "doctor")
 	assert.Contains(t, out, "none: rolled back to before the first learn")
 	assert.NotContains(t, out, "0001-01-01")
+}
+
+// learn, calibrate, install and uninstall change the state folder or the
+// settings, so a word they do not take is an error, not ignored: `learn 2
+// --rollback` learned and could adopt new weights instead of rolling back
+// (flags stopped at the "2"), `learn rollback` learned, `calibrate
+// minimize-cost` wrote a balanced table over the one in use, and `install
+// dry-run` installed.
+func TestLearnAndCalibrateRefuseStrayArguments(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		err  string // in stderr
+	}{
+		{[]string{"learn", "rollback"}, 2, `unexpected argument "rollback"`},
+		{[]string{"learn", "--dry-run", "now"}, 2, `unexpected argument "now"`},
+		{[]string{"learn", "1", "--rollback"}, 1, "no snapshot 1"},
+		{[]string{"learn", "--rollback", "1", "2"}, 2, `unexpected argument "2"`},
+		{[]string{"calibrate", "minimize-cost"}, 2, `unexpected argument "minimize-cost"`},
+		{[]string{"install", "dry-run"}, 2, `unexpected argument "dry-run"`},
+		{[]string{"uninstall", "project"}, 2, `unexpected argument "project"`},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			a := learnHome(t)
+			confirm(t, a.stateDir, "帮我写单元测试", "tester-expert", time.Now())
+			code, out, errOut := runApp(t, a, tc.args...)
+			assert.Equal(t, tc.code, code, out+errOut)
+			assert.Contains(t, errOut, tc.err)
+			assert.Empty(t, out, "nothing learned or calibrated")
+			assert.NoFileExists(t, filepath.Join(a.stateDir, loader.CalibrationFile))
+			assert.NoFileExists(t, filepath.Join(a.stateDir, learn.WeightsFile))
+			assert.NoFileExists(t, filepath.Join(a.places.Home, ".claude", "settings.json"), "nothing installed")
+		})
+	}
+}
+
+// calibrate's numbers are checked, not replaced: --tolerance is a share
+// (0.02 is the 2 points README gives), and `--tolerance 2`, read as 2
+// points, allowed 200 and picked the cheapest skill whatever its
+// accuracy; a negative or NaN tolerance and a --min-samples under 1
+// became the defaults without a word.
+func TestCalibrateChecksNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"--tolerance", "2"}, "--tolerance 2: a share of accuracy from 0 to 1 (0.02 is 2 points)"},
+		{[]string{"--tolerance", "-0.1"}, "--tolerance -0.1: a share of accuracy from 0 to 1"},
+		{[]string{"--tolerance", "NaN"}, "--tolerance NaN: a share of accuracy from 0 to 1"},
+		{[]string{"--min-samples", "0"}, "--min-samples 0: at least 1"},
+		{[]string{"--min-samples", "-5"}, "--min-samples -5: at least 1"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			a := learnHome(t)
+			confirm(t, a.stateDir, "帮我写单元测试", "tester-expert", time.Now())
+			code, out, errOut := runApp(t, a, append([]string{"calibrate", "--preset", "minimize-cost"}, tc.args...)...)
+			assert.Equal(t, 2, code, out+errOut)
+			assert.Contains(t, errOut, tc.err)
+			assert.NoFileExists(t, filepath.Join(a.stateDir, loader.CalibrationFile))
+		})
+	}
+	a := learnHome(t)
+	code, out, errOut := runApp(t, a, "calibrate", "--preset", "minimize-cost", "--tolerance", "0", "--min-samples", "1")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "(min 1 per cell)")
+}
+
+// `correct SKILL --query TEXT` with a blank TEXT is refused: it recorded
+// a correction of the prompt "   ", which no prompt will ever be near,
+// and said "recorded".
+func TestCorrectRefusesBlankQuery(t *testing.T) {
+	for _, q := range []string{"", "   ", "\t\n"} {
+		t.Run(fmt.Sprintf("%q", q), func(t *testing.T) {
+			a := learnHome(t)
+			code, out, errOut := runApp(t, a, "correct", "tester-expert", "--query", q)
+			assert.Equal(t, 1, code, out)
+			assert.Contains(t, errOut, "--query is empty")
+			assert.NoFileExists(t, filepath.Join(a.stateDir, feedback.LogFile))
+		})
+	}
 }

@@ -158,3 +158,15 @@ func parse(fs *flag.FlagSet, args []string) error {
 	}
 	return nil
 }
+
+// atMostArgs refuses positional arguments past the first n: a command
+// that changes the state folder must not take a mistyped flag ("learn
+// rollback", "calibrate minimize-cost") for nothing and do its default.
+func atMostArgs(fs *flag.FlagSet, n int, stderr io.Writer) error {
+	if fs.NArg() <= n {
+		return nil
+	}
+	fmt.Fprintf(stderr, "unexpected argument %q\n", fs.Arg(n))
+	fs.Usage()
+	return errUsage
+}

@@ -91,6 +91,32 @@ func TestRouteExplain(t *testing.T) {
 	assert.Contains(t, out, "field, weight")
 }
 
+// Flags after the prompt are flags: `route fix the login bug --json`
+// printed text, with "--json" routed as a word of the prompt, and a
+// --catalog there routed over the default catalog. After "--" every word
+// is the prompt's.
+func TestRouteFlagsAfterText(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		query string
+	}{
+		{"json last", []string{"write", "unit", "tests", "--json", "--catalog", "builtin"}, "write unit tests"},
+		{"json between", []string{"write", "--json", "unit tests", "--catalog=builtin"}, "write unit tests"},
+		{"words after --", []string{"--json", "--catalog", "builtin", "--", "why", "does", "-race", "fail"}, "why does -race fail"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, append([]string{"route"}, tc.args...)...)
+			require.Equal(t, 0, code, errOut)
+			var d struct {
+				Query string `json:"query"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(out), &d), "JSON asked for: %s", out)
+			assert.Equal(t, tc.query, d.Query)
+		})
+	}
+}
+
 func TestRouteUsage(t *testing.T) {
 	code, _, errOut := runCLI(t, "route")
 	assert.Equal(t, 2, code)
@@ -193,6 +219,65 @@ func TestEvalJSONLastLine(t *testing.T) {
 	assert.Len(t, s["folds"], 2, "--split 2: two halves")
 	assert.Contains(t, s["by_kind"], "none")
 	assert.Contains(t, out, "lang zh")
+}
+
+// --split K takes K from 2 to the number of prompts: a K of a billion
+// made a billion summaries and ran the machine out of memory (a crash,
+// not an error), and 1 or a negative K printed the usage without saying
+// what was wrong.
+func TestEvalSplitBounds(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cases.jsonl")
+	require.NoError(t, os.WriteFile(file, []byte(`{"query": "帮我写单元测试", "expected": "tester-expert"}
+{"query": "你好", "expected": "none"}
+{"id": "s1", "turns": [{"query": "write unit tests", "expected": "tester-expert"}, {"query": "thanks", "expected": "none"}]}
+`), 0o644))
+	for _, tc := range []struct {
+		split string
+		code  int
+		msg   string
+	}{
+		{"2", 0, ""},
+		{"4", 0, ""},
+		{"5", 1, "--split 5: more parts than the 4 prompts of " + file},
+		{"1000000000000", 1, "--split 1000000000000: more parts than the 4 prompts"},
+		{"1", 2, "--split 1: K is 2 or more (0: no split)"},
+		{"-2", 2, "--split -2: K is 2 or more (0: no split)"},
+	} {
+		t.Run(tc.split, func(t *testing.T) {
+			code, _, errOut := runCLI(t, "eval", "--catalog", "builtin", "--split", tc.split, file)
+			assert.Equal(t, tc.code, code, errOut)
+			if tc.msg != "" {
+				assert.Contains(t, errOut, tc.msg)
+			}
+		})
+	}
+}
+
+// A file of single prompts and sessions is summarised whole by --json:
+// its last line counted the sessions' turns alone, dropping the single
+// prompts' figures.
+func TestEvalJSONCountsPromptsAndSessions(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "mixed.jsonl")
+	require.NoError(t, os.WriteFile(file, []byte(`{"query": "帮我写单元测试，用 Jest mock 掉 axios", "expected": "tester-expert"}
+{"query": "你好", "expected": "none"}
+{"id": "s1", "turns": [{"query": "git rebase 之后冲突了怎么解决", "expected": "git-operation-master"}, {"query": "thanks, that's all", "expected": "none"}]}
+`), 0o644))
+	code, out, errOut := runCLI(t, "eval", "--catalog", "builtin", "--json", "--split", "2", file)
+	require.Equal(t, 0, code, errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var s struct {
+		N     int `json:"n"`
+		NoneN int `json:"none_n"`
+		Folds []struct {
+			N     int `json:"n"`
+			NoneN int `json:"none_n"`
+		} `json:"folds"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &s))
+	assert.Equal(t, 2, s.N, "a single prompt and a turn expect a skill")
+	assert.Equal(t, 2, s.NoneN, "a single prompt and a turn expect none")
+	require.Len(t, s.Folds, 2)
+	assert.Equal(t, 4, s.Folds[0].N+s.Folds[0].NoneN+s.Folds[1].N+s.Folds[1].NoneN, "the folds hold every prompt")
 }
 
 func TestEvalNamesBadLine(t *testing.T) {

@@ -14,14 +14,14 @@ import (
 )
 
 func (a *app) runRoute(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("route", "route [--json] [--explain] [--catalog P] [--rules P] [--synonyms P] [--memories F] [--tools F] [--router rule|feature] TEXT...", stderr)
+	fs := newFlags("route", "route [--json] [--explain] [--catalog P] [--rules P] [--synonyms P] [--memories F] [--tools F] [--router rule|feature] [--] TEXT...", stderr)
 	var data dataFlags
 	data.register(fs, true)
 	var act actionFlags
 	act.register(fs)
 	asJSON := fs.Bool("json", false, "print the decision as JSON")
 	explain := fs.Bool("explain", false, "show why each candidate scored as it did")
-	if err := parse(fs, args); err != nil {
+	if err := parseInterspersed(fs, args); err != nil { // "route fix it --json"; after "--" all is prompt
 		return err
 	}
 	text := strings.TrimSpace(strings.Join(fs.Args(), " "))

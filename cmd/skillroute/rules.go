@@ -97,6 +97,16 @@ func (a *app) runRules(args []string, stdout, stderr io.Writer) error {
 			if err != nil {
 				return err
 			}
+			// As eval reads them: a skill by either of its names, and a
+			// label the catalog lacks an error, not a miss either way.
+			if err := f.ResolveLabels(func(label string) (string, bool) {
+				if id := ix.Resolve(label); id >= 0 {
+					return ix.Skills.Name(id), true
+				}
+				return "", false
+			}); err != nil {
+				return err
+			}
 			files = append(files, labelled{path, f})
 		}
 		abl, err := ablate(r, files)
@@ -241,7 +251,7 @@ func ablate(r *router.Router, files []labelled) (*ablation, error) {
 					s := files[it.file].file.Sessions[it.session]
 					turns, err := eval.RouteSessions(&without, []eval.Session{s}, true)
 					if err != nil {
-						return nil, err
+						return nil, fmt.Errorf("%s: %w", files[it.file].path, err)
 					}
 					replayed[key] = turns
 				}
@@ -305,12 +315,13 @@ func (a *ablation) write(w io.Writer, verbose bool) []string {
 	return slices.Clip(losses)
 }
 
-// where names a labelled prompt: file and line of a single prompt's
-// position, or session and turn.
+// where names a labelled prompt by file and line, and a session's turn
+// by its number too.
 func (a *ablation) where(it item) string {
 	f := a.files[it.file]
 	if it.session < 0 {
-		return fmt.Sprintf("%s prompt %d", f.path, it.turn+1)
+		return fmt.Sprintf("%s:%d", f.path, f.file.Cases[it.turn].Line)
 	}
-	return fmt.Sprintf("%s session %s turn %d", f.path, f.file.Sessions[it.session].ID, it.turn+1)
+	s := f.file.Sessions[it.session]
+	return fmt.Sprintf("%s:%d: session %s turn %d", f.path, s.Line, s.ID, it.turn+1)
 }

@@ -74,8 +74,8 @@ func TestRulesLintEval(t *testing.T) {
 	assert.Equal(t, []string{"3", "2", "0", "+2"}, row("tdd"))
 	assert.NotRegexp(t, `(?m)^\s*never\s`, out, "a rule that fired nowhere has no row")
 	assert.Contains(t, out, "2 rules fired, 1 did not; in all 2 fixes and 2 breaks; 1 rules with a net loss")
-	assert.Contains(t, out, `rebase-copy breaks `+evalFile+` prompt 1: "git rebase 冲突了怎么解决" (want git-helper)`)
-	assert.Contains(t, out, `tdd fixes `+evalFile+` session s1 turn 2: "用 TDD 的方式实现，先写测试" (want test-writer)`)
+	assert.Contains(t, out, `rebase-copy breaks `+evalFile+`:1: "git rebase 冲突了怎么解决" (want git-helper)`)
+	assert.Contains(t, out, `tdd fixes `+evalFile+`:5: session s1 turn 2: "用 TDD 的方式实现，先写测试" (want test-writer)`)
 
 	// Without the losing rule, the lint passes.
 	require.NoError(t, os.WriteFile(rulesFile, []byte(`rules:
@@ -112,4 +112,72 @@ func TestShippedRulesNoNetLoss(t *testing.T) {
 		assert.Equal(t, 0, code, out+errOut)
 		assert.Contains(t, out, "0 rules with a net loss")
 	}
+}
+
+// `rules lint --eval` reads labels as eval does: a label the catalog
+// lacks is an error naming its line, and a skill may be named by its
+// header's name. It took labels as written, so a misspelt one (or a
+// title) counted every prompt it labels as a miss with the rule and
+// without, and the rule's fixes and breaks there went unseen, exit 0.
+func TestRulesLintEvalResolvesLabels(t *testing.T) {
+	catalog := tinyCatalog(t)
+	// A skill whose folder is not its header's name: labels may use either.
+	titled := filepath.Join(catalog, "tw2")
+	require.NoError(t, os.MkdirAll(titled, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(titled, "SKILL.md"), []byte("---\nname: slogan-studio\ndescription: slogans\nkeywords:\n  core: [tagline]\n---\nslogans\n"), 0o644))
+	dir := t.TempDir()
+	rulesFile := filepath.Join(dir, "rules.yaml")
+	require.NoError(t, os.WriteFile(rulesFile, []byte(`rules:
+  - id: tdd
+    trigger: 'tdd'
+    boost: test-writer
+    penalty: [dev-generalist]
+    weight: 0.4
+  - id: tagline
+    trigger: 'tagline'
+    boost: tw2
+    penalty: [copy-writer]
+    weight: 0.4
+`), 0o644))
+	bad := filepath.Join(dir, "bad.jsonl")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"query": "用 TDD 的方式实现，先写测试", "expected": "test-writer"}
+{"query": "TDD 实现购物车功能", "expected": "test-writter"}
+`), 0o644))
+	code, out, errOut := runCLI(t, "rules", "lint", "--catalog", catalog, "--eval", bad, rulesFile)
+	assert.Equal(t, 1, code, out)
+	assert.Contains(t, errOut, bad+`:2: expected "test-writter": no such skill in the catalog`)
+
+	good := filepath.Join(dir, "good.jsonl")
+	require.NoError(t, os.WriteFile(good, []byte(`{"query": "用 TDD 的方式实现，先写测试", "expected": "test-writer"}
+{"query": "slogan 文案 广告 tagline", "expected": "slogan-studio"}
+`), 0o644))
+	code, out, errOut = runCLI(t, "rules", "lint", "--catalog", catalog, "--eval", good, "-v", rulesFile)
+	assert.Equal(t, 0, code, out+errOut)
+	assert.Contains(t, out, `tagline fixes `+good+`:2: "slogan 文案 广告 tagline" (want tw2)`,
+		"labelled by its title, the prompt is tw2's: the rule that routes it there fixes it")
+}
+
+// The prompts `rules lint --eval -v` lists are named by file and line:
+// "FILE prompt 1" counted single prompts only, so in a file with
+// comments, blank lines or sessions before them it was not line 1.
+func TestRulesLintEvalNamesLines(t *testing.T) {
+	catalog := tinyCatalog(t)
+	dir := t.TempDir()
+	rulesFile := filepath.Join(dir, "rules.yaml")
+	require.NoError(t, os.WriteFile(rulesFile, []byte(`rules:
+  - id: rebase-copy
+    trigger: 'rebase'
+    boost: copy-writer
+    penalty: [git-helper]
+    weight: 0.3
+`), 0o644))
+	evalFile := filepath.Join(dir, "labelled.jsonl")
+	require.NoError(t, os.WriteFile(evalFile, []byte(`# git prompts
+{"id": "s1", "turns": [{"query": "你好", "expected": "none"}, {"query": "git rebase 冲突了", "expected": "git-helper"}]}
+
+{"query": "git rebase 冲突了怎么解决", "expected": "git-helper"}
+`), 0o644))
+	_, out, _ := runCLI(t, "rules", "lint", "--catalog", catalog, "--eval", evalFile, "-v", rulesFile)
+	assert.Contains(t, out, `rebase-copy breaks `+evalFile+`:4: "git rebase 冲突了怎么解决" (want git-helper)`)
+	assert.Contains(t, out, `rebase-copy breaks `+evalFile+`:2: session s1 turn 2: "git rebase 冲突了" (want git-helper)`)
 }

@@ -123,13 +123,18 @@ type Set struct {
 	Queries []Query
 }
 
+// MaxSkills and MaxQueries bound what Generate makes, in memory: ten times
+// the largest catalog measured (BENCHMARKS.md, 100,000 skills). A count of
+// a hundred million ran out of memory.
+const (
+	MaxSkills  = 1_000_000
+	MaxQueries = 1_000_000
+)
+
 // Generate builds a catalog and its prompts in memory.
 func Generate(opt Options) (*Set, error) {
-	if opt.Skills < 1 {
-		return nil, fmt.Errorf("synth: %d skills requested, need at least 1", opt.Skills)
-	}
-	if opt.Queries < 0 {
-		return nil, fmt.Errorf("synth: %d queries requested", opt.Queries)
+	if err := opt.check(); err != nil {
+		return nil, err
 	}
 	if opt.Queries == 0 {
 		opt.Queries = DefaultQueries
@@ -166,6 +171,21 @@ func Generate(opt Options) (*Set, error) {
 	return set, nil
 }
 
+// check refuses counts Generate cannot make.
+func (opt Options) check() error {
+	switch {
+	case opt.Skills < 1:
+		return fmt.Errorf("synth: %d skills requested, need at least 1", opt.Skills)
+	case opt.Skills > MaxSkills:
+		return fmt.Errorf("synth: %d skills requested, at most %d", opt.Skills, MaxSkills)
+	case opt.Queries < 0:
+		return fmt.Errorf("synth: %d queries requested", opt.Queries)
+	case opt.Queries > MaxQueries:
+		return fmt.Errorf("synth: %d queries requested, at most %d", opt.Queries, MaxQueries)
+	}
+	return nil
+}
+
 // BenchCatalog is the catalog folder benchmarks run on: the one named by
 // $SKILLROUTE_BENCH_CATALOG (written by `skillroute bench gen`), else n
 // generated skills (seed 1) written into dir.
@@ -181,13 +201,14 @@ func BenchCatalog(dir string, n int) (string, error) {
 // dir/queries.jsonl. dir must not exist or be empty: nothing is ever
 // overwritten.
 func Write(dir string, opt Options) (*Set, error) {
-	set, err := Generate(opt)
-	if err != nil {
-		return nil, err
-	}
+	// The folder first: generating takes seconds to minutes at scale.
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return nil, fmt.Errorf("%s: not empty; choose a new folder", dir)
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	set, err := Generate(opt)
+	if err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

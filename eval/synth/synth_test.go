@@ -167,3 +167,18 @@ func TestWriteAndRoute(t *testing.T) {
 	_, err = synth.Generate(synth.Options{Skills: 0})
 	assert.Error(t, err)
 }
+
+// Sizes past what generation can hold are refused before anything is
+// made: `bench gen --skills 100000000` ran out of memory (a crash, not an
+// error). A folder in use is refused first, before a catalog is
+// generated in memory only to be thrown away.
+func TestWriteRefusesBeforeGenerating(t *testing.T) {
+	for _, opt := range []synth.Options{{Skills: synth.MaxSkills + 1, Seed: 1}, {Skills: 3, Queries: synth.MaxQueries + 1, Seed: 1}} {
+		_, err := synth.Write(filepath.Join(t.TempDir(), "out"), opt)
+		assert.ErrorContains(t, err, "at most")
+	}
+	used := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(used, "x"), nil, 0o644))
+	_, err := synth.Write(used, synth.Options{Skills: synth.MaxSkills + 1, Seed: 1})
+	assert.ErrorContains(t, err, "not empty")
+}
