@@ -128,8 +128,12 @@ const MinPartial = 3
 // names hashed apart (NamesHash), which keys the rules cache; 12, the
 // skills' titles (a header's name where the folder names the skill), a
 // column of the skill table, with a flag, so that Resolve knows a skill
-// by either name.
-const FormatVersion = 12
+// by either name; 13, a table of contents: every number after the
+// header (each array's length, the flags, the calibration's counts) lies
+// in a table at the file's end, whose offset follows the header, so that
+// loading reads the header's page and the table's, not a page of each
+// array (file.go).
+const FormatVersion = 13
 
 // SkillInfo is what the router needs to know about a skill at route
 // time: one skill of a SkillTable.
