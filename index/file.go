@@ -116,12 +116,12 @@ func (ix *Index) encode(w writer, cal func() Calibration) {
 	w.str(ix.NamesHash)
 	w.f64(ix.AvgLength)
 	w.beginTOC()
-	var groups []string
+	var groups table.Strings
 	if ix.Synonyms != nil {
 		groups = ix.Synonyms.Groups
 	}
 	w.num(boolNum(ix.Synonyms != nil))
-	w.strs(groups)
+	w.table(groups)
 	w.skills(&ix.Skills)
 	w.table(ix.Terms)
 	w.u32(ix.Starts)
@@ -220,7 +220,7 @@ func decode(path string, data []byte) (*Index, error) {
 	ix := &Index{Format: FormatVersion, SourceHash: r.str(), Stamp: r.str(), NamesHash: r.str(), AvgLength: r.f64()}
 	r.beginTOC()
 	hasSynonyms := r.num() == 1
-	groups := r.strs()
+	groups := r.table()
 	r.skills(ix)
 	ix.Terms = r.table()
 	ix.Starts = r.u32()
@@ -548,37 +548,12 @@ func (r *reader) str() string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// strs reads a list of strings (str each), in one loop over the bytes:
-// the synonym table's 937 group ids, read through str one by one, were
-// 0.10 M instructions of a hook process at 50 skills, 2 %; 0.04 M so
-// (cachegrind).
+// strs reads a list of strings (str each), lengths inline: for the cut
+// cache, which has no table of contents. In one loop over the bytes: the
+// synonym table's 937 group ids, when the index held them so and read
+// through str one by one, were 0.10 M instructions of a hook process at
+// 50 skills, 2 %; 0.04 M so (cachegrind).
 func (r *reader) strs() []string {
-	if r.inTOC {
-		// The strings' lengths in the table of contents, their bytes in
-		// the file.
-		n := r.num()
-		if n == 0 || r.err != nil {
-			return nil
-		}
-		if n > uint64(len(r.toc)/8) {
-			r.err, r.data = errors.New("table of contents damaged"), nil
-			return nil
-		}
-		out := make([]string, n)
-		data, lens := r.data, r.toc[:8*n]
-		for i := range out {
-			size := binary.LittleEndian.Uint64(lens[8*i:])
-			if size > uint64(len(data)) {
-				r.skip(len(r.data) + 1)
-				return nil
-			}
-			out[i] = unsafe.String(unsafe.SliceData(data), int(size))
-			data = data[size:]
-		}
-		r.toc = r.toc[8*n:]
-		r.skip(len(r.data) - len(data))
-		return out
-	}
 	n := r.length(8) // each string takes at least its 8-byte length
 	if n == 0 {
 		return nil

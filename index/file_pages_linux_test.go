@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"syscall"
 	"testing"
@@ -106,4 +107,18 @@ func TestDamagedTableOfContents(t *testing.T) {
 			assert.Contains(t, err.Error(), "cache/index-x.bin")
 		})
 	}
+}
+
+// Loading builds nothing of the size of a table: the synonym groups' ids,
+// a list of strings before, were a 15 KB slice (four fresh pages of each
+// hook process) for the built-in 937.
+func TestDecodeAllocatesLittle(t *testing.T) {
+	_, payload := builtinPayload(t)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ix, err := decode("index.bin", payload)
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	require.Greater(t, ix.Synonyms.Groups.Len(), 900)
+	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(8<<10))
 }
