@@ -23,7 +23,7 @@ import (
 // inject decides what to inject for a routed prompt: the text ("" for
 // nothing), why nothing when nothing, and the trajectory to log (nil
 // without the action layer).
-func (h *Handler) inject(ev Event, prompt string, d router.Decision, id string, now time.Time, early <-chan prepared) (text, reason string, traj *action.Trajectory) {
+func (h *Handler) inject(ev Event, prompt string, d router.Decision, id string, now time.Time, pre prepared) (text, reason string, traj *action.Trajectory) {
 	if h.Actions == nil {
 		switch {
 		case d.Closing:
@@ -33,11 +33,10 @@ func (h *Handler) inject(ev Event, prompt string, d router.Decision, id string, 
 		}
 		return describe(d), "", nil
 	}
-	pre := <-early
 	layer, err := pre.layer, pre.err
 	if err != nil {
 		// A broken memories or tools file must not cost the skill line.
-		text, reason, _ = (&Handler{}).inject(ev, prompt, d, id, now, nil)
+		text, reason, _ = (&Handler{}).inject(ev, prompt, d, id, now, prepared{})
 		return text, strings.TrimSuffix("action layer: "+err.Error()+"; "+reason, "; "), nil
 	}
 	var names []string
@@ -80,39 +79,17 @@ type prepared struct {
 	failures []action.ToolEvent
 }
 
-// prepare starts reading what the action layer needs, while the router
-// loads and routes on the other core: none of it depends on the route.
-// In a hook process it was about a twentieth of the work (perf record of
-// 200 prompt events: the recent failures 3.8 %, opening the layer about
-// 1 %). A panic in it becomes the layer's error, as the
-// hook's own goroutine recovers its panics (Runtime.Run).
-func (h *Handler) prepare(ev Event, now time.Time) <-chan prepared {
-	return background(func() (pre prepared) {
+// prepare reads what the action layer needs, before the router loads:
+// none of it depends on the route. A panic in it becomes the layer's
+// error: the skill line stands.
+func (h *Handler) prepare(ev Event, now time.Time) prepared {
+	return recovered(func() (pre prepared) {
 		if pre.layer, pre.err = h.Actions(ev.Cwd); pre.err != nil {
 			return pre
 		}
 		pre.failures = action.RecentFailures(h.Store.Dir, ev.SessionID, now)
-		warmEncoders()
 		return pre
 	}, func(p any) prepared { return prepared{err: fmt.Errorf("panic: %v", p)} })
-}
-
-// warmEncoders has encoding/json work out the encoders of what a routed
-// prompt writes at its end: the trajectory and decision lines and the
-// session file. encoding/json does that by reflection on each type's
-// first use in a process, and a hook process is always the first: the
-// trajectory line's nested types took 0.2–0.3 ms on the logs' goroutine,
-// which ended last, after the session's write. Done here, beside the
-// router's load and route (a millisecond of the handler's own), the end
-// of a prompt event went from 0.50 to 0.26 ms by the median (the time
-// from the injection to the process's exit, 150 50-skill prompt events
-// each by turns, load 1.3–2.4). On two busy cores it is the same work,
-// done earlier. The values are zero: the encoders depend on the types
-// alone.
-func warmEncoders() {
-	_, _ = json.Marshal(action.Trajectory{})
-	_, _ = json.Marshal(Decision{})
-	_, _ = sessionCodec.Marshal(&SessionFile{})
 }
 
 // Injection is the text the hook injects for an action decision: the

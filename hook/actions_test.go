@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -133,4 +135,37 @@ func TestHookKeepsTheSkillLineWhenTheLayerFails(t *testing.T) {
 	_, res = submit(t, h, "s", "hello there")
 	assert.Contains(t, res.Reason, "tools.yaml:3", "the reason reaches hook.log")
 	assert.Regexp(t, `^action layer: tools.yaml:3: tool without a name; abstained`, res.Reason)
+}
+
+// A prompt's side work, the action layer's reading and the logs, runs on
+// the handler's goroutine: a goroutine of its own cost a hook process more
+// page faults than its overlap with the router saved (recovered).
+func TestPromptSideWorkOnHandlersGoroutine(t *testing.T) {
+	h, _ := actingHandler(t)
+	open := h.Actions
+	var theirs string
+	h.Actions = func(cwd string) (*action.Layer, error) {
+		theirs = goroutine()
+		return open(cwd)
+	}
+	text, _ := submit(t, h, "s-one", "What's the staging DB host and port again?")
+	assert.Contains(t, text, "remembered fact (m2)")
+	assert.Equal(t, goroutine(), theirs)
+}
+
+// A panic while the action layer is read costs the layer, not the line.
+func TestPanickingActionLayerKeepsSkillLine(t *testing.T) {
+	h, _ := actingHandler(t)
+	h.Actions = func(string) (*action.Layer, error) { panic("damaged memories") }
+	text, res := submit(t, h, "s-panic", "帮我写单元测试，用 Jest mock 掉 axios 请求")
+	assert.Contains(t, text, `the skill "tester-expert"`)
+	assert.Contains(t, res.Reason, "action layer: panic: damaged memories")
+}
+
+// goroutine names the calling goroutine ("goroutine 7").
+func goroutine() string {
+	buf := make([]byte, 64)
+	buf = buf[:runtime.Stack(buf, false)]
+	name, _, _ := strings.Cut(string(buf), " [")
+	return name
 }

@@ -301,7 +301,7 @@ func (h *Handler) now() time.Time {
 // skill use) loses nothing (TestConcurrentPromptsKeepSkillUses,
 // TestConcurrentHooksOnOneSession).
 // The lock is not held while routing: a hook of the same session waits
-// for a write, not for a route. The two logs are appended meanwhile.
+// for a write, not for a route. The two logs are appended before it.
 func (h *Handler) prompt(ctx context.Context, ev Event, ready func([]byte)) Result {
 	text := strings.TrimSpace(ev.Prompt)
 	if text == "" {
@@ -311,9 +311,9 @@ func (h *Handler) prompt(ctx context.Context, ev Event, ready func([]byte)) Resu
 		return Result{Reason: "slash command"}
 	}
 	now := h.now()
-	var early <-chan prepared
+	var pre prepared
 	if h.Actions != nil {
-		early = h.prepare(ev, now)
+		pre = h.prepare(ev, now)
 	}
 	f, snap, err := h.Store.sessionBytes(ev.SessionID)
 	if err != nil {
@@ -334,7 +334,7 @@ func (h *Handler) prompt(ctx context.Context, ev Event, ready func([]byte)) Resu
 	if d.Skill != "" && !d.Closing && h.gone(r, d.Skill) {
 		res.Reason = fmt.Sprintf("%s was removed since the index was compiled; recompiling", d.Skill)
 	} else {
-		injected, res.Reason, traj = h.inject(ev, text, d, rec.ID, now, early)
+		injected, res.Reason, traj = h.inject(ev, text, d, rec.ID, now, pre)
 	}
 	if injected != "" {
 		res.Output = contextOutput(injected)
@@ -343,7 +343,7 @@ func (h *Handler) prompt(ctx context.Context, ev Event, ready func([]byte)) Resu
 			ready(res.Output)
 		}
 	}
-	logged := background(func() error {
+	logged := recovered(func() error {
 		err := h.Store.RecordDecision(ctx, rec)
 		if traj != nil {
 			err = errors.Join(err, action.LogDecision(ctx, h.Store.Dir, *traj))
@@ -376,7 +376,7 @@ func (h *Handler) prompt(ctx context.Context, ev Event, ready func([]byte)) Resu
 	if err != nil {
 		res.Reason = strings.TrimPrefix(res.Reason+"; session not updated: "+err.Error(), "; ")
 	}
-	if err := <-logged; err != nil {
+	if err := logged; err != nil {
 		// Never silent: a decision the log did not take (its lock held
 		// past the deadline, a full disk) is said in hook.log.
 		res.Reason = strings.TrimPrefix(res.Reason+"; decision not logged: "+err.Error(), "; ")

@@ -120,33 +120,26 @@ func (rt *Runtime) Run(stdin io.Reader, stdout io.Writer) {
 // stackReserve is the stack the handler's goroutine takes at once.
 const stackReserve = 64 << 10
 
-// helperReserve is the stack a handler's helper (background) takes at
-// once: the logs' goroutine encodes the decision and trajectory lines with
-// encoding/json, whose reflection on each type's first use grew its stack
-// from 2 KB step by step. 16 KB, not more: 8 KB left half the copies
-// (cachegrind of a prompt event at 50 skills: stack copying 0.21 M
-// instructions, 0.14 M with 8 KB, 0.08 M with 16 or 64 KB; the floor's
-// own is 0.03 M). The reserve is not written (growStack): it costs
-// address space, not pages.
-const helperReserve = 16 << 10
-
-// background runs f on a goroutine of its own and delivers f's value on
-// the channel it returns, or, if f panics, onPanic's of the panic: a
-// hook's helper never takes the process down.
-func background[T any](f func() T, onPanic func(p any) T) <-chan T {
-	out := make(chan T, 1)
-	go func() {
-		growHelperStack(-1)
-		var v T
-		defer func() {
-			if p := recover(); p != nil {
-				v = onPanic(p)
-			}
-			out <- v
-		}()
-		v = f()
+// recovered runs f and returns its value, or, if f panics, onPanic's
+// of the panic: the side work of a prompt (the action layer's reading,
+// the logs) never costs its line.
+//
+// It runs on the handler's goroutine. A goroutine of its own for each
+// (the action layer read while the router loaded, the logs written while
+// the session was) cost a hook process page faults and processor time
+// more than the overlap saved: each processor that allocates takes fresh
+// spans of its own. perf stat -e page-faults of a prompt event at 50
+// skills, 40 by turns, median: 511 with both goroutines, 504.5 with the
+// logs here, 489.5 with both here; wall time by turns (a script outside
+// the repository, 300 each, load 3-4), median 25.80, 25.48 and 25.16 ms,
+// processor time 24.57, 24.22 and 23.64 ms (BENCHMARKS.md, session 11).
+func recovered[T any](f func() T, onPanic func(p any) T) (v T) {
+	defer func() {
+		if p := recover(); p != nil {
+			v = onPanic(p)
+		}
 	}()
-	return out
+	return f()
 }
 
 // growStack grows the calling goroutine's stack in one step, while it is
@@ -172,18 +165,6 @@ func growStack(i int) byte {
 	var pad [stackReserve]byte
 	pad[i] = 1
 	return pad[stackReserve-1-i]
-}
-
-// growHelperStack is growStack for a helper, by helperReserve.
-//
-//go:noinline
-func growHelperStack(i int) byte {
-	if i < 0 {
-		return 0
-	}
-	var pad [helperReserve]byte
-	pad[i] = 1
-	return pad[helperReserve-1-i]
 }
 
 // logged is what a hook.log line says of the event it is about, so that

@@ -128,8 +128,12 @@ const MinPartial = 3
 // names hashed apart (NamesHash), which keys the rules cache; 12, the
 // skills' titles (a header's name where the folder names the skill), a
 // column of the skill table, with a flag, so that Resolve knows a skill
-// by either name.
-const FormatVersion = 12
+// by either name; 13, a table of contents: every number after the
+// header (each array's length, the flags, the calibration's counts) lies
+// in a table at the file's end, whose offset follows the header, so that
+// loading reads the header's page and the table's, not a page of each
+// array (file.go), and the synonym groups' ids a string table.
+const FormatVersion = 13
 
 // SkillInfo is what the router needs to know about a skill at route
 // time: one skill of a SkillTable.
@@ -359,7 +363,7 @@ func (h *sourceHasher) sum(syn *tokenize.Synonyms) string {
 		h.h.Write([]byte{0})
 	}
 	if syn != nil {
-		fmt.Fprintf(h.h, "%v %v %v", syn.Mates, syn.Weight, syn.Groups)
+		fmt.Fprintf(h.h, "%v %v %v", syn.Mates, syn.Weight, syn.Groups.All())
 	}
 	if h.glossary != nil {
 		fmt.Fprintf(h.h, "\x00glossary %s", h.glossary.Hash)
