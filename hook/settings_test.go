@@ -2,7 +2,9 @@ package hook_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -103,7 +105,7 @@ func TestInstallEditsSettingsAsWritten(t *testing.T) {
 	}
 	events, cmd := hook.Installed(path)
 	assert.Len(t, events, len(hook.Registrations))
-	assert.Equal(t, `'/opt/my tools/skillroute' hook`, cmd)
+	assert.Equal(t, `GOMAXPROCS=1 '/opt/my tools/skillroute' hook`, cmd)
 
 	_, err = hook.Uninstall(path, false)
 	require.NoError(t, err)
@@ -143,6 +145,9 @@ func TestCommandBinary(t *testing.T) {
 		ok          bool
 	}{
 		{"/usr/local/bin/skillroute hook", "/usr/local/bin/skillroute", true},
+		{"GOMAXPROCS=1 /usr/local/bin/skillroute hook", "/usr/local/bin/skillroute", true},
+		{"GOMAXPROCS=2 /usr/local/bin/skillroute hook", "", false},
+		{"GOMAXPROCS=1 GOMAXPROCS=1 /usr/local/bin/skillroute hook", "", false},
 		{`'/opt/my tools/skillroute' hook`, "/opt/my tools/skillroute", true},
 		{`'/opt/it'\''s/skillroute' hook`, "/opt/it's/skillroute", true},
 		{hook.Command("/a b/c'd&e"), "/a b/c'd&e", true},
@@ -220,4 +225,26 @@ func TestSettingsNotJSONNamesLine(t *testing.T) {
 			})
 		}
 	}
+}
+
+// An entry an earlier version wrote ("BINARY hook", no GOMAXPROCS=1) is
+// still ours: installing again replaces it with the current command
+// rather than adding a second entry, and the shell that runs the command
+// gives the hook its one processor.
+func TestInstallUpgradesCommandWithoutEnv(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	old := `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"/usr/local/bin/skillroute hook","timeout":5,"statusMessage":"skillroute: routing"}]}]}}`
+	require.NoError(t, os.WriteFile(path, []byte(old), 0o644))
+	_, err := hook.Install(path, "/usr/local/bin/skillroute", false)
+	require.NoError(t, err)
+	events, cmd := hook.Installed(path)
+	assert.Len(t, events, len(hook.Registrations))
+	assert.Equal(t, "GOMAXPROCS=1 /usr/local/bin/skillroute hook", cmd)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, len(hook.Registrations), strings.Count(string(data), "skillroute: routing"), "one entry per event")
+
+	out, err := exec.Command("sh", "-c", strings.TrimSuffix(hook.Command("/usr/bin/env"), " hook")).Output()
+	require.NoError(t, err)
+	assert.Contains(t, string(out), "GOMAXPROCS=1\n")
 }
