@@ -16,6 +16,7 @@ import (
 	"github.com/skillroute/skillroute/skills"
 
 	"github.com/skillroute/skillroute/eval"
+	"github.com/skillroute/skillroute/hook"
 	"github.com/skillroute/skillroute/learn/feedback"
 	"github.com/skillroute/skillroute/learn/memory"
 	"github.com/skillroute/skillroute/loader"
@@ -76,7 +77,7 @@ func benchProcess(b *testing.B, a *app, event, want string) {
 		}
 	}
 	env := append(os.Environ(), "HOME="+a.places.Home, "SKILLROUTE_HOME="+a.stateDir,
-		"CLAUDE_PLUGIN_DATA=", "CLAUDE_PROJECT_DIR=", "CLAUDE_PLUGIN_ROOT=")
+		"CLAUDE_PLUGIN_DATA=", "CLAUDE_PROJECT_DIR=", "CLAUDE_PLUGIN_ROOT=", processEnv)
 	warm := exec.Command(bin, "route", "--catalog", "installed", "warm the caches")
 	warm.Env = env
 	if out, err := warm.CombinedOutput(); err != nil {
@@ -127,6 +128,11 @@ func timeProcess(b *testing.B, bin string, args []string, event string, env []st
 	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
+// processEnv is the environment the installed command gives the hook
+// (hook.HookEnv); the floor gets it too, so that the two differ by the
+// work alone.
+var processEnv = strings.TrimSpace(hook.HookEnv)
+
 // floorSource is the process floor of BENCHMARKS.md: the least a hook
 // process can cost, a Go program that reads stdin and prints one line.
 const floorSource = `package main
@@ -158,7 +164,7 @@ func BenchmarkProcessFloor(b *testing.B) {
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("build: %v\n%s", err, out)
 	}
-	timeProcesses(b, bin, nil, benchEvent, os.Environ())
+	timeProcesses(b, bin, nil, benchEvent, append(os.Environ(), processEnv))
 }
 
 // scaleHome prepares a home as hookHome does, with memories memories and
