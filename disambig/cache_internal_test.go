@@ -14,12 +14,7 @@ import (
 // groups, nil and empty lists apart, though they are now carved out of a
 // few shared allocations (formArenas); so is every rule's penalty list.
 func TestCachedFormPartsAsSplit(t *testing.T) {
-	data, err := os.ReadFile("../rules/disambiguation.yaml")
-	require.NoError(t, err)
-	set, problems, err := Parse("rules.yaml", data, func(string) bool { return true })
-	require.NoError(t, err)
-	path := filepath.Join(t.TempDir(), "rules.bin")
-	require.NoError(t, set.Save(path, problems))
+	set, path := savedBuiltinRules(t)
 	cached, _, err := LoadCached(path)
 	require.NoError(t, err)
 	require.Len(t, cached.Rules, len(set.Rules))
@@ -46,4 +41,17 @@ func TestCachedFormPartsAsSplit(t *testing.T) {
 	}
 	assert.Greater(t, guarded, 100, "the built-in rules have guarded forms")
 	assert.Greater(t, alts, 100, "and alternatives with literal groups")
+}
+
+// savedBuiltinRules parses the shipped rules and saves them as a cache
+// file, whose path it returns with the parsed set.
+func savedBuiltinRules(t *testing.T) (*Set, string) {
+	t.Helper()
+	data, err := os.ReadFile("../rules/disambiguation.yaml")
+	require.NoError(t, err)
+	set, problems, err := Parse("rules.yaml", data, func(string) bool { return true })
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "rules.bin")
+	require.NoError(t, set.Save(path, problems))
+	return set, path
 }

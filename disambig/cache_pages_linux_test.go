@@ -2,7 +2,6 @@ package disambig
 
 import (
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"syscall"
 	"testing"
@@ -17,12 +16,7 @@ import (
 // file) lie past the last header, on pages a hook touches only for the
 // few rules a prompt may fire. Here those pages cannot be read at all.
 func TestDecodeCacheReadsHeadersOnly(t *testing.T) {
-	data, err := os.ReadFile("../rules/disambiguation.yaml")
-	require.NoError(t, err)
-	set, problems, err := Parse("rules.yaml", data, func(string) bool { return true })
-	require.NoError(t, err)
-	path := filepath.Join(t.TempDir(), "rules.bin")
-	require.NoError(t, set.Save(path, problems))
+	_, path := savedBuiltinRules(t)
 	payload, err := store.LoadCache(path, cacheKind, cacheVersion)
 	require.NoError(t, err)
 	whole, _, err := decodeCache(path, payload)

@@ -27,6 +27,16 @@ func tinyCatalog(t *testing.T) string {
 	return dir
 }
 
+// rebaseCopyRule is a rules file whose one rule breaks git prompts: it
+// sends "rebase" to copy-writer, away from git-helper.
+const rebaseCopyRule = `rules:
+  - id: rebase-copy
+    trigger: 'rebase'
+    boost: copy-writer
+    penalty: [git-helper]
+    weight: 0.3
+`
+
 // TestRulesLintEval protects the ablation `rules lint --eval` reports: per
 // rule, the labelled prompts (single or session turns) it fixes (right only
 // with it) and breaks (right only without it), and a lint that fails on a
@@ -35,13 +45,7 @@ func TestRulesLintEval(t *testing.T) {
 	catalog := tinyCatalog(t)
 	dir := t.TempDir()
 	rulesFile := filepath.Join(dir, "rules.yaml")
-	require.NoError(t, os.WriteFile(rulesFile, []byte(`rules:
-  - id: rebase-copy
-    trigger: 'rebase'
-    boost: copy-writer
-    penalty: [git-helper]
-    weight: 0.3
-  - id: tdd
+	require.NoError(t, os.WriteFile(rulesFile, []byte(rebaseCopyRule+`  - id: tdd
     trigger: 'tdd'
     boost: test-writer
     penalty: [dev-generalist]
@@ -164,13 +168,7 @@ func TestRulesLintEvalNamesLines(t *testing.T) {
 	catalog := tinyCatalog(t)
 	dir := t.TempDir()
 	rulesFile := filepath.Join(dir, "rules.yaml")
-	require.NoError(t, os.WriteFile(rulesFile, []byte(`rules:
-  - id: rebase-copy
-    trigger: 'rebase'
-    boost: copy-writer
-    penalty: [git-helper]
-    weight: 0.3
-`), 0o644))
+	require.NoError(t, os.WriteFile(rulesFile, []byte(rebaseCopyRule), 0o644))
 	evalFile := filepath.Join(dir, "labelled.jsonl")
 	require.NoError(t, os.WriteFile(evalFile, []byte(`# git prompts
 {"id": "s1", "turns": [{"query": "你好", "expected": "none"}, {"query": "git rebase 冲突了", "expected": "git-helper"}]}
