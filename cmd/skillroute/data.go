@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -80,14 +81,18 @@ func appFromEnv() *app {
 // withState returns the app with its state in dir, as a --state flag
 // asks, or a itself when dir is empty. A plugin command's shell gets no
 // CLAUDE_PLUGIN_DATA (only the command's text has it substituted), so its
-// commands name the folder.
-func (a *app) withState(dir string) *app {
+// commands name the folder. The folder must exist: a misspelt one
+// would be made and recorded into, where nothing reads.
+func (a *app) withState(dir string) (*app, error) {
 	if dir == "" {
-		return a
+		return a, nil
+	}
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("--state %s: no such state folder (the folder skillroute keeps its state in; default: $CLAUDE_PLUGIN_DATA, else $SKILLROUTE_HOME, else ~/.claude/skillroute)", dir)
 	}
 	named := *a
 	named.stateDir = dir
-	return &named
+	return &named, nil
 }
 
 // cacheDir is where compiled indexes and rules are kept.

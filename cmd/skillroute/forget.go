@@ -159,7 +159,10 @@ func (a *app) runForget(args []string, stdout, stderr io.Writer) error {
 	if err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
-	a = a.withState(*stateFlag)
+	a, err := a.withState(*stateFlag)
+	if err != nil {
+		return err
+	}
 	switch {
 	case *all && !*corrections && fs.NArg() == 0:
 		return forgetAll(a.stateDir, stdout)

@@ -39,7 +39,10 @@ func (a *app) runCorrect(args []string, stdout, stderr io.Writer) error {
 	if err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
-	a = a.withState(*stateFlag)
+	a, err := a.withState(*stateFlag)
+	if err != nil {
+		return err
+	}
 	if *undo {
 		if fs.NArg() != 0 {
 			fs.Usage()

@@ -484,3 +484,24 @@ func TestCorrectRefusesBlankQuery(t *testing.T) {
 		})
 	}
 }
+
+// A --state folder that does not exist is an error: `correct X --query Q
+// --state TYPO` made the folder and recorded the correction there, where
+// nothing reads, and `forget --corrections --state TYPO` made it too.
+func TestStateFlagMustNameAFolder(t *testing.T) {
+	a := isolate(t)
+	missing := filepath.Join(t.TempDir(), "skillroute-typo")
+	for _, args := range [][]string{
+		{"correct", "tester-expert", "--query", "write unit tests", "--state", missing},
+		{"forget", "--corrections", "--state", missing},
+	} {
+		code, _, errOut := runApp(t, a, args...)
+		assert.Equal(t, 1, code, args)
+		assert.Contains(t, errOut, "no such state folder", args)
+		_, err := os.Stat(missing)
+		assert.True(t, os.IsNotExist(err), "%v made the folder", args)
+	}
+	require.NoError(t, os.MkdirAll(a.stateDir, 0o700))
+	code, _, errOut := runApp(t, a, "correct", "tester-expert", "--query", "write unit tests", "--state", a.stateDir)
+	assert.Equal(t, 0, code, errOut)
+}

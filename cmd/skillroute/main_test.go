@@ -640,6 +640,7 @@ func TestEvalLabels(t *testing.T) {
 
 	// A correction may name the skill by its header's name too: the index
 	// keeps titles.
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "state"), 0o700))
 	code, out, errOut = runCLI(t, "correct", "Root Cause Tracing", "--query", "why does this crash deep in the stack",
 		"--catalog", filepath.Join(dir, "skills"), "--state", filepath.Join(dir, "state"))
 	require.Equal(t, 0, code, errOut)
