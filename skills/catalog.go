@@ -25,6 +25,10 @@ var builtinFS embed.FS
 // Catalog is the set of skills a router chooses between, in name order.
 type Catalog struct {
 	Skills []Skill
+	// LeftOut names, for Discover, what was found but is not in Skills
+	// because the model cannot invoke it: "NAME (disable-model-invocation)",
+	// "NAME (settings)", "PLUGIN@MARKETPLACE (plugin not enabled)".
+	LeftOut []string
 }
 
 // Lookup returns the skill with the given name.

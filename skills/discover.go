@@ -150,9 +150,14 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 		}
 	}
 	vis, warnings := ReadVisibility(p.SettingsFiles())
+	var leftOut []string
 	for _, d := range p.Dirs() {
 		if d.Plugin != "" && !vis.PluginEnabled(d.Plugin) {
-			continue // installed but not enabled: Claude Code loads none of it
+			// Installed but not enabled: Claude Code loads none of it.
+			if !slices.Contains(leftOut, d.Plugin+" (plugin not enabled)") {
+				leftOut = append(leftOut, d.Plugin+" (plugin not enabled)")
+			}
+			continue
 		}
 		names, err := fc.listed(d.Path)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -203,11 +208,21 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 	// a tenth of a second).
 	keep := make([]int32, 0, len(byName))
 	for i := range found {
-		if j, ok := byName[found[i].Name]; ok && int(j) == i && !found[i].UserOnly && !vis.Hidden(found[i].Name) {
+		j, ok := byName[found[i].Name]
+		switch {
+		case !ok || int(j) != i:
+		case found[i].UserOnly:
+			leftOut = append(leftOut, found[i].Name+" (disable-model-invocation)")
+		case vis.Hidden(found[i].Name):
+			leftOut = append(leftOut, found[i].Name+" (settings)")
+		default:
 			keep = append(keep, j)
 		}
 	}
 	cat, err := sortedCatalog(found, keep)
+	if cat != nil {
+		cat.LeftOut = leftOut
+	}
 	return cat, warnings, err
 }
 

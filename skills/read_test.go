@@ -197,6 +197,7 @@ func TestUserOnlySkillsLeftOut(t *testing.T) {
 		require.NoError(t, err, pass)
 		assert.Empty(t, warnings, pass)
 		assert.Equal(t, want, cat.Names(), pass)
+		assert.ElementsMatch(t, []string{"deploy (disable-model-invocation)", "commit (disable-model-invocation)"}, cat.LeftOut, pass)
 		require.NoError(t, fc.Save(cachePath), pass)
 	}
 	cat, err := skills.LoadDir(filepath.Join(home, ".claude", "skills"))
@@ -423,6 +424,8 @@ func TestSettingsHideSkills(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, warnings)
 	assert.Equal(t, []string{"acme:deploy", "beta:lint", "changelog", "notes", "release", "zeta:off-plugin"}, cat.Names())
+	assert.ElementsMatch(t, []string{"gamma@market (plugin not enabled)", "delta@other (plugin not enabled)",
+		"epsilon:secret (settings)", "commit (settings)", "review (settings)", "standup (settings)"}, cat.LeftOut)
 
 	// "Skill" alone denies every skill.
 	write(filepath.Join(project, ".claude", "settings.local.json"), `{"permissions": {"deny": ["Skill"]}}`)

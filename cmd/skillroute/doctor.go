@@ -137,6 +137,10 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 			detail += fmt.Sprintf(" (a model with a 200k-token context allows about %d)", skills.SmallContextBudget)
 		}
 		check(size <= budget, "skill listing", detail)
+		if len(cat.LeftOut) > 0 {
+			// Why a skill on disk is never named: the model cannot invoke it.
+			note("skills left out", fmt.Sprintf("%d the model cannot invoke, never routed to: %s", len(cat.LeftOut), strings.Join(cat.LeftOut, ", ")))
+		}
 	}
 	// A settings file that is not JSON: which plugins are enabled and
 	// which skills are kept from the model is not known from it.

@@ -719,4 +719,11 @@ func TestDoctorNamesUnreadableSettings(t *testing.T) {
 	assert.Contains(t, out, "FAIL settings")
 	assert.Contains(t, out, local)
 	assert.NotContains(t, out, "skill files")
+
+	// A skill the settings keep from the model is named, with why.
+	require.NoError(t, os.WriteFile(local, []byte(`{"skillOverrides": {"tester-expert": "off"}}`), 0o644))
+	code, _, errOut := runApp(t, a, "skills", "install")
+	require.Equal(t, 0, code, errOut)
+	_, out, _ = runApp(t, a, "doctor")
+	assert.Contains(t, out, "tester-expert (settings)")
 }
