@@ -82,11 +82,12 @@ func sameRequest(r *router.Router, last *LastDecision, args string) bool {
 	if args == "" {
 		return true
 	}
-	words := r.Index.Tokenizer().Words(args)
+	tok := r.Index.Tokenizer()
+	words := tok.Words(args)
 	if last.Query == "" && len(last.Words) > 0 {
 		return overlaps(setOf(wordHashes(words)), setOf(last.Words))
 	}
-	return overlaps(setOf(words), setOf(r.Index.Tokenizer().Words(last.Query)))
+	return overlaps(setOf(words), setOf(tok.Words(last.Query)))
 }
 
 // wordHashes returns the hashes a session keeps of a prompt's words when

@@ -51,12 +51,14 @@ const HookTimeout = 5
 
 // HookEnv opens the command: the hook runs on one Go processor. With
 // two, the hook's goroutines and the runtime's each take fresh pages of
-// memory, and a process touched 508 pages against 434 (perf stat of 50
-// prompt events at 50 skills, session 11); by turns on two idle cores,
-// 300 processes each through /usr/bin/env, 1–2 ms less wall time and
-// 1.6–2.3 ms less CPU. The binary cannot set it for itself: by main the
-// second processor exists (runtime.GOMAXPROCS(1) there faulted 522). The
-// shell that runs the command sets it at no cost of its own.
+// memory: a process touched 434 pages against 508 (`perf stat -e
+// page-faults` of 50 prompt events at 50 skills), and
+// BenchmarkHookProcess against BenchmarkHookProcessAllProcessors, three
+// runs by turns on two idle cores, gave 16.70–16.85 against 17.72–18.50
+// ms a process, 18.4–18.7 against 20.1–21.2 ms of CPU. The binary cannot
+// set it for itself: by main the second processor exists
+// (runtime.GOMAXPROCS(1) there faulted 522). The shell that runs the
+// command sets it at no cost of its own.
 const HookEnv = "GOMAXPROCS=1 "
 
 // Command returns the shell command that runs the hook for a binary path.

@@ -128,11 +128,9 @@ const stackReserve = 64 << 10
 // (the action layer read while the router loaded, the logs written while
 // the session was) cost a hook process page faults and processor time
 // more than the overlap saved: each processor that allocates takes fresh
-// spans of its own. perf stat -e page-faults of a prompt event at 50
+// spans of its own: `perf stat -e page-faults` of a prompt event at 50
 // skills, 40 by turns, median: 511 with both goroutines, 504.5 with the
-// logs here, 489.5 with both here; wall time by turns (a script outside
-// the repository, 300 each, load 3-4), median 25.80, 25.48 and 25.16 ms,
-// processor time 24.57, 24.22 and 23.64 ms (BENCHMARKS.md, session 11).
+// logs here, 489.5 with both here (BENCHMARKS.md, session 11).
 func recovered[T any](f func() T, onPanic func(p any) T) (v T) {
 	defer func() {
 		if p := recover(); p != nil {

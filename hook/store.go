@@ -232,8 +232,8 @@ func (s *Store) RecordDecision(ctx context.Context, d Decision) error {
 // another; same names compare through same (the catalog's spelling of
 // "plugin:name"). about, when not nil, says whether the use is about the
 // routed prompt's request (the last decision: its query, or with only
-// hashes kept, its terms); a use for another task closes the route
-// without a verdict.
+// hashes kept, its words' hashes); a use for another task closes the
+// route without a verdict.
 func (s *Store) RecordUse(ctx context.Context, session, skill string, now time.Time, same func(a, b string) bool, about func(last *LastDecision) bool) error {
 	var prev []string
 	var verdict *feedback.Record

@@ -154,8 +154,9 @@ func DiscoverCached(p Places, withBuiltin bool, fc *FrontCache) (*Catalog, []err
 	for _, d := range p.Dirs() {
 		if d.Plugin != "" && !vis.PluginEnabled(d.Plugin) {
 			// Installed but not enabled: Claude Code loads none of it.
-			if !slices.Contains(leftOut, d.Plugin+" (plugin not enabled)") {
-				leftOut = append(leftOut, d.Plugin+" (plugin not enabled)")
+			// Named once, though each of its versions is a folder.
+			if why := d.Plugin + " (plugin not enabled)"; !slices.Contains(leftOut, why) {
+				leftOut = append(leftOut, why)
 			}
 			continue
 		}

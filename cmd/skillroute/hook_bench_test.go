@@ -56,7 +56,14 @@ func BenchmarkHookInProcess(b *testing.B) {
 // BenchmarkHookProcess execs the built binary once per iteration, as
 // Claude Code does: the figure the issue's 5 ms median is about.
 func BenchmarkHookProcess(b *testing.B) {
-	benchProcess(b, hookHome(b), benchEvent, "performance-expert")
+	benchProcess(b, hookHome(b), benchEvent, "performance-expert", processEnv)
+}
+
+// BenchmarkHookProcessAllProcessors is BenchmarkHookProcess without
+// hook.HookEnv: the hook on every processor, the figure the installed
+// command's GOMAXPROCS=1 is judged against.
+func BenchmarkHookProcessAllProcessors(b *testing.B) {
+	benchProcess(b, hookHome(b), benchEvent, "performance-expert", "GOMAXPROCS=")
 }
 
 // benchProcess builds the binary (or takes SKILLROUTE_BENCH_BINARY, to
@@ -65,10 +72,10 @@ func BenchmarkHookProcess(b *testing.B) {
 // compile does not count, and a first hook call on a busy machine may not
 // finish compiling inside its deadline; `route` has none and fills the
 // index, rules and action layer caches the hook reads), then times one
-// hook process per event. Besides the time it reports cpu-ms/op, the
+// hook process per event, with procEnv in its environment. Besides the time it reports cpu-ms/op, the
 // process's user and system time, which other work on the machine
 // changes less than the time.
-func benchProcess(b *testing.B, a *app, event, want string) {
+func benchProcess(b *testing.B, a *app, event, want, procEnv string) {
 	bin := os.Getenv("SKILLROUTE_BENCH_BINARY")
 	if bin == "" {
 		bin = filepath.Join(b.TempDir(), "skillroute")
@@ -77,7 +84,7 @@ func benchProcess(b *testing.B, a *app, event, want string) {
 		}
 	}
 	env := append(os.Environ(), "HOME="+a.places.Home, "SKILLROUTE_HOME="+a.stateDir,
-		"CLAUDE_PLUGIN_DATA=", "CLAUDE_PROJECT_DIR=", "CLAUDE_PLUGIN_ROOT=", processEnv)
+		"CLAUDE_PLUGIN_DATA=", "CLAUDE_PROJECT_DIR=", "CLAUDE_PLUGIN_ROOT=", procEnv)
 	warm := exec.Command(bin, "route", "--catalog", "installed", "warm the caches")
 	warm.Env = env
 	if out, err := warm.CombinedOutput(); err != nil {
@@ -244,7 +251,7 @@ func BenchmarkHookActions1000(b *testing.B) {
 // BenchmarkHookActionsProcess is the same as Claude Code runs it: one
 // process per event.
 func BenchmarkHookActionsProcess(b *testing.B) {
-	benchProcess(b, scaleHome(b, 1000, 200), scaleEvent, "fly.io")
+	benchProcess(b, scaleHome(b, 1000, 200), scaleEvent, "fly.io", processEnv)
 }
 
 // seedMemory gives the state folder a prompt memory of n remembered

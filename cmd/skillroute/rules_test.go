@@ -27,6 +27,15 @@ func tinyCatalog(t *testing.T) string {
 	return dir
 }
 
+// tddRule is a rule, to follow a rules file's "rules:", that sends TDD
+// prompts to test-writer.
+const tddRule = `  - id: tdd
+    trigger: 'tdd'
+    boost: test-writer
+    penalty: [dev-generalist]
+    weight: 0.4
+`
+
 // rebaseCopyRule is a rules file whose one rule breaks git prompts: it
 // sends "rebase" to copy-writer, away from git-helper.
 const rebaseCopyRule = `rules:
@@ -45,12 +54,7 @@ func TestRulesLintEval(t *testing.T) {
 	catalog := tinyCatalog(t)
 	dir := t.TempDir()
 	rulesFile := filepath.Join(dir, "rules.yaml")
-	require.NoError(t, os.WriteFile(rulesFile, []byte(rebaseCopyRule+`  - id: tdd
-    trigger: 'tdd'
-    boost: test-writer
-    penalty: [dev-generalist]
-    weight: 0.4
-  - id: never
+	require.NoError(t, os.WriteFile(rulesFile, []byte(rebaseCopyRule+tddRule+`  - id: never
     trigger: 'zzzz'
     boost: test-writer
     weight: 0.3
@@ -82,13 +86,7 @@ func TestRulesLintEval(t *testing.T) {
 	assert.Contains(t, out, `tdd fixes `+evalFile+`:5: session s1 turn 2: "用 TDD 的方式实现，先写测试" (want test-writer)`)
 
 	// Without the losing rule, the lint passes.
-	require.NoError(t, os.WriteFile(rulesFile, []byte(`rules:
-  - id: tdd
-    trigger: 'tdd'
-    boost: test-writer
-    penalty: [dev-generalist]
-    weight: 0.4
-`), 0o644))
+	require.NoError(t, os.WriteFile(rulesFile, []byte("rules:\n"+tddRule), 0o644))
 	code, out, errOut = runCLI(t, "rules", "lint", "--catalog", catalog, "--eval", evalFile, rulesFile)
 	assert.Equal(t, 0, code, out+errOut)
 	assert.Contains(t, out, "1 rules: 1 loaded, 0 examples: ok")
@@ -131,13 +129,7 @@ func TestRulesLintEvalResolvesLabels(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(titled, "SKILL.md"), []byte("---\nname: slogan-studio\ndescription: slogans\nkeywords:\n  core: [tagline]\n---\nslogans\n"), 0o644))
 	dir := t.TempDir()
 	rulesFile := filepath.Join(dir, "rules.yaml")
-	require.NoError(t, os.WriteFile(rulesFile, []byte(`rules:
-  - id: tdd
-    trigger: 'tdd'
-    boost: test-writer
-    penalty: [dev-generalist]
-    weight: 0.4
-  - id: tagline
+	require.NoError(t, os.WriteFile(rulesFile, []byte("rules:\n"+tddRule+`  - id: tagline
     trigger: 'tagline'
     boost: tw2
     penalty: [copy-writer]
