@@ -3,6 +3,7 @@ module github.com/skillroute/skillroute
 go 1.26.8
 
 require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/dlclark/regexp2 v1.12.0
 	github.com/go-ego/gse v0.80.3
 	github.com/gofrs/flock v0.13.2

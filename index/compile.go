@@ -228,13 +228,13 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 		derivedWords = append(derivedWords, st.derivedWords...)
 		infos[i] = SkillInfo{
 			Name: s.Name, Description: s.Description, Source: s.Source, Title: s.Title,
-			Enhances: s.Enhances, Conflicts: s.Conflicts,
+			Enhances: s.Enhances, Conflicts: s.Conflicts, Paths: s.Paths,
 			Keywords: st.keywords, Derived: st.derived,
 			Length: float64(st.keywords) + lengthOfTextTerm*float64(st.length(0)+st.length(1)),
 		}
 		hash.skill(s.Name, sums[i])
 		if opt.Release && (opt.Keep == nil || !opt.Keep(i)) {
-			*s = skills.Skill{Name: s.Name, Description: s.Description, Source: s.Source, Title: s.Title, Enhances: s.Enhances, Conflicts: s.Conflicts} // what infos[i] refers to stays
+			*s = skills.Skill{Name: s.Name, Description: s.Description, Source: s.Source, Title: s.Title, Enhances: s.Enhances, Conflicts: s.Conflicts, Paths: s.Paths} // what infos[i] refers to stays
 		}
 	})
 	der = nil

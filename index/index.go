@@ -132,8 +132,10 @@ const MinPartial = 3
 // header (each array's length, the flags, the calibration's counts) lies
 // in a table at the file's end, whose offset follows the header, so that
 // loading reads the header's page and the table's, not a page of each
-// array (file.go), and the synonym groups' ids a string table.
-const FormatVersion = 13
+// array (file.go), and the synonym groups' ids a string table; 14, each
+// skill's paths globs, a column of the skill table with a flag, so that
+// the router knows the skills Claude Code loads only for some files.
+const FormatVersion = 14
 
 // SkillInfo is what the router needs to know about a skill at route
 // time: one skill of a SkillTable.
@@ -144,9 +146,10 @@ type SkillInfo struct {
 	Title       string // the header's name, where the folder's name is the skill's (skills.Skill.Title)
 	Enhances    []string
 	Conflicts   []string
-	Keywords    int     // keyword count
-	Derived     bool    // keywords derived from the text, not written
-	Length      float64 // BM25 document length
+	Paths       []string // globs Claude Code loads the skill for (skills.Skill.Paths); nil for most
+	Keywords    int      // keyword count
+	Derived     bool     // keywords derived from the text, not written
+	Length      float64  // BM25 document length
 }
 
 // Index is a compiled catalog.

@@ -741,7 +741,7 @@ func TestResolve(t *testing.T) {
 func TestSkillTable(t *testing.T) {
 	list := []index.SkillInfo{
 		{Name: "b-expert", Description: "B things", Source: "/s/b/SKILL.md", Enhances: []string{"a-expert", "c:expert"}, Keywords: 7, Length: 3.25},
-		{Name: "a-expert", Title: "The A Expert", Conflicts: []string{"b-expert"}, Derived: true, Length: 1.5},
+		{Name: "a-expert", Title: "The A Expert", Conflicts: []string{"b-expert"}, Paths: []string{"src/**/*.ts", "*.sql"}, Derived: true, Length: 1.5},
 		{Name: "c:expert", Description: "namespaced", Keywords: 1 << 20, Length: 0.1},
 		{},
 	}
@@ -760,7 +760,7 @@ func TestSkillTable(t *testing.T) {
 
 	var cat []skills.Skill
 	for _, s := range list[:3] {
-		cat = append(cat, skills.Skill{Name: s.Name, Description: s.Description, Source: s.Source, Enhances: s.Enhances, Conflicts: s.Conflicts,
+		cat = append(cat, skills.Skill{Name: s.Name, Description: s.Description, Source: s.Source, Enhances: s.Enhances, Conflicts: s.Conflicts, Paths: s.Paths,
 			Keywords: kw(skills.Core, "k"+s.Name)})
 	}
 	compiled := index.Compile(catalog(cat...), nil, index.Options{})
@@ -773,6 +773,10 @@ func TestSkillTable(t *testing.T) {
 		assert.Equal(t, compiled.Skills.Info(i), loaded.Skills.Info(i), "skill %d", i)
 		assert.Equal(t, i, loaded.SkillID(loaded.Skills.Name(i)), "sorted names: found by a search")
 	}
+	assert.Equal(t, []string{"src/**/*.ts", "*.sql"}, loaded.Skills.Paths(0), "a-expert's paths, loaded")
+	assert.True(t, loaded.Skills.Conditional())
+	plain := index.NewSkillTable(list[2:])
+	assert.False(t, plain.Conditional(), "no skill has paths")
 	assert.Equal(t, []string{"a-expert", "b-expert", "c:expert"}, loaded.SkillNames())
 	assert.Equal(t, 2, loaded.Resolve("expert"), "the one plugin skill of that name")
 }

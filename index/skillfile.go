@@ -29,12 +29,15 @@ type SkillTable struct {
 	titles                table.Strings // "" but where a header names a skill otherwise than its folder
 	enhances, conflicts   table.Strings // every skill's, in skill order
 	enhStart, conStart    []uint32      // skill i's are [start[i], start[i+1])
+	paths                 table.Strings // every skill's paths globs, in skill order
+	pathStart             []uint32      // as enhStart
 	keywords              []uint32
 	derived               []byte
 	lengths               []uint32 // float64 bits, low word first
 	sorted                bool     // names in order (Index.SkillID)
 	plugins               bool     // some name has a plugin's namespace (Index.Resolve)
 	titled                bool     // some skill has a title (Index.Resolve)
+	conditional           bool     // some skill has paths (SkillTable.Conditional)
 }
 
 // NewSkillTable builds the table of a list of skills.
@@ -46,9 +49,9 @@ func NewSkillTable(list []SkillInfo) SkillTable {
 	titles := make([]string, n)
 	t := SkillTable{
 		keywords: make([]uint32, n), derived: make([]byte, n), lengths: make([]uint32, 2*n),
-		enhStart: make([]uint32, 0, n+1), conStart: make([]uint32, 0, n+1),
+		enhStart: make([]uint32, 0, n+1), conStart: make([]uint32, 0, n+1), pathStart: make([]uint32, 0, n+1),
 	}
-	var enhances, conflicts []string
+	var enhances, conflicts, paths []string
 	for i, s := range list {
 		names[i], descs[i], sources[i], titles[i] = s.Name, s.Description, s.Source, s.Title
 		t.titled = t.titled || s.Title != ""
@@ -56,6 +59,8 @@ func NewSkillTable(list []SkillInfo) SkillTable {
 		enhances = append(enhances, s.Enhances...)
 		t.conStart = append(t.conStart, uint32(len(conflicts)))
 		conflicts = append(conflicts, s.Conflicts...)
+		t.pathStart = append(t.pathStart, uint32(len(paths)))
+		paths = append(paths, s.Paths...)
 		t.keywords[i] = uint32(min(s.Keywords, math.MaxUint32))
 		t.derived[i] = byte(boolNum(s.Derived))
 		bits := math.Float64bits(s.Length)
@@ -63,6 +68,8 @@ func NewSkillTable(list []SkillInfo) SkillTable {
 	}
 	t.enhStart = append(t.enhStart, uint32(len(enhances)))
 	t.conStart = append(t.conStart, uint32(len(conflicts)))
+	t.pathStart = append(t.pathStart, uint32(len(paths)))
+	t.paths, t.conditional = table.New(paths), len(paths) > 0
 	t.names, t.descs, t.sources, t.titles = table.New(names), table.New(descs), table.New(sources), table.New(titles)
 	t.enhances, t.conflicts = table.New(enhances), table.New(conflicts)
 	t.sorted = slices.IsSorted(names)
@@ -99,6 +106,19 @@ func (t *SkillTable) Keywords(i int) int { return int(t.keywords[i]) }
 // text, not written.
 func (t *SkillTable) Derived(i int) bool { return t.derived[i] == 1 }
 
+// Paths returns skill i's paths globs: Claude Code loads the skill only
+// while it works with a file they match. Nil for a skill it always loads.
+func (t *SkillTable) Paths(i int) []string {
+	if !t.conditional {
+		return nil
+	}
+	return listAt(t.paths, t.pathStart, i)
+}
+
+// Conditional reports whether some skill of the table has paths: a
+// catalog without any (nearly every one) skips the router's check.
+func (t *SkillTable) Conditional() bool { return t.conditional }
+
 // Length returns skill i's BM25 document length.
 func (t *SkillTable) Length(i int) float64 {
 	return math.Float64frombits(uint64(t.lengths[2*i]) | uint64(t.lengths[2*i+1])<<32)
@@ -108,7 +128,7 @@ func (t *SkillTable) Length(i int) float64 {
 func (t *SkillTable) Info(i int) SkillInfo {
 	return SkillInfo{
 		Name: t.Name(i), Description: t.Description(i), Source: t.Source(i), Title: t.Title(i),
-		Enhances: t.Enhances(i), Conflicts: t.Conflicts(i),
+		Enhances: t.Enhances(i), Conflicts: t.Conflicts(i), Paths: t.Paths(i),
 		Keywords: t.Keywords(i), Derived: t.Derived(i), Length: t.Length(i),
 	}
 }
@@ -131,12 +151,13 @@ func listAt(list table.Strings, start []uint32, i int) []string {
 // skills writes the skill table by column.
 func (w writer) skills(t *SkillTable) {
 	w.num(uint64(t.Len()))
-	w.num(boolNum(t.sorted) | boolNum(t.plugins)<<1 | boolNum(t.titled)<<2)
-	for _, col := range []table.Strings{t.names, t.descs, t.sources, t.titles, t.enhances, t.conflicts} {
+	w.num(boolNum(t.sorted) | boolNum(t.plugins)<<1 | boolNum(t.titled)<<2 | boolNum(t.conditional)<<3)
+	for _, col := range []table.Strings{t.names, t.descs, t.sources, t.titles, t.enhances, t.conflicts, t.paths} {
 		w.table(col)
 	}
 	w.u32(t.enhStart)
 	w.u32(t.conStart)
+	w.u32(t.pathStart)
 	w.u32(t.keywords)
 	w.bytes(t.derived)
 	w.u32(t.lengths)
@@ -148,11 +169,11 @@ func (w writer) skills(t *SkillTable) {
 func (r *reader) skills(ix *Index) {
 	n := r.length(8) // each skill takes at least its 8-byte length
 	flags := r.num()
-	t := SkillTable{sorted: flags&1 != 0, plugins: flags&2 != 0, titled: flags&4 != 0}
-	t.names, t.descs, t.sources, t.titles, t.enhances, t.conflicts = r.table(), r.table(), r.table(), r.table(), r.table(), r.table()
-	t.enhStart, t.conStart = r.u32(), r.u32()
+	t := SkillTable{sorted: flags&1 != 0, plugins: flags&2 != 0, titled: flags&4 != 0, conditional: flags&8 != 0}
+	t.names, t.descs, t.sources, t.titles, t.enhances, t.conflicts, t.paths = r.table(), r.table(), r.table(), r.table(), r.table(), r.table(), r.table()
+	t.enhStart, t.conStart, t.pathStart = r.u32(), r.u32(), r.u32()
 	t.keywords, t.derived, t.lengths = r.u32(), r.bytes(), r.u32()
-	if r.err == nil && (t.names.Len() != n || t.descs.Len() != n || t.sources.Len() != n || t.titles.Len() != n || len(t.enhStart) != n+1 || len(t.conStart) != n+1 ||
+	if r.err == nil && (t.names.Len() != n || t.descs.Len() != n || t.sources.Len() != n || t.titles.Len() != n || len(t.enhStart) != n+1 || len(t.conStart) != n+1 || len(t.pathStart) != n+1 ||
 		len(t.keywords) != n || len(t.derived) != n || len(t.lengths) != 2*n) {
 		r.err = errors.New("skill table damaged")
 	}

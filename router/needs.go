@@ -160,6 +160,7 @@ func (st *route) complete(r *Router) {
 	if st.base != nil {
 		st.base = fill(st.base, nil)
 	}
+	st.keepLoadable(r) // a skill a signal names may be one with paths
 }
 
 // scoreEverySkill makes scoring rank every skill the prompt reaches, as

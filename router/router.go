@@ -114,6 +114,9 @@ type Decision struct {
 	// Lines says where this catalog's abstain and HIGH lines lie in
 	// scores, when explaining.
 	Lines string `json:"lines,omitempty"`
+	// Unloaded names the skills that matched but have paths no file of
+	// the prompt matches: Claude Code has not loaded them (paths.go).
+	Unloaded []string `json:"unloaded,omitempty"`
 }
 
 // Router routes prompts over one compiled index and rule set.
@@ -236,6 +239,9 @@ func (d *Decision) Explain() string {
 	}
 	if d.Lines != "" {
 		fmt.Fprintf(&b, "lines: %s\n", d.Lines)
+	}
+	if len(d.Unloaded) > 0 {
+		fmt.Fprintf(&b, "left out: %s (Claude Code loads a skill with paths only for the files they match, and the prompt names none)\n", strings.Join(d.Unloaded, ", "))
 	}
 	if len(d.Rules) > 0 {
 		fmt.Fprintf(&b, "rules fired: %s\n", strings.Join(d.Rules, ", "))

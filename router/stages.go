@@ -39,6 +39,8 @@ type route struct {
 	recalled    bool             // the prompt memory was asked (recall)
 	verdict     memory.Verdict   // and what it said
 	cat         string           // the task category, once asked for (category)
+	files       []string         // the files the prompt names, once looked for (paths.go)
+	unloaded    []string         // skills scored but not loaded for this prompt (paths.go)
 
 	decision Decision
 	done     bool // a stage decided: the rest do not run
@@ -121,6 +123,7 @@ func (st *route) scoreQuery(r *Router, q tokenize.Query) {
 	if r.Weights != nil {
 		st.base = bm25.TopK(r.Index, q, nil, k, also)
 	}
+	st.keepLoadable(r)
 }
 
 // settleTurn decides a cue-word turn on the prompt's own evidence. A cue
@@ -269,6 +272,7 @@ func decide(r *Router, st *route) {
 	for _, f := range st.fired {
 		d.Rules = append(d.Rules, f.ID)
 	}
+	d.Unloaded = st.unloaded
 	top, second := 0.0, 0.0
 	if len(st.cands) > 0 {
 		top = st.cands[0].Score

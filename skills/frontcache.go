@@ -39,7 +39,7 @@ import (
 const (
 	frontKind      = "front"
 	frontDeltaKind = "frontdel"
-	frontVersion   = 4 // 1 had no files, 2 no delta, 3 no disable-model-invocation
+	frontVersion   = 5 // 1 had no files, 2 no delta, 3 no disable-model-invocation, 4 no paths
 )
 
 // The file is rewritten whole only when much has changed
@@ -441,7 +441,7 @@ func (fc *FrontCache) Release() {
 // frontStrings and frontLists count a frontmatter's fields of each kind.
 const (
 	frontStrings = 6
-	frontLists   = 6
+	frontLists   = 7
 )
 
 // rawHeader reads a header as a cache file encodes it (writeFront): its
@@ -534,6 +534,7 @@ func (sk *Skill) applyRaw(raw []byte, bodyDesc string) error {
 	}
 	sk.rawKeywords = tiers[:len(tiers)-len(r.data)]
 	sk.Enhances, sk.Requires, sk.Conflicts = r.list(), r.list(), r.list()
+	sk.Paths = cleanGlobs(r.list())
 	if r.data == nil && len(raw) > 0 {
 		return errFrontDamaged
 	}
@@ -560,7 +561,7 @@ func (fm *frontmatter) strings() [frontStrings]*string {
 }
 
 func (fm *frontmatter) lists() [frontLists]*[]string {
-	return [...]*[]string{&fm.Keywords.Core, &fm.Keywords.Strong, &fm.Keywords.Extended, &fm.Enhances, &fm.Requires, &fm.Conflicts}
+	return [...]*[]string{&fm.Keywords.Core, &fm.Keywords.Strong, &fm.Keywords.Extended, &fm.Enhances, &fm.Requires, &fm.Conflicts, (*[]string)(&fm.Paths)}
 }
 
 var errFrontDamaged = errors.New("frontmatter cache damaged")

@@ -205,6 +205,49 @@ func TestUserOnlySkillsLeftOut(t *testing.T) {
 	assert.Equal(t, []string{"lint", "review"}, cat.Names())
 }
 
+// TestPathsField: Claude Code's paths, as a list or one comma-separated
+// string, is read into Skill.Paths, afresh and from the frontmatter cache
+// alike; a shape it cannot be is an error on its line; and changing the
+// globs changes the skill's sum, so the index is compiled again.
+func TestPathsField(t *testing.T) {
+	home := t.TempDir()
+	write := func(skill, extra string) {
+		p := filepath.Join(home, ".claude", "skills", skill, "SKILL.md")
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte("---\nname: "+skill+"\ndescription: "+skill+" things\n"+extra+"---\n"), 0o644))
+	}
+	write("sql", "paths: [\"db/**/*.sql\", \" *.sql \"]\n")
+	write("web", "paths: \"src/**/*.tsx, src/**/*.css\"\n")
+	write("any", "")
+	cachePath := filepath.Join(t.TempDir(), "front.bin")
+	for _, pass := range []string{"read afresh", "from the cache"} {
+		fc := skills.LoadFrontCache(cachePath, "bin")
+		cat, warnings, err := skills.DiscoverCached(skills.Places{Home: home}, false, fc)
+		require.NoError(t, err, pass)
+		assert.Empty(t, warnings, pass)
+		got := map[string][]string{}
+		for _, s := range cat.Skills {
+			got[s.Name] = s.Paths
+		}
+		assert.Equal(t, map[string][]string{"sql": {"db/**/*.sql", "*.sql"}, "web": {"src/**/*.tsx", "src/**/*.css"}, "any": nil}, got, pass)
+		require.NoError(t, fc.Save(cachePath), pass)
+	}
+
+	_, err := skills.Parse("x/SKILL.md", "x", []byte("---\nname: x\ndescription: d\npaths: {src: x}\n---\n"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "x/SKILL.md:4")
+	assert.Contains(t, err.Error(), "paths takes globs")
+
+	a, err := skills.Parse("x/SKILL.md", "x", []byte("---\nname: x\ndescription: d\npaths: \"*.sql\"\n---\nbody\n"))
+	require.NoError(t, err)
+	b, err := skills.Parse("x/SKILL.md", "x", []byte("---\nname: x\ndescription: d\npaths: \"*.py\"\n---\nbody\n"))
+	require.NoError(t, err)
+	c, err := skills.Parse("x/SKILL.md", "x", []byte("---\nname: x\ndescription: d\n---\nbody\n"))
+	require.NoError(t, err)
+	assert.NotEqual(t, a.ContentSum(), b.ContentSum())
+	assert.NotEqual(t, a.ContentSum(), c.ContentSum())
+}
+
 // TestPersonalSkillOutranksProject: as in Claude Code, of two skills of
 // one name the personal one (~/.claude/skills) is the one loaded, not the
 // project's; the project's other skills stay.

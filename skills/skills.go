@@ -118,6 +118,11 @@ type Skill struct {
 	// load. Discover and LoadDir leave it out, after it has shadowed any
 	// skill of its name as it does in Claude Code.
 	UserOnly bool
+	// Paths are the globs of the header's paths field: Claude Code loads
+	// such a skill only while it works with a file they match, so the
+	// router names it only for a prompt that names such a file, or in a
+	// session that has used it (router). Empty for any other skill.
+	Paths []string
 
 	// A skill whose file a FrontCache knew unchanged (same size and
 	// modification time as when it was last read) is made from the cache
@@ -181,6 +186,15 @@ func (s *Skill) computeSum() Sum {
 		str(k.Text)
 		b = append(b, byte(k.Tier))
 		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(k.Weight))
+	}
+	// Paths last, and only where there are some: the sum of a skill
+	// without them stays what it was before the field was read, and so
+	// does what is keyed by its catalog's hash (index.SourceHash).
+	if len(s.Paths) > 0 {
+		b = binary.AppendUvarint(b, uint64(len(s.Paths)))
+		for _, g := range s.Paths {
+			str(g)
+		}
 	}
 	h.Write(b)
 	var sum Sum
@@ -284,6 +298,35 @@ type frontmatter struct {
 	// DisableModelInvocation is Claude Code's field, as written: "true"
 	// makes the skill the user's alone (Skill.UserOnly).
 	DisableModelInvocation string `yaml:"disable-model-invocation"`
+	// Paths is Claude Code's paths field: globs, as a list or one
+	// comma-separated string (Skill.Paths).
+	Paths globs `yaml:"paths"`
+}
+
+// globs reads a paths field written as a list of globs or as one string
+// of them separated by commas, as Claude Code takes either.
+type globs []string
+
+// UnmarshalYAML reads a list or a comma-separated string; another shape
+// is an error on its line.
+func (g *globs) UnmarshalYAML(n *yaml.Node) error {
+	v := resolve(n)
+	switch {
+	case v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null":
+		*g = nil
+		return nil
+	case v.Kind == yaml.ScalarNode:
+		*g = strings.Split(v.Value, ",")
+		return nil
+	case v.Kind == yaml.SequenceNode:
+		var list []string
+		if err := v.Decode(&list); err != nil {
+			return err
+		}
+		*g = list
+		return nil
+	}
+	return shapeError(n, "paths takes globs (paths: [\"src/**/*.ts\"] or paths: \"src/**/*.ts, *.sql\")")
 }
 
 type tiers struct {
@@ -461,6 +504,7 @@ func (sk *Skill) apply(front bool, fm *frontmatter, bodyDesc string) error {
 		return err
 	}
 	sk.Enhances, sk.Requires, sk.Conflicts = fm.Enhances, fm.Requires, fm.Conflicts
+	sk.Paths = cleanGlobs(fm.Paths)
 	if n := len(fm.Keywords.Core) + len(fm.Keywords.Strong) + len(fm.Keywords.Extended); n > 0 {
 		sk.Keywords = make([]Keyword, 0, n) // one allocation, not one per doubling
 	}
@@ -507,6 +551,18 @@ func (sk *Skill) setText(name, desc, whenToUse, triggers, maturity, disableModel
 		sk.Description = bodyDesc
 	}
 	return nil
+}
+
+// cleanGlobs trims a paths field's globs and drops blank ones; none left
+// is nil, a skill Claude Code loads like any other.
+func cleanGlobs(list []string) []string {
+	var out []string
+	for _, g := range list {
+		if g = strings.TrimSpace(g); g != "" {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // addKeyword adds keyword w of the tier, trimmed; a blank one adds nothing.

@@ -429,6 +429,29 @@ func TestDiscoveryAddsProjectAndPluginSkills(t *testing.T) {
 	assert.Contains(t, out, "51 skills")
 }
 
+// A project skill with paths is listed with its globs, and routed to only
+// for a prompt that names a file they match: Claude Code loads it then.
+func TestSkillWithPathsRoutedForItsFiles(t *testing.T) {
+	a, project := isolate(t), t.TempDir()
+	a.places.ProjectDir = project
+	p := filepath.Join(project, ".claude", "skills", "migration-writer", "SKILL.md")
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte("---\ndescription: Write reversible Alembic database migrations, upgrade and downgrade steps\npaths: [\"migrations/**/*.py\"]\n---\n"), 0o644))
+
+	code, out, errOut := runApp(t, a, "skills", "list")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "migration-writer (paths: migrations/**/*.py)")
+
+	code, out, _ = runApp(t, a, "route", "--explain", "write a reversible alembic migration with upgrade and downgrade steps")
+	require.Equal(t, 0, code)
+	assert.NotContains(t, out, "route to migration-writer")
+	assert.Contains(t, out, "left out: migration-writer")
+
+	code, out, _ = runApp(t, a, "route", "--json", "write a reversible alembic migration in migrations/versions/0042_orders.py with upgrade and downgrade steps")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, `"skill":"migration-writer"`)
+}
+
 func TestDoctor(t *testing.T) {
 	a := isolate(t)
 	code, out, _ := runApp(t, a, "doctor")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/skillroute/skillroute/loader"
@@ -49,7 +50,12 @@ func (a *app) skillsList(args []string, stdout, stderr io.Writer) error {
 		if s.Derived {
 			kw += " (derived)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, kw, s.Source)
+		name := s.Name
+		if len(s.Paths) > 0 {
+			// Named only for a prompt naming a matching file (router).
+			name += " (paths: " + strings.Join(s.Paths, ", ") + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", name, kw, s.Source)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
