@@ -49,10 +49,12 @@ var (
 		"next one", "another", "again", "likewise", "as well", "do the", "now do", "still",
 		"go ahead", "proceed", "do it", "do that", "yes please"}
 	closingZh = []string{"谢谢", "谢了", "谢啦", "多谢", "感谢", "辛苦", "搞定", "好的", "好了", "就这样", "先这样", "到这", "先到这",
-		"可以了", "没问题", "不用了", "嗯", "对", "好，", "好,", "好。", "好！", "好 ", "行，", "行了", "ok，"}
+		"可以了", "没问题", "不用了", "嗯", "对", "好，", "好,", "好。", "好！", "好 ", "行，", "行了", "ok，",
+		"算了", "解决了", "没事了"}
 	closingEn = []string{"ok", "okay", "thanks", "thank you", "thx", "ty", "cheers", "appreciate it", "great", "perfect", "nice",
 		"cool", "done", "that's all", "thats all", "that's everything", "that is everything", "all good", "lol", "bye", "see you",
-		"sounds good", "go ahead"}
+		"sounds good", "go ahead",
+		"never mind", "nevermind", "nvm", "forget it", "figured it out", "got it", "solved it", "it works now", "works now"}
 )
 
 // doneZh and doneEn say that nothing more is wanted. Next to thanks or a
