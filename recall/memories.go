@@ -172,15 +172,13 @@ func Remember(ctx context.Context, path string, m Memory) (stored Memory, added 
 		if err != nil {
 			return err
 		}
-		next := 0
+		next := forgottenHigh(data)
 		for _, old := range mems {
 			if old.Text == m.Text && old.Scope == m.Scope && old.Project == m.Project {
 				stored = old
 				return nil
 			}
-			if n, err := strconv.Atoi(strings.TrimPrefix(old.ID, "m")); err == nil && strings.HasPrefix(old.ID, "m") {
-				next = max(next, n)
-			}
+			next = max(next, idNumber(old.ID))
 		}
 		m.ID = "m" + strconv.Itoa(next+1)
 		stored, added = m, true
@@ -223,16 +221,43 @@ func Forget(ctx context.Context, path, id string) (Memory, error) {
 			sortIDs(ids)
 			return fmt.Errorf("no memory %q (there are: %s)", id, strings.Join(ids, ", "))
 		}
-		// Only the memory's line goes: every other line stays as written.
+		// Only the memory's line goes, for a comment that keeps its id
+		// taken (forgottenHigh): every other line stays as written.
 		var kept []byte
 		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
 			if lineID(line) != id {
 				kept = append(kept, line...)
+			} else if idNumber(id) > 0 {
+				kept = append(kept, forgottenMark+id+"\n"...)
 			}
 		}
 		return store.WriteFile(path, kept)
 	})
 	return gone, err
+}
+
+// forgottenMark opens the comment Forget leaves for a memory: its id is
+// never given again, as the policy's success rates and failures are kept
+// by id (action), and a new fact must not inherit a forgotten one's.
+const forgottenMark = "# forgotten "
+
+// forgottenHigh is the highest id number the file's forgotten marks hold.
+func forgottenHigh(data []byte) int {
+	high := 0
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if id, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte(forgottenMark)); ok {
+			high = max(high, idNumber(string(bytes.TrimSpace(id))))
+		}
+	}
+	return high
+}
+
+// idNumber is N of an id "mN", 0 for an id of another form.
+func idNumber(id string) int {
+	if n, err := strconv.Atoi(strings.TrimPrefix(id, "m")); err == nil && strings.HasPrefix(id, "m") && n > 0 {
+		return n
+	}
+	return 0
 }
 
 // readMemoriesFile reads a memories file (a missing one is empty) and

@@ -49,8 +49,16 @@ func TestRememberAndForget(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "m3", c.ID, "ids are never reused while a later one exists")
 
+	// Nor after the latest is forgotten: the policy keeps success rates by
+	// id, which a new fact must not inherit.
+	_, err = Forget(ctx, path, "m3")
+	require.NoError(t, err)
+	d, _, err := Remember(ctx, path, Memory{Text: "a fourth fact"})
+	require.NoError(t, err)
+	assert.Equal(t, "m4", d.ID)
+
 	_, err = Forget(ctx, path, "m9")
-	assert.ErrorContains(t, err, `no memory "m9" (there are: m2, m3)`)
+	assert.ErrorContains(t, err, `no memory "m9" (there are: m2, m4)`)
 	_, err = Forget(ctx, filepath.Join(t.TempDir(), MemoriesFile), "m1")
 	assert.ErrorContains(t, err, "nothing is remembered")
 }
