@@ -79,10 +79,11 @@ func globMatches(g, file string) bool {
 	return ok
 }
 
-// namedFiles returns the files a prompt names: words that hold a slash or
-// end in an extension (src/app/page.tsx, @db/report.sql, schema.prisma,
-// Dockerfile is not one), cleared of quotes, brackets, a leading "./" or
-// "@" (Claude Code's file mention) and a trailing ":LINE:COL".
+// namedFiles returns the files a prompt names: words that hold a slash
+// (not a URL's) or end in an extension (src/app/page.tsx, @db/report.sql,
+// schema.prisma; a bare Dockerfile is not told from a word), cleared of
+// quotes, brackets, a leading "./" or "@" (Claude Code's file mention) and
+// a trailing ":LINE:COL".
 func namedFiles(prompt string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(prompt, func(r rune) bool {
