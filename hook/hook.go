@@ -34,6 +34,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/action"
+	"github.com/skillroute/skillroute/internal/jsonenc"
 	"github.com/skillroute/skillroute/prefs"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
@@ -453,10 +454,10 @@ func describe(d router.Decision) string {
 
 // contextOutput is the hook's answer: the text as additionalContext of a
 // UserPromptSubmit, the keys in the order json.Marshal gave them from a
-// map, and the text quoted as it quotes a string.
+// map, and the text quoted as it quotes a string (jsonenc,
+// TestContextOutputAsMarshal).
 func contextOutput(text string) []byte {
-	quoted, _ := json.Marshal(text)
-	out := append([]byte(`{"hookSpecificOutput":{"additionalContext":`), quoted...)
+	out := jsonenc.AppendString([]byte(`{"hookSpecificOutput":{"additionalContext":`), text)
 	return append(out, `,"hookEventName":"UserPromptSubmit"}}`...)
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -189,7 +190,11 @@ func (s *Store) updateRead(ctx context.Context, id string, read *SessionFile, sn
 		if err := change(f); err != nil {
 			return err
 		}
-		return sessionCodec.Write(path, f)
+		data, err := marshalSession(f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return sessionCodec.WriteJSON(path, data)
 	})
 }
 
@@ -217,7 +222,7 @@ func (s *Store) log(name string) *store.Log {
 
 // RecordDecision appends a routed prompt to decisions.jsonl.
 func (s *Store) RecordDecision(ctx context.Context, d Decision) error {
-	line, err := json.Marshal(d)
+	line, err := marshalDecision(d)
 	if err != nil {
 		return err
 	}

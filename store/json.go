@@ -1,10 +1,14 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+
+	"github.com/skillroute/skillroute/internal/jsonenc"
 )
 
 // ErrDamaged reports a state file or cache that cannot be what it claims:
@@ -140,6 +144,28 @@ func (c Codec) Write(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	return c.write(path, data)
+}
+
+// WriteJSON is Write for a value its caller encoded (data: its compact
+// JSON, as json.Marshal gives it): the file is the bytes Write writes for
+// the value (TestWriteJSONAsWrite).
+func (c Codec) WriteJSON(path string, data []byte) error {
+	framed := jsonenc.AppendString([]byte(`{"skillroute":`), c.Kind)
+	framed = strconv.AppendInt(append(framed, `,"version":`...), int64(c.Version), 10)
+	framed = append(append(append(framed, `,"data":`...), data...), '}')
+	if c.Indent {
+		var b bytes.Buffer
+		if err := json.Indent(&b, framed, "", "  "); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		framed = append(b.Bytes(), '\n')
+	}
+	return c.write(path, framed)
+}
+
+// write replaces the file at path with data, encoded.
+func (c Codec) write(path string, data []byte) error {
 	p := Private
 	p.KeepTemps = c.KeepTemps
 	return replace(path, p, !c.NoSync, func(f *os.File) error {

@@ -793,3 +793,23 @@ func TestPruneCaches(t *testing.T) {
 	assert.Contains(t, names, ".index-4.bin.verified", "a kept cache keeps its sidecar")
 	assert.Contains(t, names, "rules-0.bin")
 }
+
+// TestWriteJSONAsWrite: a value its caller encoded is written as Write
+// writes the value, header and all, compact or indented, and reads back.
+func TestWriteJSONAsWrite(t *testing.T) {
+	dir := t.TempDir()
+	v := map[string]any{"id": "s<1>", "n": 1.5, "list": []string{"a", "\u2028"}}
+	data, err := json.Marshal(v)
+	require.NoError(t, err)
+	for _, c := range []store.Codec{{Kind: "session", Version: 1, NoSync: true}, {Kind: `we"ights`, Version: 12, Indent: true}} {
+		viaWrite, viaJSON := filepath.Join(dir, "write.json"), filepath.Join(dir, "json.json")
+		require.NoError(t, c.Write(viaWrite, v))
+		require.NoError(t, c.WriteJSON(viaJSON, data))
+		want, _ := os.ReadFile(viaWrite)
+		got, _ := os.ReadFile(viaJSON)
+		assert.Equal(t, string(want), string(got))
+		var back map[string]any
+		require.NoError(t, c.Read(viaJSON, &back))
+		assert.Equal(t, "s<1>", back["id"])
+	}
+}
