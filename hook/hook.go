@@ -318,7 +318,7 @@ func (h *Handler) prompt(ctx context.Context, ev Event, ready func([]byte)) Resu
 	}
 	f, snap, err := h.Store.sessionBytes(ev.SessionID)
 	if err != nil {
-		snap = snapshot{} // a corrupt file is a new session (sessionBytes), replaced below
+		snap = nil // a corrupt file is a new session (sessionBytes), replaced below
 	}
 	detected := f.ProjectAt
 	r, err := h.Open()
