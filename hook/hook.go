@@ -181,8 +181,10 @@ func (h *Handler) handleInput(ctx context.Context, input []byte, ready func([]by
 	if len(bytes.TrimSpace(input)) == 0 { // not a copy of a pasted megabyte
 		return Result{Reason: "empty input"}
 	}
-	if err := json.Unmarshal(input, &ev); err != nil {
-		return Result{Reason: "malformed event: " + err.Error()}
+	if !decodeEvent(input, &ev) {
+		if err := json.Unmarshal(input, &ev); err != nil {
+			return Result{Reason: "malformed event: " + err.Error()}
+		}
 	}
 	ev.bound()
 	res := h.handle(ctx, ev, ready)

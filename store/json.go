@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/skillroute/skillroute/internal/jsondec"
 	"github.com/skillroute/skillroute/internal/jsonenc"
 )
 
@@ -79,13 +80,11 @@ func (c Codec) Marshal(v any) ([]byte, error) {
 // another kind or not parseable is an error wrapping ErrDamaged; one of
 // another version, ErrVersion. Both name the file.
 func (c Codec) Unmarshal(name string, data []byte, v any) error {
-	var h struct {
-		Kind    *string         `json:"skillroute"`
-		Version *int            `json:"version"`
-		Data    json.RawMessage `json:"data"`
-	}
-	if err := json.Unmarshal(data, &h); err != nil {
-		return fmt.Errorf("%s: damaged %s file (%v): %w", name, c.Kind, err, ErrDamaged)
+	var h frame
+	if !h.decode(data) {
+		if err := json.Unmarshal(data, &h); err != nil {
+			return fmt.Errorf("%s: damaged %s file (%v): %w", name, c.Kind, err, ErrDamaged)
+		}
 	}
 	version, payload := 1, data
 	switch {
@@ -107,10 +106,53 @@ func (c Codec) Unmarshal(name string, data []byte, v any) error {
 	case version < c.Version:
 		return fmt.Errorf("%s: %s file of format version %d, older than this skillroute's %d: %w", name, c.Kind, version, c.Version, ErrVersion)
 	}
+	if fd, ok := v.(FastDecoder); ok && fd.DecodeJSON(payload) {
+		return nil
+	}
 	if err := json.Unmarshal(payload, v); err != nil {
 		return fmt.Errorf("%s: damaged %s file (%v): %w", name, c.Kind, err, ErrDamaged)
 	}
 	return nil
+}
+
+// FastDecoder is a value that decodes its own JSON without reflection
+// when the JSON is of a plain form (package jsondec): Unmarshal gives it
+// the data first, and decodes with encoding/json when it reports false,
+// having changed nothing.
+type FastDecoder interface {
+	DecodeJSON(data []byte) bool
+}
+
+// frame is a Codec file's header as read.
+type frame struct {
+	Kind    *string         `json:"skillroute"`
+	Version *int            `json:"version"`
+	Data    json.RawMessage `json:"data"`
+}
+
+// decode reads a header of the plain form (jsondec), as json.Unmarshal
+// would, or reports false, having set nothing (TestFrameAsUnmarshal).
+func (h *frame) decode(data []byte) bool {
+	var kind string
+	var version int
+	var g frame
+	d := jsondec.New(data)
+	o := d.Object("skillroute", "version", "data")
+	for k, ok := o.Next(); ok; k, ok = o.Next() {
+		switch k {
+		case 0:
+			kind, g.Kind = d.String(), &kind
+		case 1:
+			version, g.Version = int(d.Int()), &version
+		case 2:
+			g.Data = d.Raw()
+		}
+	}
+	if !d.Done() {
+		return false
+	}
+	*h = g
+	return true
 }
 
 // Read decodes the file at path into v (see Unmarshal). A missing file is

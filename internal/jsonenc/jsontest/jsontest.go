@@ -5,6 +5,7 @@
 package jsontest
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -31,11 +32,21 @@ func Fill(v any, rng *rand.Rand, zero int) {
 	fill(reflect.ValueOf(v).Elem(), rng, zero)
 }
 
-var timeType = reflect.TypeFor[time.Time]()
+var (
+	timeType = reflect.TypeFor[time.Time]()
+	rawType  = reflect.TypeFor[json.RawMessage]()
+)
+
+// Raws are the values a filled json.RawMessage may be.
+var Raws = []string{`null`, `{"skill":"a"}`, `[1,2.5e-7,{"x":[true,false,null]}]`, `"s\u0041"`, `-0`, `{}`}
 
 func fill(v reflect.Value, rng *rand.Rand, zero int) {
 	if zero > 0 && rng.IntN(zero) == 0 {
 		v.SetZero()
+		return
+	}
+	if v.Type() == rawType {
+		v.SetBytes([]byte(Raws[rng.IntN(len(Raws))]))
 		return
 	}
 	if v.Type() == timeType {
