@@ -38,7 +38,9 @@ const spareSuffix = ".spare.tmp"
 // inode deleted recently (recently_deleted), and the session's temp file
 // was 5 % of a hook process's CPU samples at 50 skills (perf record of 200
 // prompt events). The caller holds the target's lock (Lock), so one
-// writer at a time fills a spare; a reader (readFile) holds a shared
+// writer at a time fills a spare, and a spare a cleaner removed
+// (CleanTemps) is not made again until the exchange failed for want of
+// it; a reader (readFile) holds a shared
 // lock on the file it reads, and a spare a reader still holds (it was
 // the target when the reader opened it) is not filled, nor one linked
 // elsewhere too: the caller then replaces through a new temp file. An

@@ -46,8 +46,8 @@ type Codec struct {
 	// replacing a session took 0.5-1.3 ms at the median and 25-36 ms at
 	// the 99th percentile on the development machine while others used
 	// its disk; without, 0.08-0.11 ms and 4-7 ms (BenchmarkWriteFile).
-	// An existing file is replaced through its spare (replaceSpare), not
-	// through a new temp file each time.
+	// An existing file written under its lock (Lock) is replaced through
+	// its spare (replaceSpare), not through a new temp file each time.
 	NoSync bool
 	// KeepTemps leaves the temp files killed writers left in the file's
 	// folder for the caller to clean (CleanTemps), instead of listing the
@@ -205,7 +205,8 @@ func (c Codec) WriteJSON(path string, data []byte) error {
 // write replaces the file at path with data, encoded.
 func (c Codec) write(path string, data []byte) error {
 	p := Private
-	p.KeepTemps, p.spare = c.KeepTemps, c.NoSync
+	_, locked := held.Load(path)
+	p.KeepTemps, p.spare = c.KeepTemps, c.NoSync && locked
 	return replace(path, p, !c.NoSync, func(f *os.File) error {
 		_, err := f.Write(data)
 		return err

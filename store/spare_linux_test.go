@@ -15,6 +15,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// write writes v as the hook does, under the file's lock.
+func write(t *testing.T, c Codec, path string, v any) {
+	t.Helper()
+	require.NoError(t, Lock(context.Background(), path, func() error { return c.Write(path, v) }))
+}
+
 func inode(t *testing.T, path string) uint64 {
 	t.Helper()
 	fi, err := os.Stat(path)
@@ -31,7 +37,7 @@ func TestSpareReused(t *testing.T) {
 	seen := map[uint64]bool{}
 	for n := range 6 {
 		v := map[string]string{"n": strings.Repeat("x", 7*n%5)}
-		require.NoError(t, c.Write(path, v))
+		write(t, c, path, v)
 		var got map[string]string
 		require.NoError(t, c.Read(path, &got))
 		assert.Equal(t, v, got)
@@ -40,6 +46,12 @@ func TestSpareReused(t *testing.T) {
 		}
 	}
 	assert.Len(t, seen, 2, "the file and its spare, reused")
+
+	// Without the lock, writers may be more than one: a new file each
+	// time, as before.
+	before := inode(t, path)
+	require.NoError(t, c.Write(path, 1))
+	assert.False(t, seen[inode(t, path)], "not the spare (inode %d before)", before)
 }
 
 // A reader holds the file it reads (readFile's shared lock): a writer
@@ -49,7 +61,7 @@ func TestSpareHeldByReader(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.json")
 	c := Codec{Kind: "session", Version: 1, NoSync: true, KeepTemps: true}
 	for n := range 2 {
-		require.NoError(t, c.Write(path, n))
+		write(t, c, path, n)
 	}
 	held, err := os.Open(path)
 	require.NoError(t, err)
@@ -58,7 +70,7 @@ func TestSpareHeldByReader(t *testing.T) {
 	want, err := os.ReadFile(path)
 	require.NoError(t, err)
 	for n := 2; n < 6; n++ {
-		require.NoError(t, c.Write(path, n))
+		write(t, c, path, n)
 	}
 	got := make([]byte, 100)
 	k, _ := held.ReadAt(got, 0)
@@ -76,7 +88,7 @@ func TestSpareKilledWriter(t *testing.T) {
 	c := Codec{Kind: "session", Version: 1, NoSync: true, KeepTemps: true}
 	long := map[string]string{"s": strings.Repeat("long", 50)}
 	for range 3 {
-		require.NoError(t, c.Write(path, long))
+		write(t, c, path, long)
 	}
 	p := Private
 	p.KeepTemps, p.spare = true, true
@@ -88,7 +100,7 @@ func TestSpareKilledWriter(t *testing.T) {
 	var got map[string]string
 	require.NoError(t, c.Read(path, &got), "the file is whole")
 	assert.Equal(t, long, got)
-	require.NoError(t, c.Write(path, map[string]string{"s": "short"}))
+	write(t, c, path, map[string]string{"s": "short"})
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, `{"skillroute":"session","version":1,"data":{"s":"short"}}`, string(data))

@@ -86,7 +86,8 @@ func TestWriteFilePrivate(t *testing.T) {
 // files) swaps the new file in (store's exchange) instead of renaming
 // over the old one: the file holds the new content, keeps its mode, a
 // hard link to the old file keeps the old content (as after a rename),
-// and no temp file is left but the file's spare.
+// and no temp file is left but the file's spare (written under its
+// lock).
 func TestWriteNoSyncReplaces(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "sessions", "s.json")
@@ -96,7 +97,7 @@ func TestWriteNoSyncReplaces(t *testing.T) {
 	old := filepath.Join(dir, "old.json")
 	require.NoError(t, os.Link(path, old))
 	for n := 2; n <= 3; n++ {
-		require.NoError(t, c.Write(path, map[string]int{"n": n}))
+		require.NoError(t, store.Lock(context.Background(), path, func() error { return c.Write(path, map[string]int{"n": n}) }))
 		var got map[string]int
 		require.NoError(t, c.Read(path, &got))
 		assert.Equal(t, n, got["n"])
@@ -111,9 +112,9 @@ func TestWriteNoSyncReplaces(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	want := []string{"s.json"}
+	want := []string{"s.json", "s.json.lock"}
 	if runtime.GOOS == "linux" {
-		want = []string{".s.json.spare.tmp", "s.json"}
+		want = []string{".s.json.spare.tmp", "s.json", "s.json.lock"}
 	}
 	assert.Equal(t, want, names, "no temp file left behind")
 }

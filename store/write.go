@@ -30,8 +30,9 @@ type Perm struct {
 	// (Codec.KeepTemps).
 	KeepTemps bool
 	// spare replaces an existing file through its spare (replaceSpare)
-	// when no fsync is asked for: Codec.NoSync's files, read by readFile
-	// alone (never mapped: a mapped file may not be filled again).
+	// when no fsync is asked for: Codec.NoSync's files written under their
+	// lock (Lock), read by readFile alone (never mapped: a mapped file may
+	// not be filled again).
 	spare bool
 }
 
