@@ -91,7 +91,11 @@ type ToolEvent struct {
 func LogDecision(ctx context.Context, dir string, t Trajectory) error {
 	t.Kind = KindDecision
 	t.Time = t.Time.UTC()
-	return appendLine(ctx, dir, t)
+	line, err := marshalTrajectory(t)
+	if err != nil {
+		return err
+	}
+	return trajectoryLog(dir).Append(ctx, line)
 }
 
 // LogToolEvent appends a tool event to the trajectory log in dir.

@@ -34,6 +34,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/action"
+	"github.com/skillroute/skillroute/internal/jsonenc"
 	"github.com/skillroute/skillroute/prefs"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
@@ -180,8 +181,10 @@ func (h *Handler) handleInput(ctx context.Context, input []byte, ready func([]by
 	if len(bytes.TrimSpace(input)) == 0 { // not a copy of a pasted megabyte
 		return Result{Reason: "empty input"}
 	}
-	if err := json.Unmarshal(input, &ev); err != nil {
-		return Result{Reason: "malformed event: " + err.Error()}
+	if !decodeEvent(input, &ev) {
+		if err := json.Unmarshal(input, &ev); err != nil {
+			return Result{Reason: "malformed event: " + err.Error()}
+		}
 	}
 	ev.bound()
 	res := h.handle(ctx, ev, ready)
@@ -317,7 +320,7 @@ func (h *Handler) prompt(ctx context.Context, ev Event, ready func([]byte)) Resu
 	}
 	f, snap, err := h.Store.sessionBytes(ev.SessionID)
 	if err != nil {
-		snap = snapshot{} // a corrupt file is a new session (sessionBytes), replaced below
+		snap = nil // a corrupt file is a new session (sessionBytes), replaced below
 	}
 	detected := f.ProjectAt
 	r, err := h.Open()
@@ -453,10 +456,10 @@ func describe(d router.Decision) string {
 
 // contextOutput is the hook's answer: the text as additionalContext of a
 // UserPromptSubmit, the keys in the order json.Marshal gave them from a
-// map, and the text quoted as it quotes a string.
+// map, and the text quoted as it quotes a string (jsonenc,
+// TestContextOutputAsMarshal).
 func contextOutput(text string) []byte {
-	quoted, _ := json.Marshal(text)
-	out := append([]byte(`{"hookSpecificOutput":{"additionalContext":`), quoted...)
+	out := jsonenc.AppendString([]byte(`{"hookSpecificOutput":{"additionalContext":`), text)
 	return append(out, `,"hookEventName":"UserPromptSubmit"}}`...)
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -130,18 +131,12 @@ func (s *Store) SessionFile(id string) (*SessionFile, error) {
 }
 
 // sessionBytes is SessionFile, with the file's bytes (nil when missing or
-// unreadable) and version (store.Version).
-func (s *Store) sessionBytes(id string) (*SessionFile, snapshot, error) {
+// unreadable).
+func (s *Store) sessionBytes(id string) (*SessionFile, []byte, error) {
 	path := s.sessionPath(id)
-	data, version, err := sessionCodec.BytesVersion(path)
+	data, err := sessionCodec.Bytes(path)
 	f, err := decodeSession(id, path, data, err)
-	return f, snapshot{data, version}, err
-}
-
-// snapshot is a session file as read, to tell whether it changed since.
-type snapshot struct {
-	data    []byte
-	version string
+	return f, data, err
 }
 
 // decodeSession decodes a session's file as read (data, err): a missing
@@ -167,29 +162,33 @@ func decodeSession(id, path string, data []byte, err error) (*SessionFile, error
 // corrupt one is replaced, not fatal). An error from change aborts the
 // update: nothing is written, and the error is returned.
 func (s *Store) UpdateSession(ctx context.Context, id string, change func(*SessionFile) error) error {
-	return s.updateRead(ctx, id, nil, snapshot{}, change)
+	return s.updateRead(ctx, id, nil, nil, change)
 }
 
 // updateRead is UpdateSession for a caller that read the session's file
-// before (sessionBytes: read, as snap): while the file is still the one
-// read (its version, one stat; else its bytes), read is changed and
-// written back, not the file read and decoded again. A file that changed
-// since, or was missing or damaged then, or no snapshot at all, is read
-// under the lock.
-func (s *Store) updateRead(ctx context.Context, id string, read *SessionFile, snap snapshot, change func(*SessionFile) error) error {
+// before (sessionBytes: read, its bytes snap): while the file holds the
+// bytes read, read is changed and written back, not decoded again. A
+// file that changed since, or was missing or damaged then, or no snapshot
+// at all, is decoded under the lock. The bytes are compared, not the
+// file's identity (inode, size, times): the session is replaced through
+// a spare (store.Codec.NoSync), so an inode comes back, and with times
+// of a coarse clock a stat cannot tell it from the one read.
+func (s *Store) updateRead(ctx context.Context, id string, read *SessionFile, snap []byte, change func(*SessionFile) error) error {
 	path := s.sessionPath(id)
 	return store.Lock(ctx, path, func() error {
 		f := read
-		if snap.data == nil || snap.version == "" || store.Version(path) != snap.version {
-			now, err := sessionCodec.Bytes(path)
-			if err != nil || snap.data == nil || !bytes.Equal(now, snap.data) {
-				f, _ = decodeSession(id, path, now, err) // a corrupt file is replaced
-			}
+		now, err := sessionCodec.Bytes(path)
+		if err != nil || snap == nil || !bytes.Equal(now, snap) {
+			f, _ = decodeSession(id, path, now, err) // a corrupt file is replaced
 		}
 		if err := change(f); err != nil {
 			return err
 		}
-		return sessionCodec.Write(path, f)
+		data, err := marshalSession(f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return sessionCodec.WriteJSON(path, data)
 	})
 }
 
@@ -217,7 +216,7 @@ func (s *Store) log(name string) *store.Log {
 
 // RecordDecision appends a routed prompt to decisions.jsonl.
 func (s *Store) RecordDecision(ctx context.Context, d Decision) error {
-	line, err := json.Marshal(d)
+	line, err := marshalDecision(d)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"time"
 )
 
@@ -32,8 +33,15 @@ func Lock(ctx context.Context, path string, fn func() error) error {
 		return fmt.Errorf("%s: %w", path, ErrBusy)
 	}
 	defer unlock()
+	held.Store(path, true)
+	defer held.Delete(path)
 	return fn()
 }
+
+// held holds the paths whose locks this process holds (Lock): a file is
+// replaced through its spare only under its lock (Codec.write), which
+// makes its writers one at a time.
+var held sync.Map
 
 // tryUntil calls try until it takes the lock or fails, every lockRetry,
 // and gives up (false, no error) once ctx is done; a ctx done already

@@ -81,43 +81,21 @@ func readSized(f *os.File, path string, size, max int64) ([]byte, error) {
 }
 
 // readFile is os.ReadFile for the state folder's own files: opened
-// without the poller (openFile), and sized by one stat. It returns the
-// version of the file it read (see Version).
-func readFile(path string) ([]byte, string, error) {
+// without the poller (openFile), and sized by one stat. It holds a shared
+// lock on the file while it reads, so that the file is not filled again
+// as a spare under it (replaceSpare).
+func readFile(path string) ([]byte, error) {
 	f, err := openFile(path, os.O_RDONLY, 0)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	defer f.Close()
+	shareLock(f)
 	info, err := f.Stat()
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	data, err := readSized(f, path, info.Size(), math.MaxInt64-1)
-	return data, version(info), err
-}
-
-// Version identifies the file at path as it is now: device, inode, size,
-// modification and change times (as a cache's sidecar records them), ""
-// where the system gives no such identity or the file cannot be statted.
-// Replacing a file (Write, which always makes a new inode) or writing to
-// it changes its version; a caller that read a file (Codec.BytesVersion)
-// tells by one stat whether it is still the file it read.
-func Version(path string) string {
-	info, err := os.Stat(path)
-	if err != nil {
-		return ""
-	}
-	return version(info)
-}
-
-func version(info os.FileInfo) string {
-	var buf [128]byte
-	id, ok := identity(buf[:0], info)
-	if !ok {
-		return ""
-	}
-	return string(id)
+	return readSized(f, path, info.Size(), math.MaxInt64-1)
 }
 
 // MapFile maps a file read-only, or where it cannot be mapped or is small

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -85,7 +86,8 @@ func TestWriteFilePrivate(t *testing.T) {
 // files) swaps the new file in (store's exchange) instead of renaming
 // over the old one: the file holds the new content, keeps its mode, a
 // hard link to the old file keeps the old content (as after a rename),
-// and no temp file is left.
+// and no temp file is left but the file's spare (written under its
+// lock).
 func TestWriteNoSyncReplaces(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "sessions", "s.json")
@@ -95,7 +97,7 @@ func TestWriteNoSyncReplaces(t *testing.T) {
 	old := filepath.Join(dir, "old.json")
 	require.NoError(t, os.Link(path, old))
 	for n := 2; n <= 3; n++ {
-		require.NoError(t, c.Write(path, map[string]int{"n": n}))
+		require.NoError(t, store.Lock(context.Background(), path, func() error { return c.Write(path, map[string]int{"n": n}) }))
 		var got map[string]int
 		require.NoError(t, c.Read(path, &got))
 		assert.Equal(t, n, got["n"])
@@ -110,7 +112,11 @@ func TestWriteNoSyncReplaces(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	assert.Equal(t, []string{"s.json"}, names, "no temp file left behind")
+	want := []string{"s.json", "s.json.lock"}
+	if runtime.GOOS == "linux" {
+		want = []string{".s.json.spare.tmp", "s.json", "s.json.lock"}
+	}
+	assert.Equal(t, want, names, "no temp file left behind")
 }
 
 // A file that exists keeps its mode: the user's 0644 settings.json stays
@@ -250,31 +256,6 @@ func TestLockGivesUpAtDeadline(t *testing.T) {
 	require.NoError(t, <-done)
 	require.ErrorIs(t, err, store.ErrBusy, "a busy lock is an error the hook can shrug off")
 	assert.False(t, ran)
-}
-
-// A file's version is the one read until the file is replaced or
-// written to; a missing file has none.
-func TestVersion(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s.json")
-	assert.Empty(t, store.Version(path))
-	c := store.Codec{Kind: "session", Version: 1, NoSync: true}
-	require.NoError(t, c.Write(path, 1))
-	data, v, err := c.BytesVersion(path)
-	require.NoError(t, err)
-	assert.NotEmpty(t, v)
-	assert.Equal(t, v, store.Version(path), "untouched")
-	require.NoError(t, c.Write(path, 1))
-	now, err := c.Bytes(path)
-	require.NoError(t, err)
-	assert.Equal(t, data, now, "the same bytes")
-	assert.NotEqual(t, v, store.Version(path), "but replaced")
-	_, v, err = c.BytesVersion(path)
-	require.NoError(t, err)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	require.NoError(t, err)
-	_, err = f.Write([]byte(" "))
-	require.NoError(t, errors.Join(err, f.Close()))
-	assert.NotEqual(t, v, store.Version(path), "written to in place")
 }
 
 // A codec that keeps temps (the hook's sessions) does not list its folder
@@ -792,4 +773,24 @@ func TestPruneCaches(t *testing.T) {
 	assert.Contains(t, names, "index-4.bin")
 	assert.Contains(t, names, ".index-4.bin.verified", "a kept cache keeps its sidecar")
 	assert.Contains(t, names, "rules-0.bin")
+}
+
+// TestWriteJSONAsWrite: a value its caller encoded is written as Write
+// writes the value, header and all, compact or indented, and reads back.
+func TestWriteJSONAsWrite(t *testing.T) {
+	dir := t.TempDir()
+	v := map[string]any{"id": "s<1>", "n": 1.5, "list": []string{"a", "\u2028"}}
+	data, err := json.Marshal(v)
+	require.NoError(t, err)
+	for _, c := range []store.Codec{{Kind: "session", Version: 1, NoSync: true}, {Kind: `we"ights`, Version: 12, Indent: true}} {
+		viaWrite, viaJSON := filepath.Join(dir, "write.json"), filepath.Join(dir, "json.json")
+		require.NoError(t, c.Write(viaWrite, v))
+		require.NoError(t, c.WriteJSON(viaJSON, data))
+		want, _ := os.ReadFile(viaWrite)
+		got, _ := os.ReadFile(viaJSON)
+		assert.Equal(t, string(want), string(got))
+		var back map[string]any
+		require.NoError(t, c.Read(viaJSON, &back))
+		assert.Equal(t, "s<1>", back["id"])
+	}
 }

@@ -29,6 +29,11 @@ type Perm struct {
 	// KeepTemps leaves the folder's leftover temp files to CleanTemps
 	// (Codec.KeepTemps).
 	KeepTemps bool
+	// spare replaces an existing file through its spare (replaceSpare)
+	// when no fsync is asked for: Codec.NoSync's files written under their
+	// lock (Lock), read by readFile alone (never mapped: a mapped file may
+	// not be filled again).
+	spare bool
 }
 
 var (
@@ -87,6 +92,9 @@ func replace(path string, p Perm, sync bool, fill func(*os.File) error) error {
 	}
 	if !p.KeepTemps {
 		cleanTemps(dir, base, p)
+	}
+	if p.spare && !sync && exists && replaceSpare(dir, base, target, mode, fill) == nil {
+		return nil
 	}
 	f, err := createTemp(dir, base)
 	if err != nil {
