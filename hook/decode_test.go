@@ -23,26 +23,10 @@ var oddEvents = []string{
 	`{"prompt":"React 页面加载慢", "session_id" : "s1" , "cwd":"/tmp"}`, `{"x":"\u2028","y":[1,-0.0e+5,3E2]}`,
 }
 
-// checkEvent holds decodeEvent to json.Unmarshal on one input: whatever
-// it decodes, json.Unmarshal decodes the same, without an error.
+// checkEvent holds decodeEvent to json.Unmarshal on one input.
 func checkEvent(t *testing.T, data []byte) bool {
 	t.Helper()
-	var fast, slow Event
-	ok := decodeEvent(data, &fast)
-	err := json.Unmarshal(data, &slow)
-	if !ok {
-		if !reflect.DeepEqual(fast, Event{}) {
-			t.Errorf("%q: a decoder that gave up changed the event", data)
-		}
-		return false
-	}
-	if err != nil {
-		t.Errorf("%q: decoded what json.Unmarshal refuses (%v)", data, err)
-	}
-	if !reflect.DeepEqual(fast, slow) {
-		t.Errorf("%q: decoded %+v, json.Unmarshal %+v", data, fast, slow)
-	}
-	return true
+	return jsontest.DecodesAsUnmarshal(t, data, decodeEvent)
 }
 
 // TestEventDecodedAsUnmarshal: events as Claude Code writes them (every

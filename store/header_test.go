@@ -1,9 +1,9 @@
 package store
 
 import (
-	"encoding/json"
-	"reflect"
 	"testing"
+
+	"github.com/skillroute/skillroute/internal/jsonenc/jsontest"
 )
 
 var oddFrames = []string{
@@ -17,22 +17,7 @@ var oddFrames = []string{
 // sameAsUnmarshal holds frame.decode to json.Unmarshal on one input.
 func sameAsUnmarshal(t *testing.T, data []byte) bool {
 	t.Helper()
-	var fast, slow frame
-	ok := fast.decode(data)
-	err := json.Unmarshal(data, &slow)
-	if !ok {
-		if !reflect.DeepEqual(fast, frame{}) {
-			t.Errorf("%q: a decoder that gave up changed the header", data)
-		}
-		return false
-	}
-	if err != nil {
-		t.Errorf("%q: decoded what json.Unmarshal refuses (%v)", data, err)
-	}
-	if !reflect.DeepEqual(fast, slow) {
-		t.Errorf("%q: decoded %+v, json.Unmarshal %+v", data, fast, slow)
-	}
-	return true
+	return jsontest.DecodesAsUnmarshal(t, data, func(data []byte, f *frame) bool { return f.decode(data) })
 }
 
 // TestFrameAsUnmarshal: a Codec file's header as written takes the

@@ -1,7 +1,8 @@
 // Package jsontest fills values for the tests that compare a hand-written
 // encoder (package jsonenc) with json.Marshal: every field of a struct is
 // set, by reflection, so that a field added to the struct and not to its
-// encoder fails the comparison.
+// encoder fails the comparison. It also holds a hand-written decoder
+// (package jsondec) to json.Unmarshal (DecodesAsUnmarshal).
 package jsontest
 
 import (
@@ -9,8 +10,33 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"testing"
 	"time"
 )
+
+// DecodesAsUnmarshal holds a decoder that may give up to json.Unmarshal
+// on one input: one that gave up leaves its value as it was (zero), one
+// that decoded gives what json.Unmarshal gives, and only for input
+// json.Unmarshal takes. It reports whether the decoder decoded.
+func DecodesAsUnmarshal[T any](t testing.TB, data []byte, decode func([]byte, *T) bool) bool {
+	t.Helper()
+	var fast, slow, zero T
+	ok := decode(data, &fast)
+	err := json.Unmarshal(data, &slow)
+	if !ok {
+		if !reflect.DeepEqual(fast, zero) {
+			t.Errorf("%q: a decoder that gave up changed the value", data)
+		}
+		return false
+	}
+	if err != nil {
+		t.Errorf("%q: decoded what json.Unmarshal refuses (%v)", data, err)
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		t.Errorf("%q: decoded %+v, json.Unmarshal %+v", data, fast, slow)
+	}
+	return true
+}
 
 // Strings are the odd strings a filled string may be: quotes, escapes,
 // control characters, HTML characters, invalid UTF-8, line separators,
