@@ -55,14 +55,7 @@ func (in *Input) appendJSON(e *jsonenc.Buf) {
 	if in.Candidates == nil {
 		e.Raw(`null`)
 	} else {
-		e.Raw(`[`)
-		for i := range in.Candidates {
-			if i > 0 {
-				e.Raw(`,`)
-			}
-			in.Candidates[i].appendJSON(e)
-		}
-		e.Raw(`]`)
+		e.List(len(in.Candidates), func(i int) { in.Candidates[i].appendJSON(e) })
 	}
 	if len(in.Failures) > 0 {
 		e.Raw(`,"failures":`)
@@ -103,18 +96,14 @@ func (d *Decision) appendJSON(e *jsonenc.Buf) {
 	e.Raw(`{"action":`)
 	e.String(d.Action)
 	if len(d.Steps) > 0 {
-		e.Raw(`,"steps":[`)
-		for i, s := range d.Steps {
-			if i > 0 {
-				e.Raw(`,`)
-			}
+		e.Raw(`,"steps":`)
+		e.List(len(d.Steps), func(i int) {
 			e.Raw(`{"action":`)
-			e.String(s.Action)
+			e.String(d.Steps[i].Action)
 			e.Raw(`,"ref":`)
-			e.String(s.Ref)
+			e.String(d.Steps[i].Ref)
 			e.Raw(`}`)
-		}
-		e.Raw(`]`)
+		})
 	}
 	if d.Question != "" {
 		e.Raw(`,"question":`)
@@ -137,28 +126,18 @@ func (b *Breakdown) appendJSON(e *jsonenc.Buf) {
 	e.Raw(`,"version":`)
 	e.String(b.Version)
 	if len(b.Cues) > 0 {
-		e.Raw(`,"cues":[`)
-		for i, m := range b.Cues {
-			if i > 0 {
-				e.Raw(`,`)
-			}
+		e.Raw(`,"cues":`)
+		e.List(len(b.Cues), func(i int) {
 			e.Raw(`{"set":`)
-			e.String(m.Set)
+			e.String(b.Cues[i].Set)
 			e.Raw(`,"cues":`)
-			e.Strings(m.Cues)
+			e.Strings(b.Cues[i].Cues)
 			e.Raw(`}`)
-		}
-		e.Raw(`]`)
+		})
 	}
 	if len(b.Scores) > 0 {
-		e.Raw(`,"scores":[`)
-		for i := range b.Scores {
-			if i > 0 {
-				e.Raw(`,`)
-			}
-			b.Scores[i].appendJSON(e)
-		}
-		e.Raw(`]`)
+		e.Raw(`,"scores":`)
+		e.List(len(b.Scores), func(i int) { b.Scores[i].appendJSON(e) })
 	}
 	e.Raw(`,"reasons":`)
 	e.Strings(b.Reasons)
@@ -177,11 +156,9 @@ func (s *Scored) appendJSON(e *jsonenc.Buf) {
 	e.Raw(`,"passed":`)
 	e.Bool(s.Passed)
 	if len(s.Features) > 0 {
-		e.Raw(`,"features":[`)
-		for i, f := range s.Features {
-			if i > 0 {
-				e.Raw(`,`)
-			}
+		e.Raw(`,"features":`)
+		e.List(len(s.Features), func(i int) {
+			f := &s.Features[i]
 			e.Raw(`{"feature":`)
 			e.String(f.Feature)
 			e.Raw(`,"value":`)
@@ -191,8 +168,7 @@ func (s *Scored) appendJSON(e *jsonenc.Buf) {
 			e.Raw(`,"contribution":`)
 			e.Float64(f.Contribution)
 			e.Raw(`}`)
-		}
-		e.Raw(`]`)
+		})
 	}
 	if len(s.Reasons) > 0 {
 		e.Raw(`,"reasons":`)

@@ -50,28 +50,18 @@ func marshalSession(f *SessionFile) ([]byte, error) {
 			e.Raw(`,"answered":true`)
 		}
 		if len(l.Terms) > 0 {
-			e.Raw(`,"terms":[`)
-			for i, t := range l.Terms {
-				if i > 0 {
-					e.Raw(`,`)
-				}
+			e.Raw(`,"terms":`)
+			e.List(len(l.Terms), func(i int) {
 				e.Raw(`{"h":`)
-				e.Uint(t.Hash)
+				e.Uint(l.Terms[i].Hash)
 				e.Raw(`,"w":`)
-				e.Float32(t.Weight)
+				e.Float32(l.Terms[i].Weight)
 				e.Raw(`}`)
-			}
-			e.Raw(`]`)
+			})
 		}
 		if len(l.Words) > 0 {
-			e.Raw(`,"words":[`)
-			for i, w := range l.Words {
-				if i > 0 {
-					e.Raw(`,`)
-				}
-				e.Uint(w)
-			}
-			e.Raw(`]`)
+			e.Raw(`,"words":`)
+			e.List(len(l.Words), func(i int) { e.Uint(l.Words[i]) })
 		}
 		e.Raw(`}`)
 	}

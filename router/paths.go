@@ -17,8 +17,11 @@ import (
 // it would name what the model cannot invoke. Such a skill stays a
 // candidate only when the prompt names a file its globs match (Claude
 // then opens the file, and the skill with it), or when the session has
-// used it already or the previous turn was routed to it (it is loaded). A catalog without such skills, nearly
-// every one, skips the check (SkillTable.Conditional).
+// used it already or the previous turn was routed to it (it is loaded).
+// A catalog without such skills, nearly every one, skips the check
+// (SkillTable.Conditional). namedFiles is stricter than tokenize's path
+// test (its noise spans), which takes "v1.2" for a file name: here a
+// version number must not stand for a file.
 
 // loadable reports whether skill may be named for this prompt: a skill
 // without paths always, one with paths as the comment above says.

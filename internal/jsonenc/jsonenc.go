@@ -46,12 +46,17 @@ func (e *Buf) Strings(ss []string) {
 		e.Raw("null")
 		return
 	}
+	e.List(len(ss), func(i int) { e.String(ss[i]) })
+}
+
+// List appends an array of n items, each appended by item(i).
+func (e *Buf) List(n int, item func(i int)) {
 	e.b = append(e.b, '[')
-	for i, s := range ss {
+	for i := range n {
 		if i > 0 {
 			e.b = append(e.b, ',')
 		}
-		e.String(s)
+		item(i)
 	}
 	e.b = append(e.b, ']')
 }
