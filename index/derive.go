@@ -35,8 +35,10 @@ import (
 //   - the skill's name, its words and adjacent word pairs ("cold email"),
 //     and phrases the author quoted as triggers ("page loads slowly",
 //     「接口很慢」): NameWeight;
-//   - the description's words, and the words of a quoted phrase:
-//     DescriptionWordWeight;
+//   - the description's words, the words of a quoted phrase, and a
+//     hyphenated word written apart ("compile-time" as "compil time",
+//     the phrase a prompt that writes it apart is cut into:
+//     TestDerivedHyphenatedWordMeetsSpacedPrompt): DescriptionWordWeight;
 //
 // and its tier, for explanations, follows from the weight (TierOf). Words
 // whose distinctiveness falls below minDistinctive become no keyword at
@@ -172,6 +174,9 @@ func (d *deriver) phraseDistinctive(i int, words []string) float64 {
 	return best
 }
 
+// notCompoundRune reports a rune no hyphenated word holds.
+func notCompoundRune(r rune) bool { return notWordRune(r) && r != '-' }
+
 // notWordRune reports a rune no word starts or ends with.
 func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
 
@@ -258,6 +263,13 @@ func (d *deriver) derive(tok *tokenize.Tokenizer, i int, s *skills.Skill, descWo
 	for _, w := range descWords {
 		if dist := d.distinctive(i, w); keep(dist) && !triggerWording()[w] {
 			add(w, DescriptionWordWeight*dist)
+		}
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), notCompoundRune) {
+		if p, ok := tok.Spaced(strings.Trim(w, "-")); ok {
+			if dist := d.distinctive(i, p); keep(dist) {
+				add(p, DescriptionWordWeight*dist)
+			}
 		}
 	}
 	return out

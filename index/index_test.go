@@ -567,6 +567,27 @@ func TestDerivedKeywordsMatchPrompts(t *testing.T) {
 	}
 }
 
+// TestDerivedHyphenatedWordMeetsSpacedPrompt protects a plain skill's
+// hyphenated word ("compile-time") against a prompt that writes it apart
+// ("at compile time"): the skill keeps the spaced phrase as a keyword, the
+// form the prompt's adjacent words take.
+func TestDerivedHyphenatedWordMeetsSpacedPrompt(t *testing.T) {
+	cat := catalog(
+		skills.Skill{Name: "typescript-types", Description: "Catch mistakes at compile-time with generics."},
+		skills.Skill{Name: "other", Description: "Unrelated text about gardens and time."},
+	)
+	ix := index.Compile(cat, nil, index.Options{})
+	for _, prompt := range []string{"checked at compile time", "a compile-time check"} {
+		var found bool
+		for _, term := range ix.Tokenizer().Tokenize(prompt).Terms {
+			if term.Text == "compil time" {
+				found = postings(t, ix, term.Text)["typescript-types"][index.FieldStrong].Weight > 0
+			}
+		}
+		assert.True(t, found, "%q does not meet the skill's \"compil time\"", prompt)
+	}
+}
+
 // TestDerivedKeywordsLeaveOut pins what a plain skill's text never makes
 // a keyword of: a number, a name part that is a stop word, the wording a
 // description uses to say when a skill applies; and what quoted triggers

@@ -926,6 +926,11 @@ func isAllHan(s string) bool {
 	return true
 }
 
+// Spaced returns a lower-cased hyphenated word's parts as a normalised
+// phrase ("compile-time" -> "compil time"), the form a prompt that writes
+// the word apart has: false for a word that is not such a compound.
+func (t *Tokenizer) Spaced(w string) (string, bool) { return t.spaced(w) }
+
 // spaced returns a hyphenated word's parts as a phrase ("test-driven" ->
 // "test driven"), the form a skill name's words take.
 func (t *Tokenizer) spaced(w string) (string, bool) {
