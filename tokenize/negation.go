@@ -27,8 +27,10 @@ const notNegation = "区特分类级识告差性个派辨鉴离"
 const notNegationAfter = "人的处家样"
 
 // negationReach is how far a negation reaches past its marker: five Han
-// characters or two and a half English words (a word counts two), enough for "不要用
-// Redis" or "without a database" and short of the next request.
+// characters or two and a half English words (a word counts two, a stop
+// word nothing: "without spinning up a real browser" reaches "browser"
+// as "without spinning real browser" would), enough for "不要用 Redis" or
+// "without a database" and short of the next request.
 const negationReach = 5
 
 type scope struct{ from, to int }
@@ -64,7 +66,7 @@ func negationScopes(text string) []scope {
 				units++
 				inWord = false
 			case unicode.IsLetter(r) || unicode.IsDigit(r):
-				if !inWord {
+				if !inWord && !isStopWord(wordAt(text[end:])) {
 					units += 2
 				}
 				inWord = true
@@ -84,6 +86,17 @@ func negationScopes(text string) []scope {
 		out = append(out, scope{m[1], end})
 	}
 	return out
+}
+
+// wordAt returns the run of letters and digits (no Han) text starts with.
+func wordAt(text string) string {
+	end := strings.IndexFunc(text, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'') || IsHan(r)
+	})
+	if end < 0 {
+		return text
+	}
+	return text[:end]
 }
 
 func inScopes(scopes []scope, pos int) bool {

@@ -328,6 +328,8 @@ func TestNegation(t *testing.T) {
 		{"english", "without docker", []string{"docker"}, nil},
 		{"don't", "don't use kafka", []string{"kafka"}, nil},
 		{"scope ends at clause punctuation", "without docker. nginx config", []string{"docker"}, []string{"nginx", "config"}},
+		{"stop words do not use up the reach", "without spinning up a real browser", []string{"browser"}, nil},
+		{"content words do", "without spinning docker containers locally, test the nginx config", []string{"docker"}, []string{"nginx"}},
 		{"区别 is no negation", "区别 redis memcached", nil, []string{"redi", "memcach"}},
 		{"特别 is no negation", "特别是redis", nil, []string{"redi"}},
 		{"does not load describes a symptom", "the page does not load", nil, []string{"page", "load"}},
