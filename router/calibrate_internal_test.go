@@ -77,6 +77,13 @@ func TestConfidenceThroughTheLines(t *testing.T) {
 		assert.InDelta(t, clear(s.high*MarginFloor), s.confidence(s.high, s.high), 1e-9)
 		assert.Equal(t, 0.0, s.confidence(0, 0))
 	}
+	// A near tie is never HIGH, however strong: which of the two is
+	// meant is not sure. A clear margin is.
+	for _, s := range []scale{{abstain: 1.2, high: 3.5, calibrated: true}, {}} {
+		assert.Equal(t, Medium, LevelOf(s.confidence(100, 100*(1-TieMargin)+0.01)))
+		assert.Equal(t, High, LevelOf(s.confidence(100, 100*(1-TieMargin)-0.01)))
+		assert.Equal(t, High, LevelOf(s.confidence(100, 0)))
+	}
 	// Uncalibrated, the reading is ScoreScale's, as before calibration.
 	assert.InDelta(t, 0.632*MarginFloor, scale{}.confidence(ScoreScale, ScoreScale), 1e-3)
 	assert.Equal(t, Confidence(3, 1), scale{}.confidence(3, 1))

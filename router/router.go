@@ -233,6 +233,9 @@ func (d *Decision) Explain() string {
 		fmt.Fprintf(&b, "abstain: confidence %.2f is below %.2f\n", d.Confidence, AbstainBelow)
 	} else {
 		fmt.Fprintf(&b, "route to %s: confidence %.2f (%s)\n", d.Skill, d.Confidence, d.Level)
+		if len(d.Candidates) > 1 && d.Candidates[0].Skill == d.Skill && Tie(d.Candidates[0].Score, d.Candidates[1].Score) {
+			fmt.Fprintf(&b, "near tie: %s scores within %.0f%% of it, so it is not HIGH\n", d.Candidates[1].Skill, 100*TieMargin)
+		}
 	}
 	if d.Carried {
 		fmt.Fprintf(&b, "carried: a follow-up of the previous turn's skill, at %.2f × its confidence\n", CarryDecay)
