@@ -2,6 +2,7 @@ package index_test
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"math"
 	"os"
@@ -615,6 +616,34 @@ func TestDerivedKeywordsLeaveOut(t *testing.T) {
 	for _, term := range []string{"verif", "complet", "deck", "slide", "check", "preset"} {
 		assert.True(t, keyword(term), "%q is no keyword", term)
 	}
+}
+
+// TestDerivedCommonWordOfALongSkill protects a long playbook from taking
+// the common words it uses often for keywords: distinctiveness compares
+// how often each skill uses a word per word of its text, not how many
+// times. "first", 11 times in a long skill's 600 words (once in its
+// description) and once in each of six short skills' 30, is used less by
+// the long one for its length.
+func TestDerivedCommonWordOfALongSkill(t *testing.T) {
+	filler := func(prefix string, n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "%s%c%c ", prefix, 'a'+i%26, 'a'+i/26%26)
+		}
+		return b.String()
+	}
+	list := []skills.Skill{{Name: "cold-outreach", Description: "Outreach sequences, the first touch.",
+		Body: strings.Repeat("first ", 10) + filler("zq", 590)}}
+	for i := range 6 {
+		prefix := string(rune('b'+i)) + "x"
+		list = append(list, skills.Skill{Name: fmt.Sprintf("short-%c", 'a'+i), Description: "first " + filler(prefix, 29)})
+	}
+	ix := index.Compile(catalog(list...), nil, index.Options{})
+	p := postings(t, ix, tokenize.Normalize("first"))["cold-outreach"]
+	for f := index.FieldCore; f <= index.FieldExtended; f++ {
+		assert.Zero(t, p[f].Weight, "\"first\" is a %s keyword of the long skill", f)
+	}
+	assert.Positive(t, p[index.FieldBody].Weight, "its body still holds the word")
 }
 
 // DocFreq counts the skills a term reaches in any field, once each.
