@@ -17,8 +17,9 @@ import (
 // So the tokenizer marks the terms that start inside pasted material as
 // Noise, and the scorer lets a noise term meet only keywords (what an
 // author chose, or what the index derived as distinctive), never the text
-// fields where every common word lives. Exception names, and the last
-// part of a path (the file's name), are not marked.
+// fields where every common word lives. Exception names, the last part
+// of a path (the file's name) and a fenced block's language ("```diff")
+// are not marked.
 
 // The expressions below are compiled on first use: a plain sentence, most
 // prompts, never needs them (noiseSpans), and compiling them cost every
@@ -79,8 +80,22 @@ func noiseSpans(raw string) []scope {
 		trimmed := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(trimmed, "```"):
+			// The fence's language ("```diff", "```sql", "```dockerfile")
+			// names what was pasted: it is no noise, the rest of the
+			// line is.
 			fenced = !fenced
-			out = append(out, scope{start, end})
+			lang := strings.Index(line, "```") + 3
+			lang += len(line[lang:]) - len(strings.TrimLeft(line[lang:], "`"))
+			if word := len(line[lang:]) - len(strings.TrimLeft(line[lang:], " \t")); fenced && lang+word < len(line) {
+				info := lang + word
+				n := strings.IndexFunc(line[info:], unicode.IsSpace)
+				if n < 0 {
+					n = len(line) - info
+				}
+				out = append(out, scope{start, start + info}, scope{start + info + n, end})
+			} else {
+				out = append(out, scope{start, end})
+			}
 		case fenced, noiseLineRE().MatchString(line), isCodeLine(trimmed):
 			out = append(out, lineNoise(line, start)...)
 		default:

@@ -41,6 +41,8 @@ func TestNoiseMarksPastedMaterial(t *testing.T) {
 		{"a path's folders, not its file", "please add tests for src/utils/price.ts", []string{"src", "util"}, []string{"price", "ts", "test"}},
 		{"compounds with a slash are no paths", "set up ci/cd for a react/vue app", nil, []string{"ci/cd", "ci", "react/vue", "vue"}},
 		{"a fenced block", "review this please:\n```\nconst user = await db.users.find(id)\n```", []string{"const", "user", "await", "find"}, []string{"review"}},
+		{"a fence's language names what was pasted", "review this please:\n```diff title=patch\n- const user = await db.users.find(id)\n```",
+			[]string{"const", "user", "await", "find", "titl", "patch"}, []string{"review", "diff"}},
 		{"an exception message inline", "my script dies with ValueError: invalid literal for int() with base 10",
 			[]string{"invalid", "liter", "int", "base"}, []string{"valueerror", "script", "die"}},
 	}
