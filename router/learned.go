@@ -22,13 +22,15 @@ import (
 // memory's.
 const (
 	// PinMargin is how far above the best other candidate a pinned skill
-	// is put: enough that its confidence reads a clear first (margin part
-	// 0.09), not so far that the runner-up's name is dropped from the
-	// injected line.
-	PinMargin = 0.1
+	// is put: enough that it is no near tie (a margin of 0.13 of its
+	// score, past TieMargin: the user's word reads as sure), not so far
+	// that the runner-up's name is dropped from the candidates.
+	PinMargin = 0.15
 	// PinFloor is the least score a pinned skill gets, so that the user's
 	// word reads as sure (confidence 0.75, HIGH) even when nothing else
 	// matched the prompt: two clear keyword hits' worth (2 × ScoreScale).
+	// On a calibrated catalog the floor is at least the score that reads
+	// HIGH there with any rival (pinFloor).
 	PinFloor = 2 * ScoreScale
 )
 
@@ -72,7 +74,7 @@ func applyLearned(r *Router, st *route) {
 	}
 	before := st.cands[0].Skill
 	c := &st.cands[i]
-	old, target := c.Score, pinned(st.cands, i)
+	old, target := c.Score, pinned(st.cands, i, r.pinFloor())
 	if v.Pins() {
 		c.Score = max(c.Score, target)
 		st.silence = false // the user's word over the table's "no skill helps here"
@@ -83,7 +85,7 @@ func applyLearned(r *Router, st *route) {
 	if r.Explain {
 		msg := fmt.Sprintf("%s: evidence %.2f", what, v.Evidence)
 		if v.Pins() {
-			msg += fmt.Sprintf(" ≥ %.2f, put first (max(%.1f × best other, %.1f))", memory.PinAt, 1+PinMargin, PinFloor)
+			msg += fmt.Sprintf(" ≥ %.2f, put first (max(%.2f × best other, %.2f))", memory.PinAt, 1+PinMargin, r.pinFloor())
 		} else {
 			msg += fmt.Sprintf(" < %.2f, moved %.0f%% of the way to first", memory.PinAt, 100*v.Evidence/memory.PinAt)
 		}
@@ -191,15 +193,28 @@ func sortCandidates(cands []disambig.Candidate) {
 }
 
 // pinned is the score that puts candidate i first: PinMargin above the
-// best other candidate, and at least PinFloor.
-func pinned(cands []disambig.Candidate, i int) float64 {
+// best other candidate, and at least floor.
+func pinned(cands []disambig.Candidate, i int, floor float64) float64 {
 	top := 0.0
 	for k, c := range cands {
 		if k != i {
 			top = max(top, c.Score)
 		}
 	}
-	return max(top*(1+PinMargin), PinFloor)
+	return max(top*(1+PinMargin), floor)
+}
+
+// pinFloor is the least score of a pinned skill: PinFloor, or on a
+// calibrated catalog whose HIGH line lies higher, the score that reads
+// HIGH there even against a tied rival (the line over MarginFloor).
+// Without it, a catalog whose HIGH line lies past PinFloor (real-dev's
+// does) read a correction as unsure, and the quiet stage could silence it.
+func (r *Router) pinFloor() float64 {
+	s := r.scale()
+	if !s.calibrated {
+		return PinFloor
+	}
+	return max(PinFloor, s.high/MarginFloor)
 }
 
 // recalled says in a few words what the memory found.

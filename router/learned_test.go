@@ -137,3 +137,35 @@ func BenchmarkRouteLearned(b *testing.B) {
 		r.Route(qs[i%len(qs)], router.Session{})
 	}
 }
+
+// A correction reads as sure: the skill the user taught for a prompt is
+// HIGH, and the quiet stage, which silences a question that no skill
+// matches clearly, never silences it (real-dev's HIGH line lies past
+// PinFloor, and taught questions were silenced there).
+func TestCorrectionReadsSure(t *testing.T) {
+	base := open(t)
+	const question = "what does idempotent mean for an HTTP endpoint?"
+	before := base.Route(question, router.Session{})
+	require.NotEqual(t, "api-designer", before.Skill)
+	s := &memory.Set{}
+	s.Add(before.Terms, memory.Event{ID: 1, TS: time.Now(), Routed: before.Skill, Corrected: "api-designer", Explicit: true})
+	path := filepath.Join(t.TempDir(), memory.File)
+	require.NoError(t, s.Save(path))
+	m, err := memory.Load(path)
+	require.NoError(t, err)
+	r := *base
+	r.Memory = m
+	for _, prompt := range []string{question, webhook} {
+		if prompt == webhook {
+			s.Add(base.Route(webhook, router.Session{}).Terms, memory.Event{ID: 2, TS: time.Now(), Routed: "api-integration-specialist", Corrected: "api-designer", Explicit: true})
+			require.NoError(t, s.Save(path))
+			m, err = memory.Load(path)
+			require.NoError(t, err)
+			r.Memory = m
+		}
+		d := r.Route(prompt, router.Session{})
+		assert.Equal(t, "api-designer", d.Skill, prompt)
+		assert.Equal(t, router.High, d.Level, "%s: confidence %.2f", prompt, d.Confidence)
+		assert.False(t, d.Quiet, prompt)
+	}
+}
