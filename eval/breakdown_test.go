@@ -110,3 +110,19 @@ func TestResolveLabels(t *testing.T) {
 	assert.Len(t, strings.Split(err.Error(), "\n"), 6, "five lines, then how many more")
 	assert.True(t, strings.HasSuffix(err.Error(), "and 3 more"), err.Error())
 }
+
+// The verbose report names each miss with its confidence, and marks the
+// HIGH ones: a sure decision that was wrong is the miss a user sees.
+func TestMissesShowConfidence(t *testing.T) {
+	rep := eval.Summarize([]eval.Outcome{
+		{Case: eval.Case{Query: "sure and wrong", Expected: "db"}, Routed: "web", Ranked: []string{"web", "db"}, Confidence: 0.72, High: true},
+		{Case: eval.Case{Query: "unsure and wrong", Expected: "db"}, Routed: "", Ranked: []string{"web"}, Confidence: 0.31},
+		{Case: eval.Case{Query: "right", Expected: "db"}, Routed: "db", Ranked: []string{"db"}, Confidence: 0.8, High: true},
+	})
+	var b strings.Builder
+	rep.Write(&b, "t", true)
+	out := b.String()
+	assert.Contains(t, out, "[db -> web] sure and wrong  (confidence 0.72, HIGH; ranked web, db)")
+	assert.Contains(t, out, "[db -> (abstain)] unsure and wrong  (confidence 0.31; ranked web)")
+	assert.NotContains(t, out, "] right")
+}

@@ -577,7 +577,11 @@ func (rep *Report) Write(w io.Writer, title string, verbose bool) {
 			if got == "" {
 				got = "(abstain)"
 			}
-			fmt.Fprintf(w, "    [%s -> %s] %s  (ranked %s)\n", o.Expected, got, o.Query, strings.Join(o.Ranked, ", "))
+			level := ""
+			if o.High {
+				level = ", HIGH" // a sure decision that was wrong: the miss a user sees
+			}
+			fmt.Fprintf(w, "    [%s -> %s] %s  (confidence %.2f%s; ranked %s)\n", o.Expected, got, o.Query, o.Confidence, level, strings.Join(o.Ranked, ", "))
 		}
 	}
 }
