@@ -88,3 +88,19 @@ func TestCueWordTurnNamingTheSkillInUseStays(t *testing.T) {
 	d = r.Route("再加个 GitHub Actions，打 tag 就推镜像", s)
 	assert.Equal(t, "devops-expert", d.Skill, "names nothing of the skill in use")
 }
+
+// A turn that stays with the session although it names something
+// specific of another skill (under LeaveFrom) is carried, but not as
+// sure: at most TieCeiling, MEDIUM. A follow-up that names nothing keeps
+// the previous turn's HIGH.
+func TestCarriedAgainstAnotherSkillsKeyword(t *testing.T) {
+	r := open(t)
+	s := router.Session{Recent: []string{"devsecops-expert"}, LastSkill: "devsecops-expert", LastConfidence: 0.8}
+	d := r.Route("上周有次发布把线上搞挂了半小时，写个复盘", s)
+	require.True(t, d.Carried, "stays with the session: 复盘 alone routes under LeaveFrom")
+	assert.LessOrEqual(t, d.Confidence, router.TieCeiling)
+	assert.NotEqual(t, router.High, d.Level)
+	d = r.Route("继续", s)
+	assert.True(t, d.Carried)
+	assert.Equal(t, router.High, d.Level)
+}

@@ -238,7 +238,7 @@ func (d *Decision) Explain() string {
 		}
 	}
 	if d.Carried {
-		fmt.Fprintf(&b, "carried: a follow-up of the previous turn's skill, at %.2f × its confidence\n", CarryDecay)
+		fmt.Fprintf(&b, "carried: a follow-up of the previous turn's skill, at %.2f × its confidence (at most %.2f when the prompt names another skill's keyword)\n", CarryDecay, TieCeiling)
 	}
 	if d.Lines != "" {
 		fmt.Fprintf(&b, "lines: %s\n", d.Lines)
