@@ -95,6 +95,9 @@ func applyLearned(r *Router, st *route) {
 		c.Explain = explain.Wrap(c.Score, msg, c.Explain)
 	}
 	sortCandidates(st.cands)
+	if st.cands[0].Skill == skill {
+		st.remembered = skill
+	}
 	st.decision.Memory = fmt.Sprintf("%s (evidence %.2f)", what, v.Evidence)
 	if st.cands[0].Skill == skill && before != skill {
 		st.decision.Memory += fmt.Sprintf("; it decided over %s", before)

@@ -169,3 +169,30 @@ func TestCorrectionReadsSure(t *testing.T) {
 		assert.False(t, d.Quiet, prompt)
 	}
 }
+
+// A verdict of the prompt memory that moves a skill first without
+// pinning it is not undone by the quiet stage, even where it leaves a
+// near tie on a question: what the user did decides, not silence. The
+// stress program's kill rounds found the hook printing nothing for "git
+// rebase 之后冲突了，怎么解决" once a killed hook had left a session's later
+// skill (performance-expert) recorded as the verdict on "git rebase
+// 之后冲突了": an implicit correction, evidence 0.47, which moved that
+// skill 93 % of the way to first, a near tie with the git skill.
+func TestMovedByMemoryIsNotSilenced(t *testing.T) {
+	base := open(t)
+	const prompt = "git rebase 之后冲突了，怎么解决"
+	require.Equal(t, "git-operation-master", base.Route(prompt, router.Session{}).Skill)
+	earlier := base.Route("git rebase 之后冲突了", router.Session{})
+	s := &memory.Set{}
+	s.Add(earlier.Terms, memory.Event{ID: 1, TS: time.Now(), Routed: earlier.Skill, Corrected: "performance-expert"})
+	path := filepath.Join(t.TempDir(), memory.File)
+	require.NoError(t, s.Save(path))
+	m, err := memory.Load(path)
+	require.NoError(t, err)
+	r := *base
+	r.Memory = m
+	d := r.Route(prompt, router.Session{})
+	require.Contains(t, d.Memory, "decided over git-operation-master")
+	assert.False(t, d.Quiet)
+	assert.Equal(t, "performance-expert", d.Skill)
+}

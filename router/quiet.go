@@ -42,9 +42,9 @@ import (
 func quiet(r *Router, st *route) {
 	d := &st.decision
 	orphan := st.turn == sctx.Continuation && len(st.recent) == 0
-	if d.Skill == "" || d.Level == High || d.Skill == st.taught || !orphan && st.category() != category.Question || pasted(st.query) ||
+	if d.Skill == "" || d.Level == High || d.Skill == st.remembered || !orphan && st.category() != category.Question || pasted(st.query) ||
 		clauses(st.text.Lower) >= situationClauses {
-		return // the user's own word for this prompt (taught) is never silenced here
+		return // what the user taught for prompts like this one (remembered) is never silenced here
 	}
 	for i := range st.results {
 		if st.results[i].Name == d.Skill {

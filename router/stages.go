@@ -35,7 +35,8 @@ type route struct {
 	fired       []*disambig.Rule // rules
 	prior       string           // prior: what the table did, for --explain
 	silence     bool             // prior: the table has seen no skill help here
-	taught      string           // learned: the skill the prompt memory put first
+	taught      string           // learned: the skill the prompt memory pinned first
+	remembered  string           // learned: the skill the prompt memory's verdict put first, pinned or moved
 	recalled    bool             // the prompt memory was asked (recall)
 	verdict     memory.Verdict   // and what it said
 	cat         string           // the task category, once asked for (category)
