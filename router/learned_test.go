@@ -85,14 +85,7 @@ func TestMemoryStageIsInert(t *testing.T) {
 	assert.Empty(t, before.Memory)
 	assert.NotEmpty(t, before.Terms, "the vector is kept for a later verdict")
 
-	s := &memory.Set{}
-	s.Add(before.Terms, memory.Event{ID: 1, TS: time.Now(), Routed: "api-integration-specialist", Corrected: "backend-builder", Explicit: true})
-	path := filepath.Join(t.TempDir(), memory.File)
-	require.NoError(t, s.Save(path))
-	m, err := memory.Load(path)
-	require.NoError(t, err)
-	r := *base
-	r.Memory = m
+	r := withMemory(t, base, remembered{before.Terms, memory.Event{Routed: "api-integration-specialist", Corrected: "backend-builder", Explicit: true}})
 	assert.Equal(t, "backend-builder", r.Route(webhook, router.Session{}).Skill)
 	other := "React 页面加载慢，首屏要 4 秒"
 	assert.Equal(t, base.Route(other, router.Session{}), r.Route(other, router.Session{}))
@@ -144,25 +137,10 @@ func BenchmarkRouteLearned(b *testing.B) {
 // PinFloor, and taught questions were silenced there).
 func TestCorrectionReadsSure(t *testing.T) {
 	base := open(t)
-	const question = "what does idempotent mean for an HTTP endpoint?"
-	before := base.Route(question, router.Session{})
-	require.NotEqual(t, "api-designer", before.Skill)
-	s := &memory.Set{}
-	s.Add(before.Terms, memory.Event{ID: 1, TS: time.Now(), Routed: before.Skill, Corrected: "api-designer", Explicit: true})
-	path := filepath.Join(t.TempDir(), memory.File)
-	require.NoError(t, s.Save(path))
-	m, err := memory.Load(path)
-	require.NoError(t, err)
-	r := *base
-	r.Memory = m
-	for _, prompt := range []string{question, webhook} {
-		if prompt == webhook {
-			s.Add(base.Route(webhook, router.Session{}).Terms, memory.Event{ID: 2, TS: time.Now(), Routed: "api-integration-specialist", Corrected: "api-designer", Explicit: true})
-			require.NoError(t, s.Save(path))
-			m, err = memory.Load(path)
-			require.NoError(t, err)
-			r.Memory = m
-		}
+	for _, prompt := range []string{"what does idempotent mean for an HTTP endpoint?", webhook} {
+		before := base.Route(prompt, router.Session{})
+		require.NotEqual(t, "api-designer", before.Skill)
+		r := withMemory(t, base, remembered{before.Terms, memory.Event{Routed: before.Skill, Corrected: "api-designer", Explicit: true}})
 		d := r.Route(prompt, router.Session{})
 		assert.Equal(t, "api-designer", d.Skill, prompt)
 		assert.Equal(t, router.High, d.Level, "%s: confidence %.2f", prompt, d.Confidence)
@@ -183,16 +161,33 @@ func TestMovedByMemoryIsNotSilenced(t *testing.T) {
 	const prompt = "git rebase 之后冲突了，怎么解决"
 	require.Equal(t, "git-operation-master", base.Route(prompt, router.Session{}).Skill)
 	earlier := base.Route("git rebase 之后冲突了", router.Session{})
+	r := withMemory(t, base, remembered{earlier.Terms, memory.Event{Routed: earlier.Skill, Corrected: "performance-expert"}})
+	d := r.Route(prompt, router.Session{})
+	require.Contains(t, d.Memory, "decided over git-operation-master")
+	assert.False(t, d.Quiet)
+	assert.Equal(t, "performance-expert", d.Skill)
+}
+
+// remembered is one prompt's vector and what was learned about it.
+type remembered struct {
+	terms memory.Vector
+	event memory.Event
+}
+
+// withMemory returns a copy of base whose prompt memory holds the
+// remembered prompts, saved and loaded as the hook does.
+func withMemory(t *testing.T, base *router.Router, rs ...remembered) *router.Router {
+	t.Helper()
 	s := &memory.Set{}
-	s.Add(earlier.Terms, memory.Event{ID: 1, TS: time.Now(), Routed: earlier.Skill, Corrected: "performance-expert"})
+	for i, rm := range rs {
+		rm.event.ID, rm.event.TS = uint64(i+1), time.Now()
+		s.Add(rm.terms, rm.event)
+	}
 	path := filepath.Join(t.TempDir(), memory.File)
 	require.NoError(t, s.Save(path))
 	m, err := memory.Load(path)
 	require.NoError(t, err)
 	r := *base
 	r.Memory = m
-	d := r.Route(prompt, router.Session{})
-	require.Contains(t, d.Memory, "decided over git-operation-master")
-	assert.False(t, d.Quiet)
-	assert.Equal(t, "performance-expert", d.Skill)
+	return &r
 }
