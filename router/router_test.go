@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	sctx "github.com/skillroute/skillroute/context"
+	"github.com/skillroute/skillroute/disambig"
 	"github.com/skillroute/skillroute/learn/calibrate"
 	"github.com/skillroute/skillroute/learn/category"
 	"github.com/skillroute/skillroute/loader"
@@ -207,4 +208,41 @@ func TestAsideIsReadOnItsOwn(t *testing.T) {
 	}
 	d := r.Route("btw, write a Dockerfile for this service", s)
 	assert.Equal(t, "devops-expert", d.Skill, "an aside that asks for work routes on its own words")
+}
+
+// A rule that names a skill for a prompt whose words meet no skill at
+// all routes it, just over the abstain line: the rule's author is the
+// only evidence, and there is nothing it could bury. Rules naming two
+// skills leave such a prompt unrouted, not decided by name order.
+func TestRuleAloneRoutesJustOverTheLine(t *testing.T) {
+	base := open(t)
+	const prompt = "zqxv wibble"
+	require.Empty(t, base.Route(prompt, router.Session{}).Candidates, "no word of it is in the index")
+	rules := func(yaml string) *disambig.Set {
+		set, _, err := disambig.Parse("rules.yaml", []byte(yaml), func(string) bool { return true })
+		require.NoError(t, err)
+		return set
+	}
+	one := `rules:
+  - id: wibble
+    note: 'a test rule'
+    trigger: 'wibble'
+    boost: tester-expert
+    weight: 0.3
+`
+	r := *base
+	r.Rules = rules(one)
+	d := r.Route(prompt, router.Session{})
+	assert.Equal(t, "tester-expert", d.Skill)
+	assert.Equal(t, router.Medium, d.Level)
+	assert.Less(t, d.Confidence, router.AbstainBelow+0.02, "just over the line")
+
+	r.Rules = rules(one + `  - id: zqxv
+    note: 'another test rule'
+    trigger: 'zqxv'
+    boost: debugger-expert
+    weight: 0.3
+`)
+	d = r.Route(prompt, router.Session{})
+	assert.Empty(t, d.Skill, "two rules, two skills: neither")
 }
