@@ -616,8 +616,26 @@ func isLetters(w string) bool {
 }
 
 func isStopWord(w string) bool {
-	return english.IsStopWord(w)
+	return english.IsStopWord(w) || contractions[w]
 }
+
+// contractions are the function words written with an apostrophe, which
+// the Snowball stop list the english package uses holds only cut at it
+// ("don", "t"): written whole, "can't" and "i'm" were terms, and met the
+// bodies of skills whose prose uses them. A prompt that writes "can’t"
+// with a typographic apostrophe was cut at it already. The list is the
+// English auxiliaries and pronouns with their contracted forms.
+var contractions = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`i'm you're he's she's it's we're they're i've you've we've they've
+		i'd you'd he'd she'd we'd they'd i'll you'll he'll she'll it'll we'll they'll
+		isn't aren't wasn't weren't hasn't haven't hadn't doesn't don't didn't won't wouldn't
+		shan't shouldn't can't cannot couldn't mustn't needn't let's that's who's what's here's
+		there's when's where's why's how's`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // IsStopWord reports an English stop word, one the tokenizer never makes a
 // term of ("the", "other", "once").

@@ -91,6 +91,12 @@ func TestTokenizeTerms(t *testing.T) {
 			want:    []string{"cach", "databas"},
 			exclude: []string{"the", "and", "and the", "the cach"},
 		},
+		{
+			name:    "contractions are stop words, with either apostrophe",
+			prompt:  "I can't reproduce it and it's flaky; can’t see why",
+			want:    []string{"reproduc", "flaki", "see"},
+			exclude: []string{"can't", "it's", "can’t", "can", "t"},
+		},
 	}
 	tok := tokenize.New(dict, nil)
 	for _, tt := range tests {
