@@ -39,6 +39,7 @@ func TestClassify(t *testing.T) {
 		{"谢谢，别的不用了", sctx.Closing},
 		{"好的，其他不用了，谢谢", sctx.Closing},
 		{"ok that's all, thanks again", sctx.Closing},
+		{"that’s all, we’re done", sctx.Closing},
 		{"我先去吃个饭，回来继续", sctx.Closing},
 		{"sorry, got pulled into a meeting", sctx.Closing},
 		{"brb", sctx.Closing},

@@ -17,9 +17,14 @@ type Text struct {
 	Lower string
 }
 
-// NewText normalises a prompt.
+// NewText normalises a prompt. A typographic apostrophe (’, which
+// editors and pasted text put in "don’t" and "that’s all") becomes the
+// typed one, which every cue, negation and contraction is written with.
 func NewText(prompt string) Text {
 	raw := Cap(prompt)
+	if strings.Contains(raw, "’") {
+		raw = strings.ReplaceAll(raw, "’", "'")
+	}
 	return Text{Raw: raw, Lower: strings.ToLower(raw)}
 }
 

@@ -333,6 +333,7 @@ func TestNegation(t *testing.T) {
 		{"chinese with space", "不要用 redis 做缓存，改用 memcached", []string{"redi", "缓存"}, []string{"memcach"}},
 		{"english", "without docker", []string{"docker"}, nil},
 		{"don't", "don't use kafka", []string{"kafka"}, nil},
+		{"don’t, typographic apostrophe", "don’t use kafka", []string{"kafka"}, nil},
 		{"scope ends at clause punctuation", "without docker. nginx config", []string{"docker"}, []string{"nginx", "config"}},
 		{"stop words do not use up the reach", "without spinning up a real browser", []string{"browser"}, nil},
 		{"content words do", "without spinning docker containers locally, test the nginx config", []string{"docker"}, []string{"nginx"}},
