@@ -40,6 +40,10 @@ func TestClassify(t *testing.T) {
 		{"one-liner to count lines in every file", category.Question},
 		{"what's the weather like today", category.Question},
 		{"how's the new cache holding up", category.Question},
+		{"when should I reach for a mutex instead of a channel", category.Question},
+		// "when" opening a condition asks nothing.
+		{"When the user likes a post I want the heart to turn red immediately", category.Other},
+		{"Let users sign in with Google and link it to their account when the address matches.", category.Other},
 		{"write a regex check into the signup form", category.Implement},
 		{"hello there", category.Other},
 		{"", category.Other},
