@@ -91,7 +91,9 @@ var cues = []cueSet{
 // chosen only when no task category matched. "when" asks only before an
 // auxiliary ("when should", "when does"): opening a condition ("when the
 // address matches, link the accounts") it asks nothing, and real-dev's
-// two such requests were silenced as questions. A request for a one-liner or
+// two such requests were silenced as questions. "should" asks only
+// before its subject ("should we"): "the page should redirect after
+// sign-in" states a requirement. A request for a one-liner or
 // a regular expression asks for an answer, not a piece of work, and reads
 // as a question too ("regex to match an IPv4 address"); with a task cue
 // ("write a regex check into the signup form") it stays that task.
@@ -100,7 +102,7 @@ var cues = []cueSet{
 // route on a catalog of 10,000 generated skills (none silent 82.8 ->
 // 100 % there; no dev set moves).
 var questionCues = cueSet{Question,
-	[]string{"what", "why", "how", "which", "when should", "when do", "when does", "when is", "when are", "when can", "when will", "when would", "explain*", "difference", "should", "is there", "can i", "one-liner", "oneliner", "regex", "regexp"},
+	[]string{"what", "why", "how", "which", "when should", "when do", "when does", "when is", "when are", "when can", "when will", "when would", "explain*", "difference", "should i", "should we", "should you", "is there", "can i", "one-liner", "oneliner", "regex", "regexp"},
 	[]string{"什么", "为什么", "怎么", "如何", "吗", "哪个", "哪些", "区别", "解释", "是否", "？", "一行命令", "正则"}}
 
 // Classify returns the task category of a prompt, deterministically, from

@@ -41,7 +41,10 @@ func TestClassify(t *testing.T) {
 		{"what's the weather like today", category.Question},
 		{"how's the new cache holding up", category.Question},
 		{"when should I reach for a mutex instead of a channel", category.Question},
-		// "when" opening a condition asks nothing.
+		{"should we use gRPC or REST between the services", category.Question},
+		// A requirement is no question: "should" asks only before its
+		// subject, and "when" opening a condition asks nothing.
+		{"the page should redirect home after sign-in", category.Other},
 		{"When the user likes a post I want the heart to turn red immediately", category.Other},
 		{"Let users sign in with Google and link it to their account when the address matches.", category.Other},
 		{"write a regex check into the signup form", category.Implement},
