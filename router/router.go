@@ -35,8 +35,12 @@
 // matches nothing well gets a low confidence even though something came
 // first. It combines how strong the best match is (its score against
 // ScoreScale, the score of one clear, distinctive keyword hit) with how
-// far it stands above the runner-up. Below AbstainBelow the router
-// recommends nothing: for a hook, silence beats a wrong skill.
+// far it stands above the runner-up, read through the lines the catalog's
+// calibration drew (calibrate.go). Below AbstainBelow the router
+// recommends nothing: for a hook, silence beats a wrong skill. HIGH is
+// kept for a clear first: a skill within TieMargin of its runner-up, or
+// carried by the session against another skill's keyword, reads MEDIUM at
+// most.
 package router
 
 import (
