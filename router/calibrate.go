@@ -495,6 +495,16 @@ func Tie(score, rival float64) bool {
 // generic text put it whatever the HIGH line; uncalibrated, it scales the
 // strength, as it always has. A near tie (Tie) is never HIGH.
 func (s scale) confidence(score, rival float64) float64 {
+	c := s.untied(score, rival)
+	if Tie(score, rival) {
+		c = min(c, TieCeiling)
+	}
+	return c
+}
+
+// untied is confidence without the near tie's ceiling: how strong the
+// match is, whichever of two tied skills is meant.
+func (s scale) untied(score, rival float64) float64 {
 	if score <= 0 {
 		return 0
 	}
@@ -503,14 +513,8 @@ func (s scale) confidence(score, rival float64) float64 {
 		margin = (score - rival) / score
 	}
 	factor := MarginFloor + (1-MarginFloor)*margin
-	var c float64
 	if s.calibrated {
-		c = s.strength(score * factor)
-	} else {
-		c = s.strength(score) * factor
+		return s.strength(score * factor)
 	}
-	if Tie(score, rival) {
-		c = min(c, TieCeiling)
-	}
-	return c
+	return s.strength(score) * factor
 }

@@ -15,7 +15,8 @@ import (
 // catalog of plain skills often passes the abstain line. So a prompt that
 // the category classifier reads as a question (interrogative cues and no
 // task cue: category.Classify's "question") gets a skill only when one
-// matches it clearly: at HIGH, or on a keyword that names something
+// matches it clearly: at HIGH (or as strongly, held under it by a tied
+// runner-up: strongTie), on a keyword that names something
 // specific of the skill ("how do I write a Helm chart" names helm), when
 // a disambiguation rule written for such prompts boosts it, or when it
 // holds pasted material (a path, a log, code) or sets out its situation
@@ -42,7 +43,7 @@ import (
 func quiet(r *Router, st *route) {
 	d := &st.decision
 	orphan := st.turn == sctx.Continuation && len(st.recent) == 0
-	if d.Skill == "" || d.Level == High || d.Skill == st.remembered || !orphan && st.category() != category.Question || pasted(st.query) ||
+	if d.Skill == "" || d.Level == High || strongTie(r, d) || d.Skill == st.remembered || !orphan && st.category() != category.Question || pasted(st.query) ||
 		clauses(st.text.Lower) >= situationClauses {
 		return // what the user taught for prompts like this one (remembered) is never silenced here
 	}
@@ -60,6 +61,17 @@ func quiet(r *Router, st *route) {
 		}
 	}
 	d.Skill, d.Level, d.Quiet = "", Low, true
+}
+
+// strongTie reports a decision held under HIGH only because its runner-up
+// ties it (TieMargin): two skills match the question clearly, which is
+// no reason for silence; the injected line names both.
+func strongTie(r *Router, d *Decision) bool {
+	if len(d.Candidates) < 2 || d.Carried {
+		return false
+	}
+	top, second := d.Candidates[0].Score, d.Candidates[1].Score
+	return Tie(top, second) && r.scale().untied(top, second) >= HighFrom
 }
 
 // situationClauses is how many clauses make a question one about work in

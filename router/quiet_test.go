@@ -70,6 +70,18 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 			assert.Contains(t, st.decision.Explain(), "no skill matches clearly")
 		})
 	}
+	// A strong match held under HIGH only by a tied runner-up matches
+	// clearly: two skills do. A weak tie does not.
+	for name, scores := range map[string][2]float64{"a strong tie is clear": {10, 9.6}, "a weak tie is not": {1, 0.96}} {
+		t.Run(name, func(t *testing.T) {
+			st := &route{text: tokenize.NewText("how do I undo my last change?"), results: vague}
+			st.turn = sctx.Classify(st.text)
+			st.decision = Decision{Skill: "git-helper", Level: Medium, Confidence: TieCeiling,
+				Candidates: []Candidate{{Skill: "git-helper", Score: scores[0]}, {Skill: "other", Score: scores[1]}}}
+			quiet(r, st)
+			assert.Equal(t, scores[0] > 5, st.decision.Skill == "git-helper")
+		})
+	}
 	t.Run("a go-ahead in a session goes on with it", func(t *testing.T) {
 		st := &route{text: tokenize.NewText("yes please, go ahead and do that"), results: vague, recent: []string{"git-helper"}}
 		st.turn = sctx.Classify(st.text)
