@@ -145,10 +145,11 @@ func (d *deriver) add(i int, words [2][]string) {
 	d.addRates(d.counts[i], d.length[i])
 }
 
-// addRates adds to the rates the uses of one text of n words.
+// addRates adds to the rates the uses of one text of n words (none when
+// counts is empty, so n is never 0 here).
 func (d *deriver) addRates(counts map[string]int, n int) {
 	for w, c := range counts {
-		d.rate[w] += float64(c) / float64(max(1, n))
+		d.rate[w] += float64(c) / float64(n)
 	}
 }
 
@@ -166,7 +167,7 @@ func count(words []string, into map[string]int) {
 // of normalised words, for skill i. A name's word or pair that its own
 // text never writes counts as used once there.
 func (d *deriver) distinctive(i int, term string) float64 {
-	n := float64(max(1, d.length[i]))
+	n := float64(d.length[i]) // at least 1 (add)
 	own := float64(max(1, d.counts[i][term])) / n
 	all := d.rate[term] - float64(d.counts[i][term])/n + own
 	return math.Sqrt(own / all)

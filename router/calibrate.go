@@ -420,7 +420,7 @@ func scaleOf(ix *index.Index) scale {
 
 // Lines of a catalog measured on few scores are drawn towards reference
 // lines, as if PriorSamples scores had put them there: a catalog of four
-// skills yields some 30 pieces of text, and its 65th percentile alone
+// skills yields some 30 pieces of text, and its HighQuantile alone
 // would call a stray word sure. RefAbstain and RefHigh are, about, the
 // lines of the three dev catalogs (built-in 1.28 and 4.11, real-dev 0.91
 // and 4.01, bookworm 1.25 and 3.94), which agree more than their scores

@@ -74,18 +74,18 @@ func applyLearned(r *Router, st *route) {
 	}
 	before := st.cands[0].Skill
 	c := &st.cands[i]
-	old, target := c.Score, pinned(st.cands, i, r.pinFloor())
+	floor := r.pinFloor()
+	old, target := c.Score, pinned(st.cands, i, floor)
 	if v.Pins() {
 		c.Score = max(c.Score, target)
 		st.silence = false // the user's word over the table's "no skill helps here"
-		st.taught = skill
 	} else if target > c.Score {
 		c.Score += v.Evidence / memory.PinAt * (target - c.Score)
 	}
 	if r.Explain {
 		msg := fmt.Sprintf("%s: evidence %.2f", what, v.Evidence)
 		if v.Pins() {
-			msg += fmt.Sprintf(" ≥ %.2f, put first (max(%.2f × best other, %.2f))", memory.PinAt, 1+PinMargin, r.pinFloor())
+			msg += fmt.Sprintf(" ≥ %.2f, put first (max(%.2f × best other, %.2f))", memory.PinAt, 1+PinMargin, floor)
 		} else {
 			msg += fmt.Sprintf(" < %.2f, moved %.0f%% of the way to first", memory.PinAt, 100*v.Evidence/memory.PinAt)
 		}
@@ -95,12 +95,12 @@ func applyLearned(r *Router, st *route) {
 		c.Explain = explain.Wrap(c.Score, msg, c.Explain)
 	}
 	sortCandidates(st.cands)
+	st.decision.Memory = fmt.Sprintf("%s (evidence %.2f)", what, v.Evidence)
 	if st.cands[0].Skill == skill {
 		st.remembered = skill
-	}
-	st.decision.Memory = fmt.Sprintf("%s (evidence %.2f)", what, v.Evidence)
-	if st.cands[0].Skill == skill && before != skill {
-		st.decision.Memory += fmt.Sprintf("; it decided over %s", before)
+		if before != skill {
+			st.decision.Memory += fmt.Sprintf("; it decided over %s", before)
+		}
 	}
 }
 

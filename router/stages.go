@@ -38,7 +38,6 @@ type route struct {
 	fired       []*disambig.Rule // rules
 	prior       string           // prior: what the table did, for --explain
 	silence     bool             // prior: the table has seen no skill help here
-	taught      string           // learned: the skill the prompt memory pinned first
 	remembered  string           // learned: the skill the prompt memory's verdict put first, pinned or moved
 	recalled    bool             // the prompt memory was asked (recall)
 	verdict     memory.Verdict   // and what it said
@@ -318,7 +317,7 @@ func decide(r *Router, st *route) {
 		}
 		d.Candidates = append(d.Candidates, Candidate{Skill: c.Skill, Score: round(c.Score), Confidence: round(r.Confidence(c.Score, rival)),
 			Explain: c.Explain, Evidence: evidence(c.Skill, st.results, st.signals, st.fired)})
-		if c.Skill == st.taught {
+		if c.Skill == st.remembered && st.verdict.Pins() {
 			d.Candidates[i].Evidence = append(d.Candidates[i].Evidence, "your earlier correction")
 		}
 	}

@@ -80,19 +80,11 @@ func noiseSpans(raw string) []scope {
 		trimmed := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(trimmed, "```"):
-			// The fence's language ("```diff", "```sql", "```dockerfile")
-			// names what was pasted: it is no noise, the rest of the
-			// line is.
+			// The opening fence's language ("```diff", "```sql") names
+			// what was pasted: it is no noise, the rest of the line is.
 			fenced = !fenced
-			lang := strings.Index(line, "```") + 3
-			lang += len(line[lang:]) - len(strings.TrimLeft(line[lang:], "`"))
-			if word := len(line[lang:]) - len(strings.TrimLeft(line[lang:], " \t")); fenced && lang+word < len(line) {
-				info := lang + word
-				n := strings.IndexFunc(line[info:], unicode.IsSpace)
-				if n < 0 {
-					n = len(line) - info
-				}
-				out = append(out, scope{start, start + info}, scope{start + info + n, end})
+			if from, to := fenceLanguage(line); fenced && from < to {
+				out = append(out, scope{start, start + from}, scope{start + to, end})
 			} else {
 				out = append(out, scope{start, end})
 			}
@@ -104,6 +96,18 @@ func noiseSpans(raw string) []scope {
 		start = end + 1
 	}
 	return out
+}
+
+// fenceLanguage returns where the first word after a fence line's
+// backticks lies in the line ("diff" in "```diff title=x"); from == to
+// when there is none.
+func fenceLanguage(line string) (from, to int) {
+	rest := strings.TrimLeft(line[strings.Index(line, "`"):], "` \t")
+	from = len(line) - len(rest)
+	if n := strings.IndexFunc(rest, unicode.IsSpace); n >= 0 {
+		return from, from + n
+	}
+	return from, len(line)
 }
 
 // lineNoise is a machine-written line: all of it, but for the names of

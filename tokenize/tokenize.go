@@ -534,7 +534,7 @@ func (t *Tokenizer) latin(out []token, run string, offset int, mode phraseMode) 
 			// with it, as a synonym is: a skill holding both forms
 			// ("vue-router", "vue router") counts them once.
 			if mode == allPhrases {
-				if p, ok := t.spaced(w); ok {
+				if p, ok := t.Spaced(w); ok {
 					out = append(out, token{text: p, pos: pos, surface: w, from: sw})
 				}
 			}
@@ -616,26 +616,31 @@ func isLetters(w string) bool {
 }
 
 func isStopWord(w string) bool {
-	return english.IsStopWord(w) || contractions[w]
+	return english.IsStopWord(w) || isContraction(w)
 }
 
-// contractions are the function words written with an apostrophe, which
+// isContraction reports a function word written with an apostrophe, which
 // the Snowball stop list the english package uses holds only cut at it
 // ("don", "t"): written whole, "can't" and "i'm" were terms, and met the
-// bodies of skills whose prose uses them. A prompt that writes "can’t"
-// with a typographic apostrophe was cut at it already. The list is the
-// English auxiliaries and pronouns with their contracted forms.
-var contractions = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`i'm you're he's she's it's we're they're i've you've we've they've
-		i'd you'd he'd she'd we'd they'd i'll you'll he'll she'll it'll we'll they'll
-		isn't aren't wasn't weren't hasn't haven't hadn't doesn't don't didn't won't wouldn't
-		shan't shouldn't can't cannot couldn't mustn't needn't let's that's who's what's here's
-		there's when's where's why's how's`) {
-		m[w] = true
+// bodies of skills whose prose uses them (NewText makes a typographic
+// apostrophe the typed one first). The English auxiliaries and pronouns
+// with their contracted forms, and "cannot". A switch, not a map: it
+// costs the hook's start-up nothing, and a word without an apostrophe
+// one byte search.
+func isContraction(w string) bool {
+	if strings.IndexByte(w, '\'') < 0 {
+		return w == "cannot"
 	}
-	return m
-}()
+	switch w {
+	case "i'm", "you're", "he's", "she's", "it's", "we're", "they're", "i've", "you've", "we've", "they've",
+		"i'd", "you'd", "he'd", "she'd", "we'd", "they'd", "i'll", "you'll", "he'll", "she'll", "it'll", "we'll", "they'll",
+		"isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't", "doesn't", "don't", "didn't", "won't", "wouldn't",
+		"shan't", "shouldn't", "can't", "couldn't", "mustn't", "needn't", "let's", "that's", "who's", "what's", "here's",
+		"there's", "when's", "where's", "why's", "how's":
+		return true
+	}
+	return false
+}
 
 // IsStopWord reports an English stop word, one the tokenizer never makes a
 // term of ("the", "other", "once").
@@ -945,13 +950,11 @@ func isAllHan(s string) bool {
 }
 
 // Spaced returns a lower-cased hyphenated word's parts as a normalised
-// phrase ("compile-time" -> "compil time"), the form a prompt that writes
-// the word apart has: false for a word that is not such a compound.
-func (t *Tokenizer) Spaced(w string) (string, bool) { return t.spaced(w) }
-
-// spaced returns a hyphenated word's parts as a phrase ("test-driven" ->
-// "test driven"), the form a skill name's words take.
-func (t *Tokenizer) spaced(w string) (string, bool) {
+// phrase ("test-driven" -> "test driven", "compile-time" -> "compil
+// time"): the form a skill name's words take, and the one a prompt that
+// writes the word apart is cut into. False for a word that is not such a
+// compound.
+func (t *Tokenizer) Spaced(w string) (string, bool) {
 	parts := strings.Split(w, "-")
 	if len(parts) < 2 || len(parts) > maxPhraseWords {
 		return "", false
