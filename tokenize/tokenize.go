@@ -261,7 +261,26 @@ func stem(w string) string {
 	if !Stems(w) {
 		return w
 	}
+	if s, ok := toolStem(w); ok {
+		return s
+	}
 	return english.Stem(w, false)
+}
+
+// toolStem keeps apart the words Porter2 folds into a tool's name:
+// "expression" stems to "express", the Node framework ("our Express
+// app" met regex-shell-wizard's "regular expressions"; TestToolNames),
+// and "puppeteer" to "puppet", another tool than the browser library.
+func toolStem(w string) (string, bool) {
+	switch w {
+	case "expression", "expressions":
+		return "expression", true
+	case "expressive", "expressiveness":
+		return "expressiv", true
+	case "puppeteer", "puppeteers":
+		return "puppeteer", true
+	}
+	return "", false
 }
 
 // token is a term with the byte offset where it starts, for negation.

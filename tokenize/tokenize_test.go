@@ -280,6 +280,21 @@ func TestStemming(t *testing.T) {
 	assert.Equal(t, "slow queri", tokenize.Normalize("  Slow   Queries "))
 }
 
+// TestToolNames: a word Porter2 would fold into a tool's name keeps a stem
+// of its own, and its forms still meet.
+func TestToolNames(t *testing.T) {
+	for _, tt := range []struct{ word, tool string }{
+		{"expressions", "express"},
+		{"expression", "express"},
+		{"expressive", "express"},
+		{"puppeteer", "puppet"},
+	} {
+		assert.NotEqual(t, tokenize.Normalize(tt.tool), tokenize.Normalize(tt.word), tt.word)
+	}
+	assert.Equal(t, tokenize.Normalize("expression"), tokenize.Normalize("Expressions"))
+	assert.Equal(t, tokenize.Normalize("puppeteer"), tokenize.Normalize("puppeteers"))
+}
+
 // TestMaxInput protects the hook's cost bound: text beyond MaxInput
 // characters is ignored, never an error, and never cut inside a character.
 func TestMaxInput(t *testing.T) {
