@@ -57,6 +57,15 @@ var (
 		"never mind", "nevermind", "nvm", "forget it", "figured it out", "got it", "solved it", "it works now", "works now"}
 )
 
+// withdrawnZh and withdrawnEn take back a prompt sent by mistake ("sorry,
+// wrong window, ignore that last message"): nothing is asked. Unlike the
+// closing words they count anywhere in the prompt, not only at its start.
+var (
+	withdrawnZh = []string{"发错了", "发错窗口", "发错地方", "当我没说", "忽略上一条", "请忽略刚才"}
+	withdrawnEn = []string{"wrong window", "wrong chat", "wrong tab", "ignore that last", "ignore my last", "ignore the last",
+		"disregard that", "disregard my last", "disregard the last"}
+)
+
 // doneZh and doneEn say that nothing more is wanted. Next to thanks or a
 // closing word they close the exchange even when they hold a
 // continuation cue: "谢谢，别的不用了" has 别的, "thanks, nothing else"
@@ -81,6 +90,23 @@ var (
 		"gotta go", "gotta run", "stepping away", "stepping out", "taking a break", "lunch break",
 		"pick this up later", "pick it up later", "continue later", "continue tomorrow"}
 )
+
+// leavingZh and leavingEn say the user is leaving now ("先这样", "bye",
+// "gotta run"), which a deferral alone ("明天再部署，先把测试写完") does not.
+var (
+	leavingZh = []string{"先这样", "先到这", "拜拜", "再见", "晚安", "下班了", "先撤", "我先去", "吃饭去", "去开会"}
+	leavingEn = []string{"bye", "see you", "good night", "gotta go", "gotta run", "brb", "afk", "be right back",
+		"stepping away", "stepping out"}
+)
+
+// Paused reports whether a closing turn says the user is leaving: nothing
+// is asked now, whatever the prompt names ("今天先这样，明天再接着搞那个
+// bug，bye" names tomorrow's debugging), so the router does not route it
+// even when a skill matches it clearly.
+func Paused(text tokenize.Text) bool {
+	p := text.Lower
+	return Classify(text) == Closing && (containsAny(p, leavingZh) || containsWord(p, leavingEn))
+}
 
 // sameActionZh and sameActionEn are the cues that ask for the same work
 // again on another object ("详情页也照样补上", "do the same for the
@@ -111,7 +137,7 @@ func Classify(text tokenize.Text) Turn {
 		return Closing
 	}
 	continues := containsAny(p, continuationZh) || containsWord(p, continuationEn)
-	closes := p == "好" || p == "行" || openingCue(p) > 0
+	closes := p == "好" || p == "行" || openingCue(p) > 0 || containsAny(p, withdrawnZh) || containsWord(p, withdrawnEn)
 	if !continues && closes {
 		return Closing
 	}

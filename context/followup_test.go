@@ -45,6 +45,10 @@ func TestClassify(t *testing.T) {
 		{"brb", sctx.Closing},
 		{"稍等，我先去开个会", sctx.Closing},
 		{"ok, let's pick this up later", sctx.Closing},
+		// A prompt taken back asks nothing, wherever the words stand.
+		{"sorry, wrong window, ignore that last message", sctx.Closing},
+		{"发错了，当我没说", sctx.Closing},
+		{"add a rule to ignore that folder", sctx.NewRequest},
 		// ...but no closing word, no closing: a limit is a request.
 		{"no more than 2 retries", sctx.NewRequest},
 		{"还有别的问题吗，接着看", sctx.Continuation},
@@ -60,6 +64,19 @@ func TestClassify(t *testing.T) {
 		t.Run(c.prompt, func(t *testing.T) {
 			assert.Equal(t, c.want, sctx.Classify(tokenize.NewText(c.prompt)))
 		})
+	}
+}
+
+// A break is a closing whatever it names: "明天再接着搞那个 bug" names
+// tomorrow's work, and asks nothing now.
+func TestPaused(t *testing.T) {
+	for prompt, want := range map[string]bool{
+		"今天先这样，明天再接着搞那个 bug，bye":                                true,
+		"gotta run, let's continue tomorrow with the migration": true,
+		"谢谢，搞定了": false, // a closing, no break
+		"明天再部署到生产环境，先把测试写完": false, // a request
+	} {
+		assert.Equal(t, want, sctx.Paused(tokenize.NewText(prompt)), prompt)
 	}
 }
 

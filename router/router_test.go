@@ -53,6 +53,10 @@ func TestRouteAbstainsAndCloses(t *testing.T) {
 	d := r.Route("thanks, that's all for today", router.Session{})
 	assert.Empty(t, d.Skill)
 	assert.True(t, d.Closing)
+	// A break names tomorrow's work ("bug"), and asks nothing now.
+	d = r.Route("今天先这样，明天再接着搞那个 bug，bye", router.Session{})
+	assert.Empty(t, d.Skill)
+	assert.True(t, d.Closing)
 	d = r.Route("周末有什么好看的电影推荐吗", router.Session{})
 	assert.Empty(t, d.Skill)
 	assert.Equal(t, router.Low, d.Level)

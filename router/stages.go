@@ -143,7 +143,7 @@ func settleTurn(r *Router, st *route) {
 	own := ownConfidence(r, st.results)
 	clear := own >= HighFrom || own >= AbstainBelow && len(st.results) > 0 && specific(r, &st.results[0])
 	st.weak = own < AbstainBelow
-	if st.turn == sctx.Closing && !clear {
+	if st.turn == sctx.Closing && (!clear || sctx.Paused(st.text)) {
 		st.decision.Closing = true
 		st.done = true
 		return

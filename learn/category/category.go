@@ -97,13 +97,15 @@ var cues = []cueSet{
 // a regular expression asks for an answer, not a piece of work, and reads
 // as a question too ("regex to match an IPv4 address"); with a task cue
 // ("write a regex check into the signup form") it stays that task.
+// Asking for an opinion asks a question too ("do you think", "你觉得").
 // A cue with a clitic "'s" is the cue (ClassifyText): without it, "what's
 // the weather like today" read as no category, and the quiet stage let it
 // route on a catalog of 10,000 generated skills (none silent 82.8 ->
 // 100 % there; no dev set moves).
 var questionCues = cueSet{Question,
-	[]string{"what", "why", "how", "which", "when should", "when do", "when does", "when is", "when are", "when can", "when will", "when would", "explain*", "difference", "should i", "should we", "should you", "is there", "can i", "one-liner", "oneliner", "regex", "regexp"},
-	[]string{"什么", "为什么", "怎么", "如何", "吗", "哪个", "哪些", "区别", "解释", "是否", "？", "一行命令", "正则"}}
+	[]string{"what", "why", "how", "which", "when should", "when do", "when does", "when is", "when are", "when can", "when will", "when would", "explain*", "difference", "should i", "should we", "should you", "is there", "can i", "one-liner", "oneliner", "regex", "regexp",
+		"do you think", "what do you prefer", "would you prefer"},
+	[]string{"什么", "为什么", "怎么", "如何", "吗", "哪个", "哪些", "区别", "解释", "是否", "？", "一行命令", "正则", "你觉得", "你认为"}}
 
 // Classify returns the task category of a prompt, deterministically, from
 // cue words in English and Chinese: the category with the most distinct

@@ -42,6 +42,9 @@ func TestClassify(t *testing.T) {
 		{"how's the new cache holding up", category.Question},
 		{"when should I reach for a mutex instead of a channel", category.Question},
 		{"should we use gRPC or REST between the services", category.Question},
+		// An opinion asked is a question; with a task cue it is the task.
+		{"do you think dark mode is easier on the eyes", category.Question},
+		{"do you think we should add a retry to the fetch", category.Implement},
 		// A requirement is no question: "should" asks only before its
 		// subject, and "when" opening a condition asks nothing.
 		{"the page should redirect home after sign-in", category.Other},
@@ -67,6 +70,7 @@ func TestClassify(t *testing.T) {
 		{"什么是微服务？", category.Question},
 		{"Redis 和 Memcached 有什么区别", category.Question},
 		{"匹配手机号的正则", category.Question},
+		{"你觉得写代码用 Mac 还是 ThinkPad 好", category.Question},
 		{"你好", category.Other},
 		{"what's a monad", category.Question},
 		{"let's ship it", category.Deploy},
