@@ -120,6 +120,18 @@ func PauseGC() (resume func()) {
 	}
 }
 
+// nonASCII reports whether s holds a byte outside ASCII: a keyword that
+// starts in English may still end in Chinese ("docker镜像"), a word of the
+// dictionary (tokenize.HanWords).
+func nonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
 // dictPart is the fewest skills worth a worker of their own when the
 // keywords are scanned for the dictionary.
 const dictPart = 4096
@@ -151,8 +163,8 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 				has := false
 				for w := range cat.Skills[i].KeywordTexts() {
 					has = true
-					if t := strings.TrimLeftFunc(w, unicode.IsSpace); t == "" || t[0] < utf8.RuneSelf {
-						continue
+					if t := strings.TrimLeftFunc(w, unicode.IsSpace); t == "" || t[0] < utf8.RuneSelf && !nonASCII(t) {
+						continue // English: no Han in it
 					}
 					if _, ok := seen[w]; !ok {
 						seen[w] = struct{}{}

@@ -214,13 +214,16 @@ func NewWithTable(dict table.Strings, syn *Synonyms, gloss *Glossary) *Tokenizer
 }
 
 // HanWords returns the Han words of the given list, sorted and unique: the
-// segmentation dictionary an index stores for its tokenizer.
+// segmentation dictionary an index stores for its tokenizer. Words of both
+// scripts ("sql注入") are kept too, without their spaces (mixed.go).
 func HanWords(words []string) []string {
 	set := map[string]struct{}{}
 	for _, w := range words {
 		w = strings.ToLower(strings.TrimSpace(w))
 		if isAllHan(w) {
 			set[w] = struct{}{}
+		} else if m, ok := mixedForm(w); ok {
+			set[m] = struct{}{} // looked up across a change of script (mixed.go)
 		}
 	}
 	out := make([]string, 0, len(set))
@@ -478,10 +481,12 @@ func (t *Tokenizer) tokens(text string, mode phraseMode) []token {
 		out = t.toks[:0] // a cached tokenizer's callers are done with the last text
 	}
 	start := 0
+	runs := 0
 	for start < len(text) {
 		r, size := utf8.DecodeRuneInString(text[start:])
 		end := start + size
 		han := IsHan(r)
+		runs++
 		for end < len(text) {
 			r2, s2 := utf8.DecodeRuneInString(text[end:])
 			if IsHan(r2) != han {
@@ -495,6 +500,9 @@ func (t *Tokenizer) tokens(text string, mode phraseMode) []token {
 			out = t.latin(out, text[start:end], start, mode)
 		}
 		start = end
+	}
+	if runs > 1 {
+		out = t.mixed(out, text) // a change of script: a mixed word may straddle it
 	}
 	if t.toks != nil {
 		t.toks = out[:0]

@@ -524,10 +524,11 @@ func TestSynonymErrors(t *testing.T) {
 }
 
 // TestHanWords protects the segmentation dictionary an index stores: Han
-// words only, lower-cased, sorted and unique.
+// words and words of both scripts (without their spaces), lower-cased,
+// sorted and unique; no English word.
 func TestHanWords(t *testing.T) {
-	got := tokenize.HanWords([]string{"缓存", " 数据库 ", "redis", "缓存", "k8s集群", ""})
-	assert.Equal(t, []string{"数据库", "缓存"}, got)
+	got := tokenize.HanWords([]string{"缓存", " 数据库 ", "redis", "缓存", "K8s 集群", ""})
+	assert.Equal(t, []string{"k8s集群", "数据库", "缓存"}, got)
 }
 
 // TestTokenizeDeterministic protects reproducible routing: the same prompt
@@ -580,4 +581,36 @@ func TestCompoundWords(t *testing.T) {
 		assert.True(t, q["相机权限最小可行产品"].Compound)
 		assert.False(t, q["相机权限"].Compound)
 	}
+}
+
+// TestMixedWords pins what is read across a change of script: a word of
+// the dictionary made of an English name and Chinese ("sql注入", with or
+// without its space), found with the English before the Chinese or after
+// it, the longest the dictionary holds; nothing across punctuation.
+func TestMixedWords(t *testing.T) {
+	tok := tokenize.New([]string{"sql 注入", "注入", "组合式api", "n+1查询", "cpu飙高", "cpu飙高告警"}, nil)
+	for _, tt := range []struct {
+		prompt string
+		want   []string // mixed terms expected
+		not    []string
+	}{
+		{"sql注入怎么防", []string{"sql注入"}, nil},
+		{"这里有 sql 注入吗", []string{"sql注入"}, nil},
+		{"用组合式api重写", []string{"组合式api"}, nil},
+		{"用组合式 api 重写", []string{"组合式api"}, nil},
+		{"n+1查询太多", []string{"n+1查询"}, nil},
+		{"昨晚 cpu飙高告警 响了", []string{"cpu飙高告警"}, []string{"cpu飙高"}},
+		{"sql，注入", nil, []string{"sql注入"}},
+		{"mysql注入", nil, []string{"sql注入"}},
+		{"sql injection", nil, []string{"sql注入"}},
+	} {
+		got := texts(tok.Tokenize(tt.prompt))
+		for _, w := range tt.want {
+			assert.Contains(t, got, w, tt.prompt)
+		}
+		for _, w := range tt.not {
+			assert.NotContains(t, got, w, tt.prompt)
+		}
+	}
+	assert.Equal(t, []string{"cpu飙高", "sql注入", "注入"}, tokenize.HanWords([]string{"SQL 注入", "注入", "cpu飙高", "docker", "a-b"}))
 }
