@@ -314,20 +314,7 @@ func (t *Tokenizer) translate(terms []Term, text string, scopes []scope) []Term 
 			terms = append(terms, Term{Text: to, Weight: tm.Weight * GlossaryWeight, From: tm.Text, Negated: tm.Negated, Surface: tm.Surface, Pos: tm.Pos, End: tm.End, Noise: tm.Noise})
 		})
 	}
-	for start := 0; start < len(text); {
-		r, size := utf8.DecodeRuneInString(text[start:])
-		if !IsHan(r) {
-			start += size
-			continue
-		}
-		end := start + size
-		for end < len(text) {
-			r2, s2 := utf8.DecodeRuneInString(text[end:])
-			if !IsHan(r2) {
-				break
-			}
-			end += s2
-		}
+	for start, end := range hanRuns(text) {
 		run := text[start:end]
 		for _, sp := range t.glossaryWords(run) {
 			w := run[sp.from:sp.to]
@@ -339,7 +326,6 @@ func (t *Tokenizer) translate(terms []Term, text string, scopes []scope) []Term 
 				terms = append(terms, Term{Text: to, Weight: weight, From: w, Negated: negated, Surface: w, Pos: start + sp.from, End: start + sp.to})
 			})
 		}
-		start = end
 	}
 	return terms
 }

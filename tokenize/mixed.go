@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"iter"
 	"strings"
 	"unicode/utf8"
 )
@@ -50,45 +51,66 @@ func isNameJoiner(r rune) bool { return r == '+' || r == '/' || r == '.' || r ==
 // mixed adds the mixed words of the dictionary that text holds across a
 // boundary between a Han run and an English word.
 func (t *Tokenizer) mixed(out []token, text string) []token {
-	var buf [64]byte
-	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !IsHan(r) {
-			i += size
-			continue
-		}
-		j := i + size
-		for j < len(text) {
-			r2, s2 := utf8.DecodeRuneInString(text[j:])
-			if !IsHan(r2) {
-				break
-			}
-			j += s2
-		}
+	var buf []byte
+	for i, j := range hanRuns(text) {
 		run := text[i:j]
 		if from, to := latinBefore(text, i); from < to {
 			// The English word with the longest stretch of the run it
 			// opens that the dictionary holds.
 			for k := hanPrefix(run, maxMixedHan); k > 0; k = hanPrefix(run[:k], utf8.RuneCountInString(run[:k])-1) {
-				w := append(append(buf[:0], text[from:to]...), run[:k]...)
-				if t.dict.Find(string(w)) >= 0 {
-					out = append(out, token{text: string(w), pos: from, surface: text[from : i+k]})
+				if w := joined(text, from, to, i, i+k, &buf); t.dict.Find(w) >= 0 {
+					out = append(out, token{text: w, pos: from, surface: text[from : i+k]})
 					break
 				}
 			}
 		}
 		if from, to := latinAfter(text, j); from < to {
 			for k := hanSuffix(run, maxMixedHan); k < len(run); k = hanSuffix(run[k:], utf8.RuneCountInString(run[k:])-1) + k {
-				w := append(append(buf[:0], run[k:]...), text[from:to]...)
-				if t.dict.Find(string(w)) >= 0 {
-					out = append(out, token{text: string(w), pos: i + k, surface: text[i+k : to]})
+				if w := joined(text, i+k, j, from, to, &buf); t.dict.Find(w) >= 0 {
+					out = append(out, token{text: w, pos: i + k, surface: text[i+k : to]})
 					break
 				}
 			}
 		}
-		i = j
 	}
 	return out
+}
+
+// joined returns text[a:b] and text[c:d] as one word: a slice of text
+// when they touch, which is how mixed words are mostly written, and a new
+// string only across a space.
+func joined(text string, a, b, c, d int, buf *[]byte) string {
+	if b == c {
+		return text[a:d]
+	}
+	*buf = append(append((*buf)[:0], text[a:b]...), text[c:d]...)
+	return string(*buf)
+}
+
+// hanRuns yields the start and end of each run of Han characters in
+// text.
+func hanRuns(text string) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for start := 0; start < len(text); {
+			r, size := utf8.DecodeRuneInString(text[start:])
+			if !IsHan(r) {
+				start += size
+				continue
+			}
+			end := start + size
+			for end < len(text) {
+				r2, s2 := utf8.DecodeRuneInString(text[end:])
+				if !IsHan(r2) {
+					break
+				}
+				end += s2
+			}
+			if !yield(start, end) {
+				return
+			}
+			start = end
+		}
+	}
 }
 
 // hanPrefix returns the byte length of run's first n runes (all of run if
