@@ -11,7 +11,7 @@ import (
 // FuzzRoute routes arbitrary text, with and without a session: never a
 // panic, confidence in [0, 1], and a skill only when the level allows it.
 func FuzzRoute(f *testing.F) {
-	for _, seed := range []string{"React 页面加载慢", "继续", "thanks", "不要用Redis做缓存", "\xff\xfe", "also write the Dockerfile", "a|b (c) [d] \\Q"} {
+	for _, seed := range []string{"React 页面加载慢", "继续", "thanks", "不要用Redis做缓存", "n+1查询和sql 注入", "\xff\xfe", "also write the Dockerfile", "a|b (c) [d] \\Q"} {
 		f.Add(seed)
 	}
 	r, err := loader.Open(loader.Config{Catalog: loader.Builtin})
