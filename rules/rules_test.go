@@ -7,6 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/skillroute/skillroute/rules"
+	"github.com/skillroute/skillroute/tokenize"
 )
 
 // TestSynonymGroupsKeepTheFileRules checks the rules synonyms.yaml states
@@ -45,4 +46,37 @@ func TestSynonymGroupsKeepTheFileRules(t *testing.T) {
 			group[w] = g.ID
 		}
 	}
+}
+
+// TestSynonymWordsMeetPrompts: every word of synonyms.yaml, typed as a
+// prompt, is read as that word, so that it can expand at all. A phrase
+// that starts or ends with a stop word, or longer than the tokenizer's
+// phrases, never is; nor, until words of both scripts were read across
+// the change of script (tokenize/mixed.go), was "sql注入".
+func TestSynonymWordsMeetPrompts(t *testing.T) {
+	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := syn.WordList()
+	tok := tokenize.New(words, syn)
+	dead := 0
+	for _, w := range words {
+		want := tokenize.Normalize(w)
+		if tokenize.HanCount(w) > 0 && tokenize.HanCount(w) < len([]rune(strings.ReplaceAll(w, " ", ""))) {
+			want = strings.ReplaceAll(want, " ", "") // a word of both scripts is read whole
+		}
+		found := false
+		for _, term := range tok.Tokenize(w).Terms {
+			if term.Text == want && term.From == "" {
+				found = true
+				break
+			}
+		}
+		if !found {
+			dead++
+			t.Errorf("%q is never read from a prompt (want term %q)", w, want)
+		}
+	}
+	t.Logf("%d words, %d never read", len(words), dead)
 }
