@@ -15,6 +15,7 @@ import (
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/router"
 	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/tokenize"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -702,4 +703,30 @@ func TestCheckFilesSeesEditsInPlace(t *testing.T) {
 	ix, err = loader.OpenIndex(cfg)
 	require.NoError(t, err)
 	assert.Equal(t, "MySQL replication lag.", ix.Skills.Description(ix.SkillID("db-tuning")), "with CheckFiles: the edit")
+}
+
+// TestBuiltinKeywordsMeetPrompts: every keyword of a built-in skill is one
+// a prompt can be read as. One that never is meets prompts only through a
+// word inside it, as a discounted partial match ("sign" in "sign in
+// with"), which is not what its author wrote it for. A phrase of over
+// three words, one that opens or closes on a stop word ("how to", "goes
+// down"), or a path the noise stage reads as pasted material never is.
+func TestBuiltinKeywordsMeetPrompts(t *testing.T) {
+	cat, err := skills.Builtin()
+	require.NoError(t, err)
+	ix, err := loader.OpenIndex(loader.Config{Catalog: loader.Builtin})
+	require.NoError(t, err)
+	tok := ix.Tokenizer()
+	for i := range cat.Skills {
+		s := &cat.Skills[i]
+		s.ReadKeywords()
+		for _, k := range s.Keywords {
+			want := tokenize.Normalize(k.Text)
+			if tokenize.HanCount(want) > 0 {
+				want = strings.ReplaceAll(want, " ", "") // a word of both scripts is read whole
+			}
+			read := slices.ContainsFunc(tok.Tokenize(k.Text).Terms, func(t tokenize.Term) bool { return t.Text == want && t.From == "" })
+			assert.True(t, read, "%s: keyword %q is never read from a prompt", s.Name, k.Text)
+		}
+	}
 }
