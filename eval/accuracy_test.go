@@ -112,7 +112,7 @@ func TestFreshPromptsAccuracy(t *testing.T) {
 // show what the router does on prompts unlike the ones it was
 // tuned on: paraphrases are the weak kind (73 % and 70 % top-1), and
 // Chinese prompts trail English ones by 22 points on published skills.
-// Bounds sit a prompt or two under the measured figures (fresh2: 83.5 %
+// Bounds sit a prompt or two under the measured figures (fresh2: 84.1 %
 // top-1, none 76.5 %, HIGH 97.3 %; real-fresh: 84.7 %, none 79.3 %, HIGH
 // 97.4 %).
 func TestHeldOutPromptsAccuracy(t *testing.T) {
