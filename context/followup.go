@@ -81,31 +81,38 @@ var (
 // pauseZh and pauseEn announce a break ("我先去吃个饭，回来继续", "sorry,
 // got pulled into a meeting", "brb"): nothing is asked now, so the turn is
 // a closing even when it says the work will go on ("回来继续" holds 继续);
-// the session stays, for the prompt that resumes it.
+// the session stays, for the prompt that resumes it. Besides them, awayZh
+// and awayEn, the breaks that say the user is gone now.
 var (
-	pauseZh = []string{"稍等", "等我一下", "等我一会", "我先去", "先去吃", "吃个饭", "吃饭去", "去开会", "开个会",
+	pauseZh = []string{"稍等", "等我一下", "等我一会", "先去吃", "吃个饭", "开个会",
 		"回来继续", "回头继续", "待会继续", "待会再", "晚点继续", "晚点再", "明天继续", "明天再", "休息一下", "歇会"}
-	pauseEn = []string{"brb", "be right back", "back in a bit", "back in a few", "back soon", "back later",
-		"give me a minute", "give me a sec", "one sec", "afk", "pulled into a meeting", "got a meeting",
-		"gotta go", "gotta run", "stepping away", "stepping out", "taking a break", "lunch break",
-		"pick this up later", "pick it up later", "continue later", "continue tomorrow"}
+	pauseEn = []string{"back in a bit", "back in a few", "back soon", "back later",
+		"give me a minute", "give me a sec", "one sec", "pulled into a meeting", "got a meeting",
+		"taking a break", "lunch break", "pick this up later", "pick it up later", "continue later", "continue tomorrow"}
 )
 
-// leavingZh and leavingEn say the user is leaving now ("先这样", "bye",
-// "gotta run"), which a deferral alone ("明天再部署，先把测试写完") does not.
+// awayZh and awayEn are the breaks that say the user is gone now, and
+// farewellZh and farewellEn the goodbyes: a turn with either is one the
+// user left, which a deferral alone ("明天再部署，先把测试写完") is not.
 var (
-	leavingZh = []string{"先这样", "先到这", "拜拜", "再见", "晚安", "下班了", "先撤", "我先去", "吃饭去", "去开会"}
-	leavingEn = []string{"bye", "see you", "good night", "gotta go", "gotta run", "brb", "afk", "be right back",
-		"stepping away", "stepping out"}
+	awayZh     = []string{"我先去", "吃饭去", "去开会"}
+	awayEn     = []string{"brb", "be right back", "afk", "gotta go", "gotta run", "stepping away", "stepping out"}
+	farewellZh = []string{"先这样", "先到这", "拜拜", "再见", "晚安", "下班了", "先撤"}
+	farewellEn = []string{"bye", "see you", "good night"}
 )
 
-// Paused reports whether a closing turn says the user is leaving: nothing
-// is asked now, whatever the prompt names ("今天先这样，明天再接着搞那个
-// bug，bye" names tomorrow's debugging), so the router does not route it
-// even when a skill matches it clearly.
+// paused reports a break, away or later.
+func paused(p string) bool {
+	return containsAny(p, pauseZh) || containsAny(p, awayZh) || containsWord(p, pauseEn) || containsWord(p, awayEn)
+}
+
+// Paused reports whether a turn that Classify reads as a closing says the
+// user is leaving: nothing is asked now, whatever the prompt names
+// ("今天先这样，明天再接着搞那个 bug，bye" names tomorrow's debugging), so
+// the router does not route it even when a skill matches it clearly.
 func Paused(text tokenize.Text) bool {
 	p := text.Lower
-	return Classify(text) == Closing && (containsAny(p, leavingZh) || containsWord(p, leavingEn))
+	return containsAny(p, farewellZh) || containsAny(p, awayZh) || containsWord(p, farewellEn) || containsWord(p, awayEn)
 }
 
 // sameActionZh and sameActionEn are the cues that ask for the same work
@@ -133,7 +140,7 @@ func Classify(text tokenize.Text) Turn {
 	if tokenize.HanCount(p) > maxFollowUpRunes {
 		return NewRequest
 	}
-	if containsAny(p, pauseZh) || containsWord(p, pauseEn) {
+	if paused(p) {
 		return Closing
 	}
 	continues := containsAny(p, continuationZh) || containsWord(p, continuationEn)

@@ -457,6 +457,16 @@ func (s scale) String() string {
 		s.abstain, 100*AbstainQuantile, s.high, 100*HighQuantile)
 }
 
+// abstainLine is the score that reads AbstainBelow: the catalog's
+// abstain line, or where 1 − e^(−score/ScoreScale) reaches it on no
+// particular catalog.
+func (s scale) abstainLine() float64 {
+	if s.calibrated {
+		return s.abstain
+	}
+	return -ScoreScale * math.Log(1-AbstainBelow)
+}
+
 // strength maps a score onto [0, 1) through the catalog's lines.
 func (s scale) strength(score float64) float64 {
 	if score <= 0 {

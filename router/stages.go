@@ -1,8 +1,6 @@
 package router
 
 import (
-	"math"
-
 	"github.com/skillroute/skillroute/bm25"
 	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/disambig"
@@ -266,15 +264,8 @@ func applyRules(r *Router, st *route) {
 }
 
 // ruleAlone is the score of a skill that a rule alone names: a twentieth
-// over the catalog's abstain line, or over the score that reads
-// AbstainBelow on no particular catalog.
-func (r *Router) ruleAlone() float64 {
-	sc := r.scale()
-	if sc.calibrated {
-		return 1.05 * sc.abstain
-	}
-	return 1.05 * -ScoreScale * math.Log(1-AbstainBelow)
-}
+// over the abstain line.
+func (r *Router) ruleAlone() float64 { return 1.05 * r.scale().abstainLine() }
 
 // firing is the rules that fire on the prompt, matched once: scoring asks
 // which skills they may lower and raise, the rules stage applies them, and
