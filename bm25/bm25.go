@@ -24,7 +24,10 @@
 // PartialFactor and the prompt word's rarity in the catalog's texts for a
 // partial match, and w_q is the query term's weight (1,
 // lower for synonyms and negated words). IDF is inside tf already and is
-// not applied again. A match that is the skill's own name, or cut from
+// not applied again. An exact match found in a core or strong keyword
+// counts × CoreBoost or StrongBoost: saturation would otherwise leave a
+// named technology little above a neighbour's generic words. A match
+// that is the skill's own name, or cut from
 // words that spell the name out ("test driven development"), counts ×
 // NameBoost. Each word of the prompt (with its synonyms) and each
 // index term counts once per skill, at its best pairing, and words cut
@@ -62,6 +65,13 @@ const (
 // PartialFactor discounts a keyword that merely contains the query term.
 const PartialFactor = index.PartialFactor
 
+// CoreBoost and StrongBoost multiply an exact match found in a core or
+// strong keyword, after saturation (index.TierBoost says why).
+const (
+	CoreBoost   = index.CoreBoost
+	StrongBoost = index.StrongBoost
+)
+
 // OverlapShare is what a match counts when its words overlap a better
 // match of the same skill ("测试" inside "补几个测试", "conftest" inside
 // "tests/conftest.py"): it confirms that match rather than adding
@@ -97,6 +107,7 @@ type Match struct {
 	Compound bool
 	Overlap  bool    // cut from a stretch a better match of the skill already counted: × OverlapShare
 	Named    bool    // the term is the skill's name: × NameBoost
+	Tier     float64 // an exact match's best keyword tier's boost (index.TierBoost), 1 for none
 	Rarity   float64 // for a partial match: how rare the prompt's word is in the catalog's texts, in (0, 1]
 	Fields   []Field // per-field parts of tf
 	TF       float64
@@ -133,6 +144,9 @@ func (r *Result) Explain(ix *index.Index) *explain.Node {
 		kind := "exact"
 		if m.Partial {
 			kind = fmt.Sprintf("partial ×%.1f × rarity %.2f", PartialFactor, m.Rarity)
+		}
+		if m.Tier > 1 {
+			kind += fmt.Sprintf(", %s keyword ×%.2f", tierName(m.Tier), m.Tier)
 		}
 		if m.Named {
 			kind += fmt.Sprintf(", the skill's name ×%.1f", NameBoost)
@@ -204,8 +218,8 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 		m, from := Match{skill: -1}, len(fields)
 		flush := func() {
 			if m.TF > 0 {
-				m.Score = matchScore(ix, &m, spelled)
 				m.Fields = fields[from:len(fields):len(fields)]
+				m.Score = matchScore(ix, &m, spelled)
 				reach = append(reach, m)
 			}
 		}
@@ -323,11 +337,27 @@ func weigh(ix *index.Index, adj Adjuster, skill int, term string, weight float64
 	return w, learned
 }
 
-// matchScore is a match's score: saturate, × NameBoost for a match that
-// is its skill's name, or cut from where the prompt spells the name in
-// words (spelled; noted in m.Named).
+// tierName names the keyword tier whose boost is b.
+func tierName(b float64) string {
+	if b == CoreBoost {
+		return index.FieldCore.String()
+	}
+	return index.FieldStrong.String()
+}
+
+// matchScore is a match's score: saturate, × the boost of the best
+// keyword tier an exact match was found in (m.Fields; noted in m.Tier),
+// × NameBoost for a match that is its skill's name, or cut from where
+// the prompt spells the name in words (spelled; noted in m.Named).
 func matchScore(ix *index.Index, m *Match, spelled []spelling) float64 {
 	s := saturate(ix, m.skill, m.QWeight, m.TF)
+	m.Tier = 1
+	if !m.Partial {
+		for _, f := range m.Fields {
+			m.Tier = max(m.Tier, index.TierBoost(f.Field))
+		}
+	}
+	s *= m.Tier
 	if m.Named = isName(ix.Skills.Name(m.skill), m) || spells(spelled, m); m.Named {
 		s *= NameBoost
 	}

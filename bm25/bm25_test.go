@@ -91,11 +91,13 @@ func TestScoreExactMatch(t *testing.T) {
 	// dl 3 against an average of 2, which the index keeps on its grid
 	// of averages (within 1 %).
 	require.InEpsilon(t, 2.0, ix.AvgLength, 0.005)
-	want := 1 * tf * (1.2 + 1) / (tf + 1.2*(1-0.75+0.75*3/ix.AvgLength))
+	// A core keyword met exactly counts × CoreBoost after saturation.
+	want := 1.5 * 1 * tf * (1.2 + 1) / (tf + 1.2*(1-0.75+0.75*3/ix.AvgLength))
 	assert.InDelta(t, want, r.Score, 1e-9)
-	assert.InDelta(t, formula(ix, "cache-expert", 1, tf), r.Score, 1e-9)
+	assert.InDelta(t, bm25.CoreBoost*formula(ix, "cache-expert", 1, tf), r.Score, 1e-9)
+	assert.Equal(t, bm25.CoreBoost, r.Matches[0].Tier)
 	// Applying IDF again would give a different score.
-	assert.NotEqual(t, formula(ix, "cache-expert", 1, tf*idf), r.Score)
+	assert.NotEqual(t, bm25.CoreBoost*formula(ix, "cache-expert", 1, tf*idf), r.Score)
 
 	require.Len(t, r.Matches, 1)
 	m := r.Matches[0]
@@ -121,7 +123,7 @@ func TestScoreFieldsAdd(t *testing.T) {
 	tf := posting(t, ix, "redi", "cache-expert", index.FieldCore).Weight +
 		posting(t, ix, "redi", "cache-expert", index.FieldDescription).Weight
 	assert.InDelta(t, tf, rs[0].Matches[0].TF, 1e-9)
-	assert.InDelta(t, formula(ix, "cache-expert", 1, tf), rs[0].Score, 1e-9)
+	assert.InDelta(t, bm25.CoreBoost*formula(ix, "cache-expert", 1, tf), rs[0].Score, 1e-9)
 	assert.Len(t, rs[0].Matches[0].Fields, 2)
 }
 
@@ -199,7 +201,7 @@ func TestScoreOncePerWord(t *testing.T) {
 	require.Len(t, rs, 1)
 	require.Len(t, rs[0].Matches, 1)
 	assert.Equal(t, "k8s", rs[0].Matches[0].Term)
-	assert.InDelta(t, formula(ix, "k8s-expert", 1, single), rs[0].Score, 1e-9)
+	assert.InDelta(t, bm25.CoreBoost*formula(ix, "k8s-expert", 1, single), rs[0].Score, 1e-9)
 
 	// Two words the user typed count twice, each once.
 	rs = bm25.Score(ix, query(ix, "k8s kubernetes"))
@@ -214,7 +216,7 @@ func TestScoreOncePerWord(t *testing.T) {
 	assert.Equal(t, "kubernet", m.Term)
 	assert.Equal(t, "k8s", m.Origin)
 	assert.Equal(t, tokenize.SynonymWeight, m.QWeight)
-	assert.InDelta(t, formula(ix2, "k8s-expert", tokenize.SynonymWeight, m.TF), rs[0].Score, 1e-9)
+	assert.InDelta(t, bm25.CoreBoost*formula(ix2, "k8s-expert", tokenize.SynonymWeight, m.TF), rs[0].Score, 1e-9)
 
 	// "react" is in three keywords of one skill but scores once.
 	rs = bm25.Score(ix, query(ix, "react"))
@@ -285,7 +287,7 @@ func TestExplain(t *testing.T) {
 	s := e.String()
 	for _, want := range []string{
 		`"slow queri" partial ×0.6 × rarity 1.00 via "queri"`,
-		`"kubernet" exact, query weight 0.60`,
+		`"kubernet" exact, core keyword ×1.50, query weight 0.60`,
 		`"tune" exact`,
 		"core field, weight 1.00",
 		"description field, weight ",

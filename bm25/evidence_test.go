@@ -30,6 +30,33 @@ func TestCoreKeywordOutweighsGenericBodyWords(t *testing.T) {
 		"one core keyword against two generic body words: %v vs %v", rs["grafana-dashboards"].Score, rs["ops-playbook"].Score)
 }
 
+// A skill the prompt names by its core keyword keeps its lead over one
+// that two extended keywords of the prompt reach, however often the named
+// skill's text repeats its word and other skills' bodies mention it:
+// saturation caps that word's score, and the core tier's boost lifts it
+// back over the two (without it, 1.43 against 1.46; "Vue 项目里…页面跳转
+// 之前统一拦一下" went to the mini-program skill on "页面" and "跳转").
+func TestCoreKeywordOutweighsTwoExtendedOnes(t *testing.T) {
+	ext := func(words ...string) []skills.Keyword {
+		out := core(words...)
+		for i := range out {
+			out[i].Tier, out[i].Weight = skills.Extended, skills.ExtendedWeight
+		}
+		return out
+	}
+	list := []skills.Skill{
+		{Name: "vue-expert", Keywords: core("vue"), Description: "Vue components and the Vue router.", Body: "Vue single-file components."},
+		{Name: "miniprogram-expert", Keywords: append(core("wechat"), ext("redirect", "page")...), Description: "Page redirects of a WeChat mini program."},
+	}
+	for _, name := range []string{"a", "b", "c", "d"} {
+		list = append(list, skills.Skill{Name: name, Keywords: core(name + "-tool"), Body: "works with vue. " + name})
+	}
+	ix := compile(t, nil, list...)
+	rs := byName(bm25.Score(ix, query(ix, "vue: redirect to the login page first")))
+	assert.Greater(t, rs["vue-expert"].Score, rs["miniprogram-expert"].Score,
+		"one core keyword against two extended ones: %v vs %v", rs["vue-expert"].Score, rs["miniprogram-expert"].Score)
+}
+
 // Words cut from overlapping stretches of the prompt confirm one another:
 // "测试" inside "补几个测试" adds OverlapShare of its score, not all of it.
 func TestOverlappingTermsCountOnce(t *testing.T) {
@@ -121,19 +148,20 @@ func TestOverlapKeepsTheBestIndependentSet(t *testing.T) {
 
 // A Chinese word made of words, met whole, is a phrase written without a
 // break: it counts beside its words, as an English phrase does. The skill
-// whose core keyword is the compound outranks rivals that list its words
-// separately, and outranks them by the compound's score (packed against
-// its two words, it added OverlapShare of it).
+// whose core keyword is the compound (its words strong ones) outranks a
+// rival whose core keywords are the words, by the compound's score
+// (packed against its two words, it added OverlapShare of it, and the
+// rival won 4.19 to 2.69).
 func TestWholeCompoundCountsBesideItsWords(t *testing.T) {
-	extended := func(words ...string) []skills.Keyword {
+	strong := func(words ...string) []skills.Keyword {
 		out := core(words...)
 		for i := range out {
-			out[i].Tier, out[i].Weight = skills.Extended, skills.ExtendedWeight
+			out[i].Tier, out[i].Weight = skills.Strong, skills.StrongWeight
 		}
 		return out
 	}
 	list := []skills.Skill{
-		{Name: "camera-mvp", Keywords: append(core("相机权限最小可行产品"), extended("相机权限", "最小可行产品")...)},
+		{Name: "camera-mvp", Keywords: append(core("相机权限最小可行产品"), strong("相机权限", "最小可行产品")...)},
 		{Name: "camera-crash", Keywords: core("相机权限", "最小可行产品")},
 	}
 	for _, name := range []string{"a", "b", "c", "d", "e"} {

@@ -26,7 +26,7 @@ func Example() {
 		}
 	}
 	// Output:
-	// database-tuning-expert 1.604
+	// database-tuning-expert 2.159
 	//   慢查询
 	//   mysql
 	// devops-expert 0.619

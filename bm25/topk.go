@@ -456,8 +456,8 @@ func (p *pruner) score(s uint32, list []int, fresh bool, theta float64, keep boo
 				}
 			}
 			if m.TF > 0 {
-				m.Score = matchScore(ix, &m, p.spelled)
 				m.Fields = p.fields[from:len(p.fields):len(p.fields)]
+				m.Score = matchScore(ix, &m, p.spelled)
 				p.matches = append(p.matches, m)
 				if w := cu.word; m.Score > p.wordBest[w] {
 					p.wordBest[w] = m.Score

@@ -255,17 +255,18 @@ func segmentsBound(t *testing.T, ix *Index) {
 			seg := ix.Segment(j)
 			for at := seg.From; at < seg.To; {
 				s, first := ix.PostSkill[at], at
-				tf, kw := 0.0, 0.0
+				tf, kw, boost := 0.0, 0.0, 1.0
 				for ; at < seg.To && ix.PostSkill[at] == s; at++ {
 					w := float64(ix.PostWeight[at])
 					tf += w
 					if Field(ix.PostField[at]).IsKeyword() {
 						kw += w * PartialFactor
 					}
+					boost = max(boost, TierBoost(Field(ix.PostField[at])))
 				}
 				require.True(t, at == seg.To || ix.PostSkill[at] > s, "term %q segment %d in skill order", ix.Term(id), j)
 				dl := ix.Skills.Length(int(s))
-				exact := saturate(tf, dl, ix.AvgLength)
+				exact := boost * saturate(tf, dl, ix.AvgLength)
 				require.LessOrEqual(t, exact, seg.Exact, "term %q", ix.Term(id))
 				require.Equal(t, level(exact, seg.Exact), ix.PostExact[first], "term %q skill %d", ix.Term(id), s)
 				partial := 0.0

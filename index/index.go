@@ -134,8 +134,11 @@ const MinPartial = 3
 // loading reads the header's page and the table's, not a page of each
 // array (file.go), and the synonym groups' ids a string table; 14, each
 // skill's paths globs, a column of the skill table with a flag, so that
-// the router knows the skills Claude Code loads only for some files.
-const FormatVersion = 14
+// the router knows the skills Claude Code loads only for some files; 15,
+// the same layout, with exact bounds that count a core or strong
+// keyword's TierBoost: an index of 14 bounds them too low, and is
+// compiled again.
+const FormatVersion = 15
 
 // SkillInfo is what the router needs to know about a skill at route
 // time: one skill of a SkillTable.

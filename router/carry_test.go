@@ -96,8 +96,8 @@ func TestCueWordTurnNamingTheSkillInUseStays(t *testing.T) {
 func TestCarriedAgainstAnotherSkillsKeyword(t *testing.T) {
 	r := open(t)
 	s := router.Session{Recent: []string{"devsecops-expert"}, LastSkill: "devsecops-expert", LastConfidence: 0.8}
-	d := r.Route("上周有次发布把线上搞挂了半小时，写个复盘", s)
-	require.True(t, d.Carried, "stays with the session: 复盘 alone routes under LeaveFrom")
+	d := r.Route("扫描结果顺便加个告警", s)
+	require.True(t, d.Carried, "stays with the session: 告警 alone routes under LeaveFrom")
 	assert.LessOrEqual(t, d.Confidence, router.TieCeiling)
 	assert.NotEqual(t, router.High, d.Level)
 	d = r.Route("继续", s)

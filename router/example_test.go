@@ -26,7 +26,7 @@ func Example() {
 	fmt.Printf("%q after git work -> %q\n", "继续", d.Skill)
 	// Output:
 	// "React 页面加载慢，首屏要 4 秒" -> "performance-expert" (HIGH)
-	// "渗透测试报告怎么写" -> "security-expert" (MEDIUM)
+	// "渗透测试报告怎么写" -> "security-expert" (HIGH)
 	// "thanks, that's all" -> "" (LOW)
 	// "继续" after git work -> "git-operation-master"
 }
