@@ -21,8 +21,9 @@
 // its rule boosts, is put just below it: a rule's verdict on rank holds.
 // When fired rules disagree, the most specific (the longest matched text)
 // has the last word, over its penalties and over what weaker rules boosted;
-// two equally specific rules that pin each other leave the pair in the
-// order of its own scores. Names and file order never decide.
+// two equally specific rules that disagree on a pair (one penalises or
+// outranks what the other boosts) leave it in the order of its own
+// scores. Names and file order never decide.
 //
 // Rules adjust, they never bury: no score moves by more than √ClearLead
 // from the candidate's own, and a rule touches only the skills its boosted
@@ -769,8 +770,8 @@ type verdict struct {
 
 // verdicts collects the fired rules' verdicts on rank, in order of
 // specificity: a rule's boosted skill goes above the skills it penalises
-// and above what less specific rules boosted instead, unless that skill
-// wins clearly on its own evidence. Two verdicts on one pair that
+// and above what rules no more specific boosted instead, unless that
+// skill wins clearly on its own evidence. Two verdicts on one pair that
 // disagree are settled by the evidence: the more specific rule's stands;
 // of two equally specific, neither does, and the pair keeps the order of
 // its own scores (a tie of those, no order at all).
@@ -799,15 +800,15 @@ func verdicts(fired []*Rule, specificity map[*Rule]int, pos map[string]int, own 
 			best[k] = v
 		}
 	}
-	for i, r := range fired {
+	for _, r := range fired {
 		bi, ok := pos[r.Boost]
 		if r.Boost == "" || !ok {
 			continue
 		}
 		below := slices.Clone(r.Penalty)
-		for _, weaker := range fired[:i] {
-			if weaker.Boost != "" && weaker.Boost != r.Boost && specificity[weaker] < specificity[r] {
-				below = append(below, weaker.Boost)
+		for _, other := range fired {
+			if other != r && other.Boost != "" && other.Boost != r.Boost && specificity[other] <= specificity[r] && !slices.Contains(below, other.Boost) {
+				below = append(below, other.Boost)
 			}
 		}
 		for _, name := range below {

@@ -247,6 +247,31 @@ func TestPinningRulesDecideByEvidence(t *testing.T) {
 		}
 	}
 
+	// A rule that boosts the skill an equally specific rule penalises
+	// disagrees with it, though it names no penalty of its own: "企业微信登录
+	// … 用 RICE 帮我排个优先级" fires a login rule (微信登录, against the
+	// product skill) and a prioritisation rule (rice, for it), and the
+	// login rule's verdict stood alone. Own scores decide; a more specific
+	// rule still has the last word.
+	forK8sOnly := "\n  - id: for-k8s\n    trigger: '%s'\n    boost: kubernetes-specialist\n    weight: 0.4\n"
+	againstK8s := "\n  - id: for-devops\n    trigger: '%s'\n    boost: devops-expert\n    penalty: [kubernetes-specialist]\n    weight: 0.4\n"
+	for _, tt := range []struct {
+		k8sTrigger, devopsTrigger string
+		k8s, devops               float64
+		want                      string
+	}{
+		{"rice", "auth", 7, 6, "kubernetes-specialist"},
+		{"rice", "auth", 6, 7, "devops-expert"},
+		{"rice", "auth login", 7, 6, "devops-expert"},
+		{"rice priorities", "auth", 6, 7, "kubernetes-specialist"},
+	} {
+		set := parse(t, "rules:"+fmt.Sprintf(againstK8s, tt.devopsTrigger)+fmt.Sprintf(forK8sOnly, tt.k8sTrigger))
+		cands := []disambig.Candidate{{Skill: "devops-expert", Score: tt.devops}, {Skill: "kubernetes-specialist", Score: tt.k8s}}
+		got, fired := set.Apply(tokenize.NewText("auth login and rice priorities"), cands)
+		require.Len(t, fired, 2)
+		assert.Equal(t, tt.want, got[0].Skill, "%+v", tt)
+	}
+
 	// A perfect tie of evidence (same specificity, same own score, same
 	// weight) leaves the candidates in the order they came: no name sort.
 	set := parse(t, "rules:"+fmt.Sprintf(forDevops, "alpha")+fmt.Sprintf(forK8s, "gamma"))
