@@ -21,9 +21,22 @@ func compile(t *testing.T, syn *tokenize.Synonyms, list ...skills.Skill) *index.
 }
 
 func core(words ...string) []skills.Keyword {
+	return tiered(skills.Core, skills.CoreWeight, words)
+}
+
+// strong and extended are core's counterparts for the lower tiers.
+func strong(words ...string) []skills.Keyword {
+	return tiered(skills.Strong, skills.StrongWeight, words)
+}
+
+func extended(words ...string) []skills.Keyword {
+	return tiered(skills.Extended, skills.ExtendedWeight, words)
+}
+
+func tiered(tier skills.Tier, weight float64, words []string) []skills.Keyword {
 	out := make([]skills.Keyword, len(words))
 	for i, w := range words {
-		out[i] = skills.Keyword{Text: w, Tier: skills.Core, Weight: skills.CoreWeight}
+		out[i] = skills.Keyword{Text: w, Tier: tier, Weight: weight}
 	}
 	return out
 }

@@ -12,49 +12,44 @@ import (
 	"github.com/skillroute/skillroute/skills"
 )
 
-// A core keyword is what a skill is for; two words that most skills'
-// bodies use say little. The core hit must outweigh them, however often
-// one long body repeats them.
-func TestCoreKeywordOutweighsGenericBodyWords(t *testing.T) {
+// A core keyword is what a skill is for, and a core hit outweighs what
+// other skills' lesser evidence adds up to:
+//   - two words that most skills' bodies use say little, however often
+//     one long body repeats them;
+//   - two extended keywords of another skill lose to the skill the prompt
+//     names, however often the named skill's text repeats its word and
+//     other skills' bodies mention it: saturation caps that word's score,
+//     and the core tier's boost lifts it back over the two (without it,
+//     1.43 against 1.46; "Vue 项目里…页面跳转之前统一拦一下" went to the
+//     mini-program skill on "页面" and "跳转").
+func TestCoreKeywordOutweighs(t *testing.T) {
 	generic := strings.Repeat("check the service and restart the service, then check again. ", 12)
-	list := []skills.Skill{
-		{Name: "grafana-dashboards", Keywords: core("grafana"), Body: "panels, variables and rows of a dashboard"},
-		{Name: "ops-playbook", Keywords: core("playbook"), Body: generic + strings.Repeat("escalate and page the owner. ", 10)},
+	tests := []struct {
+		name         string
+		named, rival skills.Skill
+		filler       string // the body of four unrelated skills
+		prompt       string
+	}{
+		{"two generic body words",
+			skills.Skill{Name: "grafana-dashboards", Keywords: core("grafana"), Body: "panels, variables and rows of a dashboard"},
+			skills.Skill{Name: "ops-playbook", Keywords: core("playbook"), Body: generic + strings.Repeat("escalate and page the owner. ", 10)},
+			"check the service status. ", "grafana service check"},
+		{"two extended keywords",
+			skills.Skill{Name: "vue-expert", Keywords: core("vue"), Description: "Vue components and the Vue router.", Body: "Vue single-file components."},
+			skills.Skill{Name: "miniprogram-expert", Keywords: append(core("wechat"), extended("redirect", "page")...), Description: "Page redirects of a WeChat mini program."},
+			"works with vue. ", "vue: redirect to the login page first"},
 	}
-	for _, name := range []string{"a", "b", "c", "d"} {
-		list = append(list, skills.Skill{Name: name, Keywords: core(name + "-tool"), Body: "check the service status. " + name})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			list := []skills.Skill{tt.named, tt.rival}
+			for _, name := range []string{"a", "b", "c", "d"} {
+				list = append(list, skills.Skill{Name: name, Keywords: core(name + "-tool"), Body: tt.filler + name})
+			}
+			ix := compile(t, nil, list...)
+			rs := byName(bm25.Score(ix, query(ix, tt.prompt)))
+			assert.Greater(t, rs[tt.named.Name].Score, rs[tt.rival.Name].Score, "%v vs %v", rs[tt.named.Name].Score, rs[tt.rival.Name].Score)
+		})
 	}
-	ix := compile(t, nil, list...)
-	rs := byName(bm25.Score(ix, query(ix, "grafana service check")))
-	assert.Greater(t, rs["grafana-dashboards"].Score, rs["ops-playbook"].Score,
-		"one core keyword against two generic body words: %v vs %v", rs["grafana-dashboards"].Score, rs["ops-playbook"].Score)
-}
-
-// A skill the prompt names by its core keyword keeps its lead over one
-// that two extended keywords of the prompt reach, however often the named
-// skill's text repeats its word and other skills' bodies mention it:
-// saturation caps that word's score, and the core tier's boost lifts it
-// back over the two (without it, 1.43 against 1.46; "Vue 项目里…页面跳转
-// 之前统一拦一下" went to the mini-program skill on "页面" and "跳转").
-func TestCoreKeywordOutweighsTwoExtendedOnes(t *testing.T) {
-	ext := func(words ...string) []skills.Keyword {
-		out := core(words...)
-		for i := range out {
-			out[i].Tier, out[i].Weight = skills.Extended, skills.ExtendedWeight
-		}
-		return out
-	}
-	list := []skills.Skill{
-		{Name: "vue-expert", Keywords: core("vue"), Description: "Vue components and the Vue router.", Body: "Vue single-file components."},
-		{Name: "miniprogram-expert", Keywords: append(core("wechat"), ext("redirect", "page")...), Description: "Page redirects of a WeChat mini program."},
-	}
-	for _, name := range []string{"a", "b", "c", "d"} {
-		list = append(list, skills.Skill{Name: name, Keywords: core(name + "-tool"), Body: "works with vue. " + name})
-	}
-	ix := compile(t, nil, list...)
-	rs := byName(bm25.Score(ix, query(ix, "vue: redirect to the login page first")))
-	assert.Greater(t, rs["vue-expert"].Score, rs["miniprogram-expert"].Score,
-		"one core keyword against two extended ones: %v vs %v", rs["vue-expert"].Score, rs["miniprogram-expert"].Score)
 }
 
 // Words cut from overlapping stretches of the prompt confirm one another:
@@ -153,13 +148,6 @@ func TestOverlapKeepsTheBestIndependentSet(t *testing.T) {
 // (packed against its two words, it added OverlapShare of it, and the
 // rival won 4.19 to 2.69).
 func TestWholeCompoundCountsBesideItsWords(t *testing.T) {
-	strong := func(words ...string) []skills.Keyword {
-		out := core(words...)
-		for i := range out {
-			out[i].Tier, out[i].Weight = skills.Strong, skills.StrongWeight
-		}
-		return out
-	}
 	list := []skills.Skill{
 		{Name: "camera-mvp", Keywords: append(core("相机权限最小可行产品"), strong("相机权限", "最小可行产品")...)},
 		{Name: "camera-crash", Keywords: core("相机权限", "最小可行产品")},
@@ -212,13 +200,6 @@ func TestWholePhraseCountsBesideItsWords(t *testing.T) {
 // theme-factory scores 2.03 against 1.62). The pruned search scores a
 // named skill whatever its bounds, and agrees.
 func TestNameMatchWins(t *testing.T) {
-	strong := func(words ...string) []skills.Keyword {
-		out := core(words...)
-		for i := range out {
-			out[i].Tier, out[i].Weight = skills.Strong, skills.StrongWeight
-		}
-		return out
-	}
 	list := []skills.Skill{
 		{Name: "pptx", Keywords: core("pptx", "presentation"), Description: "Create, edit and read presentation files",
 			Body: strings.Repeat("layouts, speaker notes, charts and tables of a deck. ", 6)},
