@@ -1,6 +1,7 @@
 package context
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -53,7 +54,7 @@ var (
 		"算了", "解决了", "没事了"}
 	closingEn = []string{"ok", "okay", "thanks", "thank you", "thx", "ty", "cheers", "appreciate it", "great", "perfect", "nice",
 		"cool", "done", "that's all", "thats all", "that's everything", "that is everything", "all good", "lol", "bye", "see you",
-		"sounds good", "go ahead",
+		"sounds good", "go ahead", "lgtm", "looks good to me", "looks great to me", "looks good", "looks great",
 		"never mind", "nevermind", "nvm", "forget it", "figured it out", "got it", "solved it", "it works now", "works now"}
 )
 
@@ -134,10 +135,7 @@ func SameAction(p tokenize.Text) bool {
 // request.
 func Classify(text tokenize.Text) Turn {
 	p := strings.TrimSpace(text.Lower)
-	if p == "" || utf8.RuneCountInString(p) > maxFollowUpRunes*3 || len(strings.Fields(p)) > maxFollowUpWords {
-		return NewRequest
-	}
-	if tokenize.HanCount(p) > maxFollowUpRunes {
+	if p == "" || long(stripOpening(p)) {
 		return NewRequest
 	}
 	if paused(p) {
@@ -145,7 +143,7 @@ func Classify(text tokenize.Text) Turn {
 	}
 	continues := containsAny(p, continuationZh) || containsWord(p, continuationEn)
 	closes := p == "好" || p == "行" || openingCue(p) > 0 || containsAny(p, withdrawnZh) || containsWord(p, withdrawnEn)
-	if !continues && closes {
+	if !continues && closes && !nextStep(stripOpening(p)) {
 		return Closing
 	}
 	done := containsAny(p, doneZh) || containsWord(p, doneEn)
@@ -156,6 +154,37 @@ func Classify(text tokenize.Text) Turn {
 		return Continuation
 	}
 	return NewRequest
+}
+
+// nextStepEn open what follows an acknowledgement when it gives the next
+// instruction ("ok, now add tests for the parser", "looks good, next
+// wire it to the api"): a request, not a closing. An instruction has no
+// subject: after a subject pronoun ("thanks, now it works", "great, now
+// I get it") the words report, and the turn still closes.
+var (
+	nextStepEn = []string{"now", "next", "then"}
+	subjectEn  = []string{"i", "i'm", "i'll", "i've", "it", "it's", "its", "that", "that's", "this", "we", "we're",
+		"we'll", "you", "you're", "everything", "all", "things", "they", "there", "he", "she"}
+)
+
+// nextStep reports whether the text after a prompt's acknowledgements
+// opens with a next-step word and an instruction of at least two words.
+func nextStep(rest string) bool {
+	n := prefixWordCue(rest, nextStepEn)
+	if n == 0 {
+		return false
+	}
+	words := strings.Fields(strings.TrimLeft(rest[n:], " ,:"))
+	return len(words) >= 2 && !slices.Contains(subjectEn, strings.Trim(words[0], ",.!?"))
+}
+
+// long reports whether a prompt is past a follow-up's length. Its caller
+// measures what follows the acknowledgements it opens with: "nice, looks
+// good to me. go ahead and keep going with the rest" is a go-ahead of
+// eight words, not a request of twelve.
+func long(p string) bool {
+	return utf8.RuneCountInString(p) > maxFollowUpRunes*3 || len(strings.Fields(p)) > maxFollowUpWords ||
+		tokenize.HanCount(p) > maxFollowUpRunes
 }
 
 func containsAny(p string, cues []string) bool {

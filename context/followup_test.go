@@ -23,6 +23,18 @@ func TestClassify(t *testing.T) {
 		{"do the same for the settings page", sctx.Continuation},
 		{"谢谢，搞定了", sctx.Closing},
 		{"thanks, that's all for today", sctx.Closing},
+		// An approval with a go-ahead is measured without its opening
+		// acknowledgements: eight words of go-ahead, not a request of 12.
+		{"nice, looks good to me. go ahead and keep going with the rest", sctx.Continuation},
+		{"lgtm, go ahead", sctx.Continuation},
+		{"looks good to me", sctx.Closing},
+		// The next step after an acknowledgement is a request; a report
+		// after it ("now it works") is not.
+		{"ok, now add tests for the parser", sctx.NewRequest},
+		{"looks good, next wire it to the api", sctx.NewRequest},
+		{"great, now it works", sctx.Closing},
+		{"thanks, now I get it", sctx.Closing},
+		{"ok now what", sctx.Closing},
 		{"好，先到这", sctx.Closing},
 		{"ok", sctx.Closing},
 		{"sounds good", sctx.Closing},
