@@ -135,7 +135,8 @@ func SameAction(p tokenize.Text) bool {
 // request.
 func Classify(text tokenize.Text) Turn {
 	p := strings.TrimSpace(text.Lower)
-	if p == "" || long(stripOpening(p)) {
+	rest := stripOpening(p) // what the acknowledgements it opens with are followed by
+	if p == "" || long(rest) {
 		return NewRequest
 	}
 	if paused(p) {
@@ -143,7 +144,7 @@ func Classify(text tokenize.Text) Turn {
 	}
 	continues := containsAny(p, continuationZh) || containsWord(p, continuationEn)
 	closes := p == "好" || p == "行" || openingCue(p) > 0 || containsAny(p, withdrawnZh) || containsWord(p, withdrawnEn)
-	if !continues && closes && !nextStep(stripOpening(p)) {
+	if !continues && closes && !nextStep(rest) {
 		return Closing
 	}
 	done := containsAny(p, doneZh) || containsWord(p, doneEn)
