@@ -3,6 +3,7 @@ package context
 import (
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/tokenize"
@@ -114,6 +115,17 @@ func paused(p string) bool {
 func Paused(text tokenize.Text) bool {
 	p := text.Lower
 	return containsAny(p, farewellZh) || containsAny(p, awayZh) || containsWord(p, farewellEn) || containsWord(p, awayEn)
+}
+
+// Acknowledgement reports whether a prompt is nothing but acknowledgements
+// and thanks ("lgtm", "好的，谢谢", "great, thanks 🙏"): it asks nothing,
+// even when one of its words is a skill's keyword (a reviewer's "lgtm").
+func Acknowledgement(text tokenize.Text) bool {
+	p := strings.TrimSpace(text.Lower)
+	if p == "" {
+		return false
+	}
+	return !strings.ContainsFunc(stripOpening(p), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }
 
 // sameActionZh and sameActionEn are the cues that ask for the same work

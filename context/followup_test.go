@@ -79,6 +79,22 @@ func TestClassify(t *testing.T) {
 	}
 }
 
+// A prompt of acknowledgements alone asks nothing; one word of a request
+// after them does.
+func TestAcknowledgement(t *testing.T) {
+	for prompt, want := range map[string]bool{
+		"lgtm":                       true,
+		"great, thanks! 🙏":           true,
+		"好的，谢谢":                      true,
+		"ok":                         true,
+		"lgtm, now add the tests":    false,
+		"thanks, one more: the docs": false,
+		"":                           false,
+	} {
+		assert.Equal(t, want, sctx.Acknowledgement(tokenize.NewText(prompt)), prompt)
+	}
+}
+
 // A break is a closing whatever it names: "明天再接着搞那个 bug" names
 // tomorrow's work, and asks nothing now.
 func TestPaused(t *testing.T) {

@@ -57,6 +57,13 @@ func TestRouteAbstainsAndCloses(t *testing.T) {
 	d = r.Route("今天先这样，明天再接着搞那个 bug，bye", router.Session{})
 	assert.Empty(t, d.Skill)
 	assert.True(t, d.Closing)
+	// Nothing but acknowledgements asks nothing, though "lgtm" is a
+	// review skill's keyword.
+	for _, prompt := range []string{"lgtm", "lgtm, thanks!", "好的，谢谢"} {
+		d = r.Route(prompt, router.Session{Recent: []string{"golang-pro"}, LastSkill: "golang-pro", LastConfidence: 0.8})
+		assert.Empty(t, d.Skill, prompt)
+		assert.True(t, d.Closing, prompt)
+	}
 	d = r.Route("周末有什么好看的电影推荐吗", router.Session{})
 	assert.Empty(t, d.Skill)
 	assert.Equal(t, router.Low, d.Level)

@@ -132,7 +132,9 @@ func (st *route) scoreQuery(r *Router, q tokenize.Query) {
 // their own (one the router would route HIGH, or route at all on a
 // keyword that names something specific of the skill, "ok now fix the
 // failing pytest"): "好的，就这样" closes,
-// "好的，把 Dockerfile 改成多阶段构建" does not; "也一样处理" continues,
+// "好的，把 Dockerfile 改成多阶段构建" does not, and a prompt of nothing but
+// acknowledgements closes whatever its words meet ("lgtm" is a review
+// skill's keyword); "也一样处理" continues,
 // "also write the Dockerfile" is a new request, and is then scored with
 // its cue words; "详情页也照样补上" asks for the same work again, whatever
 // its object words say. A prompt too weak to route alone is carried by the
@@ -141,7 +143,7 @@ func settleTurn(r *Router, st *route) {
 	own := ownConfidence(r, st.results)
 	clear := own >= HighFrom || own >= AbstainBelow && len(st.results) > 0 && specific(r, &st.results[0])
 	st.weak = own < AbstainBelow
-	if st.turn == sctx.Closing && (!clear || sctx.Paused(st.text)) {
+	if st.turn == sctx.Closing && (!clear || sctx.Paused(st.text) || sctx.Acknowledgement(st.text)) {
 		st.decision.Closing = true
 		st.done = true
 		return
