@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/skillroute/skillroute/internal/table"
@@ -163,7 +162,7 @@ func compile(cat *skills.Catalog, syn *tokenize.Synonyms, opt Options, workers i
 				has := false
 				for w := range cat.Skills[i].KeywordTexts() {
 					has = true
-					if t := strings.TrimLeftFunc(w, unicode.IsSpace); t == "" || t[0] < utf8.RuneSelf && !nonASCII(t) {
+					if !nonASCII(w) {
 						continue // English: no Han in it
 					}
 					if _, ok := seen[w]; !ok {

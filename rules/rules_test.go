@@ -62,10 +62,7 @@ func TestSynonymWordsMeetPrompts(t *testing.T) {
 	tok := tokenize.New(words, syn)
 	dead := 0
 	for _, w := range words {
-		want := tokenize.Normalize(w)
-		if tokenize.HanCount(w) > 0 && tokenize.HanCount(w) < len([]rune(strings.ReplaceAll(w, " ", ""))) {
-			want = strings.ReplaceAll(want, " ", "") // a word of both scripts is read whole
-		}
+		want := tokenize.ReadAs(w)
 		found := false
 		for _, term := range tok.Tokenize(w).Terms {
 			if term.Text == want && term.From == "" {

@@ -57,19 +57,23 @@ func (t *Tokenizer) mixed(out []token, text string) []token {
 		if from, to := latinBefore(text, i); from < to {
 			// The English word with the longest stretch of the run it
 			// opens that the dictionary holds.
-			for k := hanPrefix(run, maxMixedHan); k > 0; k = hanPrefix(run[:k], utf8.RuneCountInString(run[:k])-1) {
+			for k := hanPrefix(run, maxMixedHan); k > 0; {
 				if w := joined(text, from, to, i, i+k, &buf); t.dict.Find(w) >= 0 {
 					out = append(out, token{text: w, pos: from, surface: text[from : i+k]})
 					break
 				}
+				_, size := utf8.DecodeLastRuneInString(run[:k]) // one character fewer
+				k -= size
 			}
 		}
 		if from, to := latinAfter(text, j); from < to {
-			for k := hanSuffix(run, maxMixedHan); k < len(run); k = hanSuffix(run[k:], utf8.RuneCountInString(run[k:])-1) + k {
+			for k := hanSuffix(run, maxMixedHan); k < len(run); {
 				if w := joined(text, i+k, j, from, to, &buf); t.dict.Find(w) >= 0 {
 					out = append(out, token{text: w, pos: i + k, surface: text[i+k : to]})
 					break
 				}
+				_, size := utf8.DecodeRuneInString(run[k:]) // one character fewer
+				k += size
 			}
 		}
 	}
@@ -116,9 +120,6 @@ func hanRuns(text string) iter.Seq2[int, int] {
 // hanPrefix returns the byte length of run's first n runes (all of run if
 // it is shorter).
 func hanPrefix(run string, n int) int {
-	if n <= 0 {
-		return 0
-	}
 	for i := range run {
 		if n == 0 {
 			return i
@@ -129,7 +130,7 @@ func hanPrefix(run string, n int) int {
 }
 
 // hanSuffix returns the byte offset where run's last n runes start (0 if
-// it is shorter); len(run) for n <= 0.
+// it is shorter).
 func hanSuffix(run string, n int) int {
 	i := len(run)
 	for ; n > 0 && i > 0; n-- {

@@ -244,6 +244,17 @@ func Normalize(s string) string {
 	return strings.Join(fields, " ")
 }
 
+// ReadAs is the term a word of a keyword list or synonym group is read
+// as when a prompt types it: Normalize's form, or a word of both scripts
+// whole, without its spaces ("SQL 注入" -> "sql注入"), as the dictionary
+// keeps it (HanWords).
+func ReadAs(w string) string {
+	if m, ok := mixedForm(w); ok {
+		return m
+	}
+	return Normalize(w)
+}
+
 // Stems reports whether Normalize runs Porter2 on a lower-cased word:
 // plain alphabetic words of four letters or more; names like "next.js",
 // "k8s" or "c++" are kept as written.
