@@ -361,12 +361,14 @@ type cutter struct {
 // each anew (stemming, allocating) was a third of a recompile's cutting.
 const normLimit = 1 << 16
 
-// normalize is the tokenizer's Normalize, remembered.
+// normalize is the tokenizer's ReadAs, remembered: a keyword written
+// across scripts with a space ("api 参考") is stored as the prompt reads
+// it ("api参考"), not as a phrase no prompt term ever equals.
 func (c *cutter) normalize(text string) string {
 	if n, ok := c.norms[text]; ok {
 		return n
 	}
-	n := c.tok.Normalize(text)
+	n := c.tok.ReadAs(text)
 	if len(c.norms) < normLimit {
 		c.norms[text] = n
 	}

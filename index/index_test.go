@@ -830,3 +830,34 @@ func TestSkillTable(t *testing.T) {
 	assert.Equal(t, []string{"a-expert", "b-expert", "c:expert"}, loaded.SkillNames())
 	assert.Equal(t, 2, loaded.Resolve("expert"), "the one plugin skill of that name")
 }
+
+// TestMixedKeywordsMatch protects keywords and synonym words written
+// across scripts with a space ("API 参考", "SQL 注入"): a prompt reads
+// them whole, without the space, and the index must store them in that
+// form, or they meet prompts only through the body text.
+func TestMixedKeywordsMatch(t *testing.T) {
+	syn, err := tokenize.NewSynonyms(tokenize.SynonymGroup{ID: "sqli", Words: []tokenize.SynonymWord{{Text: "SQL 注入"}, {Text: "sql injection"}}})
+	require.NoError(t, err)
+	cat := catalog(
+		skills.Skill{Name: "docs", Keywords: concat(kw(skills.Strong, "API 参考"), kw(skills.Extended, "guide"))},
+		skills.Skill{Name: "security", Keywords: concat(kw(skills.Core, "SQL注入"), kw(skills.Extended, "audit"))},
+	)
+	ix := index.Compile(cat, syn, index.Options{})
+	tok := ix.Tokenizer()
+	for _, tc := range []struct {
+		prompt, term, skill string
+		field               index.Field
+	}{
+		{"写一份 API 参考", "api参考", "docs", index.FieldStrong},
+		{"写一份api参考", "api参考", "docs", index.FieldStrong},
+		{"how do I stop sql injection here", "sql注入", "security", index.FieldCore},
+		{"这里有 SQL 注入吗", "sql注入", "security", index.FieldCore},
+	} {
+		var found bool
+		for _, tm := range tok.Tokenize(tc.prompt).Terms {
+			found = found || tm.Text == tc.term
+		}
+		assert.True(t, found, "%q is read (or expanded) into %q", tc.prompt, tc.term)
+		assert.Contains(t, postings(t, ix, tc.term)[tc.skill], tc.field, "%q is %s's keyword", tc.term, tc.skill)
+	}
+}

@@ -111,7 +111,7 @@ type SynonymWord struct {
 }
 
 // NewSynonyms builds the synonym table of groups, whatever file they were
-// read from. Words are normalised as the tokenizer normalises prompts. A
+// read from. Words are stored in the form a prompt is read into (ReadAs). A
 // group needs two words that are not blank, and every weight must stay
 // below 1 so that the user's own word outweighs its synonyms; errors name
 // the group.
@@ -136,7 +136,7 @@ func NewSynonyms(groups ...SynonymGroup) (*Synonyms, error) {
 			if weight < 0 || weight >= 1 {
 				return nil, fmt.Errorf("group %s: %q: weight %.2f must be above 0 and below 1", id, text, w.Weight)
 			}
-			terms = append(terms, Expansion{Term: Normalize(text), Weight: weight, Group: id})
+			terms = append(terms, Expansion{Term: ReadAs(text), Weight: weight, Group: id})
 		}
 		if len(terms) < 2 {
 			return nil, fmt.Errorf("group %s: needs at least two words", id)

@@ -255,6 +255,16 @@ func ReadAs(w string) string {
 	return Normalize(w)
 }
 
+// ReadAs is the package's ReadAs, through the stem cache when there is
+// one: the form an index stores a keyword under, so that "api 参考" meets
+// the "api参考" a prompt is read into (TestMixedKeywordsMatch).
+func (t *Tokenizer) ReadAs(w string) string {
+	if m, ok := mixedForm(w); ok {
+		return m
+	}
+	return t.Normalize(w)
+}
+
 // Stems reports whether Normalize runs Porter2 on a lower-cased word:
 // plain alphabetic words of four letters or more; names like "next.js",
 // "k8s" or "c++" are kept as written.
