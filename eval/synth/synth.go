@@ -25,7 +25,7 @@
 //     top-1 missed named a skill whose name another's stems alike
 //     ("review cpu", "reviewing cpu"), and 5 opened "帮我看看" before a
 //     compound a "看看…" name crossed.
-//   - Tier sizes follow a built-in skill's (about 25 core, 30 strong, 19
+//   - Tier sizes follow a built-in skill's (about 25 core, 45 strong, 24
 //     extended), and bodies of 1–3 KB are made of lines of the built-in
 //     playbooks, mostly the theme's.
 //
