@@ -125,16 +125,25 @@ func TestFreshPromptsAccuracy(t *testing.T) {
 // 93.8 %, HIGH 98.1 %, Chinese 71.9 %; real-fresh2 86.8 % (87.7 % at
 // 4aea040), none 87.5 %, HIGH 98.3 %, Chinese 83.8 % against English
 // 83.3 %. fresh3's odd lines were read once, after that measurement.
+// Session 16's vocabulary (from the training sets below) and rule edits
+// took fresh2 to 87.5 % and fresh3 to 88.9 % (its unread even lines
+// 62 -> 63 of 72), HIGH 99.1 % and 100 %.
+//
+// testdata/noisy.jsonl was written in session 16 the same way: 120
+// prompts of pasted material (stack traces, logs, code, configs) around a
+// short request, for 40 skills; measured once, its seven misses read:
+// 94.2 % top-1, HIGH 97.4 %. No prompt there needs no skill.
 func TestHeldOutPromptsAccuracy(t *testing.T) {
 	for _, tc := range []struct {
 		file             string
 		catalog          string
 		top1, none, high float64
 	}{
-		{"testdata/fresh2.jsonl", loader.Builtin, 0.85, 0.70, 0.95},
+		{"testdata/fresh2.jsonl", loader.Builtin, 0.86, 0.70, 0.95},
 		{"testdata/real-fresh.jsonl", shared + "eval/real-dev/skills", 0.84, 0.75, 0.95},
-		{"testdata/fresh3.jsonl", loader.Builtin, 0.85, 0.85, 0.95},
+		{"testdata/fresh3.jsonl", loader.Builtin, 0.875, 0.85, 0.95},
 		{"testdata/real-fresh2.jsonl", shared + "eval/real-dev/skills", 0.84, 0.8, 0.95},
+		{"testdata/noisy.jsonl", loader.Builtin, 0.92, 0, 0.95},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			if _, err := os.Stat(tc.catalog); tc.catalog != loader.Builtin && err != nil {
@@ -143,6 +152,37 @@ func TestHeldOutPromptsAccuracy(t *testing.T) {
 			s := evaluate(t, loader.Config{Catalog: tc.catalog}, tc.file)
 			assert.GreaterOrEqual(t, s.Top1, tc.top1, "top-1")
 			assert.GreaterOrEqual(t, s.NoneCorrect, tc.none, "none prompts abstained")
+			assert.GreaterOrEqual(t, s.HighPrecision, tc.high, "precision of HIGH decisions")
+		})
+	}
+}
+
+// testdata/train-builtin.jsonl (300 prompts for the built-in skills) and
+// testdata/train-real.jsonl (176 for the published ones) were written in
+// session 16 by authors who saw only the catalog table or the skills'
+// descriptions, mostly paraphrases and Chinese, and then tuned on: their
+// misses were read, and the words behind them went into the built-in
+// skills' keywords and the synonyms (208 -> 258 and 139 -> 148 right).
+// They are held at what they reach, so that no later change loses that
+// vocabulary unnoticed. Their HIGH precision (94.6 % and 94.0 %) sits
+// under the held-out sets': they hold many prompts that name one skill's
+// technology and ask for another's work, a kind the held-out sets have
+// fewer of.
+func TestTrainingSetsAccuracy(t *testing.T) {
+	for _, tc := range []struct {
+		file       string
+		catalog    string
+		top1, high float64
+	}{
+		{"testdata/train-builtin.jsonl", loader.Builtin, 0.85, 0.93},
+		{"testdata/train-real.jsonl", shared + "eval/real-dev/skills", 0.83, 0.92},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			if _, err := os.Stat(tc.catalog); tc.catalog != loader.Builtin && err != nil {
+				t.Skipf("%s is not present beside the project; skipping", tc.catalog)
+			}
+			s := evaluate(t, loader.Config{Catalog: tc.catalog}, tc.file)
+			assert.GreaterOrEqual(t, s.Top1, tc.top1, "top-1")
 			assert.GreaterOrEqual(t, s.HighPrecision, tc.high, "precision of HIGH decisions")
 		})
 	}
