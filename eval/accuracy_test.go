@@ -134,17 +134,26 @@ func TestFreshPromptsAccuracy(t *testing.T) {
 // short request, for 40 skills; measured once, its seven misses read:
 // 94.2 % top-1, HIGH 97.4 %. No prompt there needs no skill.
 func TestHeldOutPromptsAccuracy(t *testing.T) {
-	for _, tc := range []struct {
-		file             string
-		catalog          string
-		top1, none, high float64
-	}{
+	checkBounds(t, []bound{
 		{"testdata/fresh2.jsonl", loader.Builtin, 0.86, 0.70, 0.95},
 		{"testdata/real-fresh.jsonl", shared + "eval/real-dev/skills", 0.84, 0.75, 0.95},
 		{"testdata/fresh3.jsonl", loader.Builtin, 0.875, 0.85, 0.95},
 		{"testdata/real-fresh2.jsonl", shared + "eval/real-dev/skills", 0.84, 0.8, 0.95},
 		{"testdata/noisy.jsonl", loader.Builtin, 0.92, 0, 0.95},
-	} {
+	})
+}
+
+// bound is the least a labelled set must reach on its catalog.
+type bound struct {
+	file             string
+	catalog          string
+	top1, none, high float64
+}
+
+// checkBounds evaluates each set and holds it to its bound; a set of the
+// published skills is skipped where they are not beside the project.
+func checkBounds(t *testing.T, sets []bound) {
+	for _, tc := range sets {
 		t.Run(tc.file, func(t *testing.T) {
 			if _, err := os.Stat(tc.catalog); tc.catalog != loader.Builtin && err != nil {
 				t.Skipf("%s is not present beside the project; skipping", tc.catalog)
@@ -169,21 +178,8 @@ func TestHeldOutPromptsAccuracy(t *testing.T) {
 // technology and ask for another's work, a kind the held-out sets have
 // fewer of.
 func TestTrainingSetsAccuracy(t *testing.T) {
-	for _, tc := range []struct {
-		file       string
-		catalog    string
-		top1, high float64
-	}{
-		{"testdata/train-builtin.jsonl", loader.Builtin, 0.85, 0.93},
-		{"testdata/train-real.jsonl", shared + "eval/real-dev/skills", 0.83, 0.92},
-	} {
-		t.Run(tc.file, func(t *testing.T) {
-			if _, err := os.Stat(tc.catalog); tc.catalog != loader.Builtin && err != nil {
-				t.Skipf("%s is not present beside the project; skipping", tc.catalog)
-			}
-			s := evaluate(t, loader.Config{Catalog: tc.catalog}, tc.file)
-			assert.GreaterOrEqual(t, s.Top1, tc.top1, "top-1")
-			assert.GreaterOrEqual(t, s.HighPrecision, tc.high, "precision of HIGH decisions")
-		})
-	}
+	checkBounds(t, []bound{
+		{"testdata/train-builtin.jsonl", loader.Builtin, 0.85, 0, 0.93},
+		{"testdata/train-real.jsonl", shared + "eval/real-dev/skills", 0.83, 0, 0.92},
+	})
 }
