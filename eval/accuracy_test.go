@@ -133,6 +133,15 @@ func TestFreshPromptsAccuracy(t *testing.T) {
 // prompts of pasted material (stack traces, logs, code, configs) around a
 // short request, for 40 skills; measured once, its seven misses read:
 // 94.2 % top-1, HIGH 97.4 %. No prompt there needs no skill.
+//
+// testdata/paraphrase.jsonl, also session 16's, holds nothing but
+// paraphrases (200, half English, half Chinese: the situation told, the
+// skill's topic words left out), the router's weakest kind: measured
+// once, 67.5 % top-1 and HIGH precision 87.1 % (101 HIGH), where a
+// named technology or business object of one skill (微信支付, FastAPI,
+// iOS) outweighs the task another is asked for. A second round of
+// keywords from its misses took it to 85 % but moved no prompt of the
+// sets above for the better, and was not kept.
 func TestHeldOutPromptsAccuracy(t *testing.T) {
 	checkBounds(t, []bound{
 		{"testdata/fresh2.jsonl", loader.Builtin, 0.86, 0.70, 0.95},
@@ -140,6 +149,7 @@ func TestHeldOutPromptsAccuracy(t *testing.T) {
 		{"testdata/fresh3.jsonl", loader.Builtin, 0.875, 0.85, 0.95},
 		{"testdata/real-fresh2.jsonl", shared + "eval/real-dev/skills", 0.84, 0.8, 0.95},
 		{"testdata/noisy.jsonl", loader.Builtin, 0.92, 0, 0.95},
+		{"testdata/paraphrase.jsonl", loader.Builtin, 0.66, 0, 0.85},
 	})
 }
 
