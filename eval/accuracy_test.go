@@ -140,8 +140,8 @@ func TestFreshPromptsAccuracy(t *testing.T) {
 // once, 67.5 % top-1 and HIGH precision 87.1 % (101 HIGH), where a
 // named technology or business object of one skill (微信支付, FastAPI,
 // iOS) outweighs the task another is asked for. A second round of
-// keywords from its misses took it to 85 % but moved no prompt of the
-// sets above for the better, and was not kept.
+// keywords from its misses, tried and not kept, moved no prompt of the
+// sets above for the better.
 func TestHeldOutPromptsAccuracy(t *testing.T) {
 	checkBounds(t, []bound{
 		{"testdata/fresh2.jsonl", loader.Builtin, 0.86, 0.70, 0.95},
@@ -170,7 +170,9 @@ func checkBounds(t *testing.T, sets []bound) {
 			}
 			s := evaluate(t, loader.Config{Catalog: tc.catalog}, tc.file)
 			assert.GreaterOrEqual(t, s.Top1, tc.top1, "top-1")
-			assert.GreaterOrEqual(t, s.NoneCorrect, tc.none, "none prompts abstained")
+			if s.NoneN > 0 { // a set of skill prompts only has no silence to hold
+				assert.GreaterOrEqual(t, s.NoneCorrect, tc.none, "none prompts abstained")
+			}
 			assert.GreaterOrEqual(t, s.HighPrecision, tc.high, "precision of HIGH decisions")
 		})
 	}

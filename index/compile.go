@@ -352,7 +352,7 @@ type cutter struct {
 	cuts   *CutCache           // the words of skills cut before (nil: none)
 	kwSeen map[kwKey]int
 	counts map[string]int
-	norms  map[string]string // keywords normalised so far (see normalize)
+	norms  map[string]string // keywords normalised so far (see readAs)
 }
 
 // normLimit bounds a cutter's memo of normalised keywords. Keywords
@@ -361,10 +361,10 @@ type cutter struct {
 // each anew (stemming, allocating) was a third of a recompile's cutting.
 const normLimit = 1 << 16
 
-// normalize is the tokenizer's ReadAs, remembered: a keyword written
+// readAs is the tokenizer's ReadAs, remembered: a keyword written
 // across scripts with a space ("api 参考") is stored as the prompt reads
 // it ("api参考"), not as a phrase no prompt term ever equals.
-func (c *cutter) normalize(text string) string {
+func (c *cutter) readAs(text string) string {
 	if n, ok := c.norms[text]; ok {
 		return n
 	}
@@ -444,7 +444,7 @@ func (c *cutter) cut(i int, s *skills.Skill, words *[2][]string, sum skills.Sum,
 	for _, k := range kws {
 		term := k.Text // derived keywords come normalised
 		if !st.derived {
-			term = c.normalize(k.Text)
+			term = c.readAs(k.Text)
 		}
 		if term == "" {
 			continue

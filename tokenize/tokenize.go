@@ -248,12 +248,11 @@ func Normalize(s string) string {
 // as when a prompt types it: Normalize's form, or a word of both scripts
 // whole, without its spaces ("SQL 注入" -> "sql注入"), as the dictionary
 // keeps it (HanWords).
-func ReadAs(w string) string {
-	if m, ok := mixedForm(w); ok {
-		return m
-	}
-	return Normalize(w)
-}
+func ReadAs(w string) string { return plain.ReadAs(w) }
+
+// plain is a tokenizer without a dictionary or stem cache: its ReadAs and
+// Normalize are the package's.
+var plain Tokenizer
 
 // ReadAs is the package's ReadAs, through the stem cache when there is
 // one: the form an index stores a keyword under, so that "api 参考" meets

@@ -86,6 +86,7 @@ func TestCatalogShape(t *testing.T) {
 	for tier, count := range builtinTiers {
 		want := float64(count) / float64(len(builtin.Skills))
 		per := float64(tiers[tier]) / n
+		t.Logf("tier %d: built-in %.1f per skill, generated %.1f", tier, want, per)
 		assert.InDelta(t, 0.85*want, per, 0.3*want, "tier %d per skill", tier)
 	}
 	assert.InDelta(t, 0.45, float64(han)/float64(total), 0.15, "share of Chinese keywords")
