@@ -35,7 +35,7 @@ func TestProjectSignal(t *testing.T) {
 			h.Home = tt.home
 			res := h.Handle(context.Background(), event(t, map[string]any{
 				"session_id": "s1", "hook_event_name": "UserPromptSubmit", "cwd": proj,
-				"prompt": "帮我看看这个怎么弄"}))
+				"prompt": "帮我弄一下这个"}))
 			require.NotNil(t, res.Decision, res.Reason)
 			found := false
 			for _, c := range res.Decision.Candidates {

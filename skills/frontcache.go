@@ -39,7 +39,7 @@ import (
 const (
 	frontKind      = "front"
 	frontDeltaKind = "frontdel"
-	frontVersion   = 5 // 1 had no files, 2 no delta, 3 no disable-model-invocation, 4 no paths
+	frontVersion   = 6 // 1 had no files, 2 no delta, 3 no disable-model-invocation, 4 no paths, 5 no situations
 )
 
 // The file is rewritten whole only when much has changed
@@ -440,7 +440,7 @@ func (fc *FrontCache) Release() {
 
 // frontStrings and frontLists count a frontmatter's fields of each kind.
 const (
-	frontStrings = 6
+	frontStrings = 7
 	frontLists   = 7
 )
 
@@ -521,7 +521,7 @@ func (sk *Skill) applyRaw(raw []byte, bodyDesc string) error {
 	for i := range strs {
 		strs[i] = r.str()
 	}
-	if err := sk.setText(strs[0], strs[1], strs[2], strs[3], strs[4], strs[5], bodyDesc); err != nil {
+	if err := sk.setText(strs[0], strs[1], strs[2], strs[3], strs[4], strs[5], strs[6], bodyDesc); err != nil {
 		return err
 	}
 	// The keyword tiers (core, strong, extended) come first among the
@@ -557,7 +557,7 @@ func eachRawKeyword(tiers []byte, fn func(w string, tier Tier) bool) {
 
 // strings and lists are a frontmatter's fields, in the file's order.
 func (fm *frontmatter) strings() [frontStrings]*string {
-	return [...]*string{&fm.Name, &fm.Description, &fm.WhenToUse, &fm.Triggers, &fm.Maturity, &fm.DisableModelInvocation}
+	return [...]*string{&fm.Name, &fm.Description, &fm.WhenToUse, &fm.Triggers, &fm.Situations, &fm.Maturity, &fm.DisableModelInvocation}
 }
 
 func (fm *frontmatter) lists() [frontLists]*[]string {

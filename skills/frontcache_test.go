@@ -27,7 +27,7 @@ func TestFrontCacheSameSkills(t *testing.T) {
 		require.NoError(t, os.MkdirAll(filepath.Join(dir, name), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name, "SKILL.md"), []byte(text), 0o644))
 	}
-	write("alpha", "---\nname: alpha\ndescription: Profile slow pages.\nwhen_to_use: when a page is slow\ntriggers: lighthouse, 首屏\nkeywords:\n  core: [首屏, lighthouse]\n  strong: [latency]\n  extended: [web]\nenhances: []\nrequires: [beta]\nmaturity: stable\n---\n# Alpha\n\nMeasure first.\n")
+	write("alpha", "---\nname: alpha\ndescription: Profile slow pages.\nwhen_to_use: when a page is slow\ntriggers: lighthouse, 首屏\nsituations: the shop takes ages to open on a phone\nkeywords:\n  core: [首屏, lighthouse]\n  strong: [latency]\n  extended: [web]\nenhances: []\nrequires: [beta]\nmaturity: stable\n---\n# Alpha\n\nMeasure first.\n")
 	write("beta", "---\ndescription: \"\"\nconflicts: [alpha]\n---\nFirst paragraph is the description.\n\nMore.\n")
 	write("gamma", "---\r\nname: gamma\r\ndescription: CRLF file\r\n---\r\nbody\r\n")
 	write("plain", "No frontmatter.\n")
@@ -79,7 +79,7 @@ func TestFrontCacheSameSkills(t *testing.T) {
 	assert.Empty(t, alpha.Enhances)
 	assert.Nil(t, alpha.Conflicts, "an absent list stays absent")
 
-	write("alpha", "---\nname: alpha\ndescription: Profile slow pages.\nwhen_to_use: when a page is slow\ntriggers: lighthouse, 首屏\nkeywords:\n  core: [首屏, lighthouse]\n  strong: [latency]\n  extended: [web]\nenhances: []\nrequires: [beta]\nmaturity: stable\n---\n# Alpha\n\nMeasure first, then fix.\n")
+	write("alpha", "---\nname: alpha\ndescription: Profile slow pages.\nwhen_to_use: when a page is slow\ntriggers: lighthouse, 首屏\nsituations: the shop takes ages to open on a phone\nkeywords:\n  core: [首屏, lighthouse]\n  strong: [latency]\n  extended: [web]\nenhances: []\nrequires: [beta]\nmaturity: stable\n---\n# Alpha\n\nMeasure first, then fix.\n")
 	cat, parsed, err = load("bin-1")
 	require.NoError(t, err)
 	assert.Zero(t, parsed, "a body edit parses no header")
@@ -147,6 +147,7 @@ func TestContentSum(t *testing.T) {
 		{"description", func(s *skills.Skill) { s.Description += " " }},
 		{"when_to_use", func(s *skills.Skill) { s.WhenToUse = "when very slow" }},
 		{"triggers", func(s *skills.Skill) { s.Triggers = "" }},
+		{"situations", func(s *skills.Skill) { s.Situations = "on a phone" }},
 		{"text moved between fields", func(s *skills.Skill) { s.Description, s.WhenToUse = "Profile slow pages.when", " slow" }},
 		{"keyword text", func(s *skills.Skill) { s.Keywords[1].Text = "webs" }},
 		{"keyword tier", func(s *skills.Skill) { s.Keywords[1].Tier = skills.Strong }},

@@ -5,6 +5,7 @@
 // description, when_to_use) and adds its routing fields:
 //
 //	triggers: ...      # trigger phrases and a fuller account, for the router only
+//	situations: ...    # how users describe needing it, in their own words, for the router only
 //	keywords:
 //	  core: [...]      # terms that belong to this skill alone    (weight 1.0)
 //	  strong: [...]    # terms that point strongly to this skill (weight 0.7)
@@ -104,14 +105,20 @@ type Skill struct {
 	Title       string
 	Description string
 	WhenToUse   string
-	Triggers    string    // routing text Claude Code does not list
-	Keywords    []Keyword // empty for plain Claude Code skills, and for one left unread until ReadKeywords
-	Enhances    []string
-	Requires    []string
-	Conflicts   []string
-	Maturity    string
-	Body        string
-	Source      string // where it was read: a path, "builtin:NAME", or "FILE#NAME"
+	Triggers    string // routing text Claude Code does not list
+	// Situations is routing text too: the situations in which users need
+	// the skill, told as they tell them, without its technical words ("every
+	// release someone clicks through the whole app by hand"). A paraphrased
+	// prompt meets it where it meets no keyword. Users' everyday words, it
+	// is no vocabulary (the glossary's filter leaves it out).
+	Situations string
+	Keywords   []Keyword // empty for plain Claude Code skills, and for one left unread until ReadKeywords
+	Enhances   []string
+	Requires   []string
+	Conflicts  []string
+	Maturity   string
+	Body       string
+	Source     string // where it was read: a path, "builtin:NAME", or "FILE#NAME"
 	// UserOnly: the header says disable-model-invocation: true. Only the
 	// user invokes such a skill (/NAME); Claude Code lists it not to the
 	// model, so a hook that named it would name what the model cannot
@@ -168,7 +175,7 @@ func (s *Skill) computeSum() Sum {
 		}
 		b = append(b, v...)
 	}
-	for _, v := range [...]string{s.Description, s.WhenToUse, s.Triggers, s.Maturity, s.Source, s.Body} {
+	for _, v := range [...]string{s.Description, s.WhenToUse, s.Triggers, s.Situations, s.Maturity, s.Source, s.Body} {
 		str(v)
 	}
 	for _, list := range [...][]string{s.Enhances, s.Requires, s.Conflicts} {
@@ -279,9 +286,9 @@ func (s *Skill) HasKeywords() bool {
 }
 
 // Text is what the router reads as the skill's description field: the
-// description, when_to_use and triggers.
+// description, when_to_use, triggers and situations.
 func (s *Skill) Text() string {
-	return s.Description + "\n" + s.WhenToUse + "\n" + s.Triggers
+	return s.Description + "\n" + s.WhenToUse + "\n" + s.Triggers + "\n" + s.Situations
 }
 
 // frontmatter mirrors the YAML header of a SKILL.md.
@@ -290,6 +297,7 @@ type frontmatter struct {
 	Description string   `yaml:"description"`
 	WhenToUse   string   `yaml:"when_to_use"`
 	Triggers    string   `yaml:"triggers"`
+	Situations  string   `yaml:"situations"`
 	Keywords    tiers    `yaml:"keywords"`
 	Enhances    []string `yaml:"enhances"`
 	Requires    []string `yaml:"requires"`
@@ -500,7 +508,7 @@ func (sk *Skill) apply(front bool, fm *frontmatter, bodyDesc string) error {
 		sk.Description = bodyDesc
 		return nil
 	}
-	if err := sk.setText(fm.Name, fm.Description, fm.WhenToUse, fm.Triggers, fm.Maturity, fm.DisableModelInvocation, bodyDesc); err != nil {
+	if err := sk.setText(fm.Name, fm.Description, fm.WhenToUse, fm.Triggers, fm.Situations, fm.Maturity, fm.DisableModelInvocation, bodyDesc); err != nil {
 		return err
 	}
 	sk.Enhances, sk.Requires, sk.Conflicts = fm.Enhances, fm.Requires, fm.Conflicts
@@ -534,7 +542,7 @@ func (sk *Skill) nameByFolder(folder string) {
 // setText sets a skill's name (when given; a skill must end up with one),
 // its text fields trimmed, and its maturity; the body's description
 // stands in for a missing one.
-func (sk *Skill) setText(name, desc, whenToUse, triggers, maturity, disableModel, bodyDesc string) error {
+func (sk *Skill) setText(name, desc, whenToUse, triggers, situations, maturity, disableModel, bodyDesc string) error {
 	if name != "" {
 		sk.Name = name
 	}
@@ -544,6 +552,7 @@ func (sk *Skill) setText(name, desc, whenToUse, triggers, maturity, disableModel
 	sk.Description = strings.TrimSpace(desc)
 	sk.WhenToUse = strings.TrimSpace(whenToUse)
 	sk.Triggers = strings.TrimSpace(triggers)
+	sk.Situations = strings.TrimSpace(situations)
 	sk.Maturity = maturity
 	// YAML 1.2's true, as Claude Code's reader takes it ("yes" is a string).
 	sk.UserOnly = strings.EqualFold(strings.TrimSpace(disableModel), "true")

@@ -22,6 +22,9 @@ description: >-
   and cache stampedes.
 when_to_use: '"cache is slow", "缓存击穿怎么办"'
 triggers: cache penetration, hot keys
+situations: >-
+  the same product page hits the database a thousand times a second;
+  数据一更新，页面还是旧的
 keywords:
   core: [redis, 缓存击穿]
   strong: [" cache ", ""]
@@ -45,6 +48,7 @@ func TestParseFull(t *testing.T) {
 		Description: "Redis caching, eviction and cache stampedes.",
 		WhenToUse:   `"cache is slow", "缓存击穿怎么办"`,
 		Triggers:    "cache penetration, hot keys",
+		Situations:  "the same product page hits the database a thousand times a second; 数据一更新，页面还是旧的",
 		Keywords: []skills.Keyword{
 			{Text: "redis", Tier: skills.Core, Weight: 1.0},
 			{Text: "缓存击穿", Tier: skills.Core, Weight: 1.0},
@@ -58,6 +62,7 @@ func TestParseFull(t *testing.T) {
 		Body:      "# Cache expert\n\nBody text.\n",
 		Source:    "skills/cache/SKILL.md",
 	}, sk)
+	assert.Contains(t, sk.Text(), "a thousand times a second", "situations are routed text, read with the description")
 }
 
 // TestParseVariants protects the SKILL.md shapes Claude Code accepts.
