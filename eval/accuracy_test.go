@@ -142,14 +142,33 @@ func TestFreshPromptsAccuracy(t *testing.T) {
 // iOS) outweighs the task another is asked for. A second round of
 // keywords from its misses, tried and not kept, moved no prompt of the
 // sets above for the better.
+//
+// Session 17 gave every built-in skill a situations field (twelve
+// situations in users' words, written from the catalog table and the
+// skill's file alone, never from a prompt): fresh2 87.5 -> 93.2 % (its
+// unread even lines 71 -> 78 of 84), HIGH 97.1 %; fresh3 88.9 -> 95.1 %
+// (even lines 63 -> 68 of 72), none 93.8 -> 87.5 %, HIGH 99.2 %;
+// paraphrase.jsonl 67.5 -> 79.0 %, HIGH 87.1 -> 91.5 %; noisy.jsonl
+// 94.2 -> 93.3 %.
+//
+// testdata/fresh4.jsonl (180 prompts for the built-in catalog, in
+// dev.jsonl's kinds, 35 of them disambig) and testdata/real-fresh3.jsonl
+// (160 for the published skills, 35 needing none) were written in session
+// 17 the same way and never read. fresh4, measured before the situations
+// and once after: 86.5 -> 89.0 % top-1, HIGH 94.5 -> 96.1 % (128 HIGH),
+// paraphrases 76 -> 90 %, none 64 % both times. real-fresh3, which the
+// situations do not touch, measured once: 82.4 %, none 88.6 %, HIGH
+// 98.3 %, Chinese 70.0 % against English 91.1 %, its noisy prompts 72 %.
 func TestHeldOutPromptsAccuracy(t *testing.T) {
 	checkBounds(t, []bound{
-		{"testdata/fresh2.jsonl", loader.Builtin, 0.86, 0.70, 0.95},
+		{"testdata/fresh2.jsonl", loader.Builtin, 0.92, 0.70, 0.95},
 		{"testdata/real-fresh.jsonl", shared + "eval/real-dev/skills", 0.84, 0.75, 0.95},
-		{"testdata/fresh3.jsonl", loader.Builtin, 0.875, 0.85, 0.95},
+		{"testdata/fresh3.jsonl", loader.Builtin, 0.93, 0.8, 0.95},
 		{"testdata/real-fresh2.jsonl", shared + "eval/real-dev/skills", 0.84, 0.8, 0.95},
 		{"testdata/noisy.jsonl", loader.Builtin, 0.92, 0, 0.95},
-		{"testdata/paraphrase.jsonl", loader.Builtin, 0.66, 0, 0.85},
+		{"testdata/paraphrase.jsonl", loader.Builtin, 0.78, 0, 0.90},
+		{"testdata/fresh4.jsonl", loader.Builtin, 0.875, 0.6, 0.95},
+		{"testdata/real-fresh3.jsonl", shared + "eval/real-dev/skills", 0.8, 0.85, 0.97},
 	})
 }
 
@@ -183,15 +202,17 @@ func checkBounds(t *testing.T, sets []bound) {
 // session 16 by authors who saw only the catalog table or the skills'
 // descriptions, mostly paraphrases and Chinese, and then tuned on: their
 // misses were read, and the words behind them went into the built-in
-// skills' keywords and the synonyms (208 -> 258 and 139 -> 148 right).
-// They are held at what they reach, so that no later change loses that
-// vocabulary unnoticed. Their HIGH precision (94.6 % and 94.0 %) sits
+// skills' keywords and the synonyms (208 -> 258 and 139 -> 148 right;
+// the built-in set 264 with session 17's situations, which were not
+// written from it). They are held at what they reach, so that no later
+// change loses that vocabulary unnoticed. Their HIGH precision (93.4 %
+// and 94.0 %) sits
 // under the held-out sets': they hold many prompts that name one skill's
 // technology and ask for another's work, a kind the held-out sets have
 // fewer of.
 func TestTrainingSetsAccuracy(t *testing.T) {
 	checkBounds(t, []bound{
-		{"testdata/train-builtin.jsonl", loader.Builtin, 0.85, 0, 0.93},
+		{"testdata/train-builtin.jsonl", loader.Builtin, 0.87, 0, 0.92},
 		{"testdata/train-real.jsonl", shared + "eval/real-dev/skills", 0.83, 0, 0.92},
 	})
 }
