@@ -48,6 +48,9 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 		{"a question about work in hand", "our page takes a minute to open, the undo step runs twice, how do I speed it up?", Medium, vague, nil, false, true},
 		{"the same in Chinese", "现在页面要一分钟才打开，撤销那步跑了两遍，怎么加快？", Medium, vague, nil, false, true},
 		{"two clauses are still self-contained", "git rebase 和 git merge 有什么区别？团队协作平时用哪个好", Medium, vague, nil, false, false},
+		{"an opinion on a named thing, even HIGH", "你觉得 git rebase 好用吗", High, named, nil, false, false},
+		{"a fact about a named thing, whatever rule fires", "who created git rebase?", Medium, named, []*disambig.Rule{{ID: "r", Boost: "git-helper"}}, false, false},
+		{"an opinion on the user's own work is a review", "do you think our rebase flow is too risky?", Medium, named, nil, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -63,9 +66,14 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 				assert.False(t, st.decision.Quiet)
 				return
 			}
-			assert.True(t, st.category() == category.Question || st.turn == sctx.Continuation)
 			assert.Empty(t, st.decision.Skill)
 			assert.Equal(t, Low, st.decision.Level)
+			if category.Chat(st.text) {
+				assert.True(t, st.decision.Chat)
+				assert.Contains(t, st.decision.Explain(), "asks an opinion or a fact")
+				return
+			}
+			assert.True(t, st.category() == category.Question || st.turn == sctx.Continuation)
 			assert.True(t, st.decision.Quiet)
 			assert.Contains(t, st.decision.Explain(), "no skill matches clearly")
 		})

@@ -188,3 +188,50 @@ func (c cueSet) count(text, words string) int {
 	}
 	return n
 }
+
+// chatCues mark a question that asks for an opinion or for a fact about
+// a named thing (who made it, when it came out, what its name stands
+// for), where a playbook has nothing to add: "你觉得 Tailwind 好用吗", "is
+// Next.js made by Vercel?", "Vue 的作者是谁". A comparison asked for a
+// decision ("Kafka 还是 RocketMQ") is no chat, nor a default asked to be
+// changed: neither has a cue here.
+var chatCues = cueSet{"chat",
+	[]string{"do you think", "you prefer", "do you like", "your opinion", "your take", "gut take", "honest opinion",
+		"worth learning", "worth switching", "still worth", "overrated", "underrated", "favorite", "favourite",
+		"who made", "who created", "who invented", "who wrote", "who owns", "made by", "created by", "named after",
+		"stand for", "stands for", "pronounce", "pronounced", "when was", "out yet", "came out", "mascot", "acquired"},
+	[]string{"你觉得", "你认为", "你更喜欢", "你喜欢", "你的看法", "随便说说", "好用吗", "香吗", "值得学", "还值得", "过时了吗",
+		"是谁", "谁开发", "谁做的", "谁发明", "哪一年", "哪年", "哪个国家", "哪家公司", "缩写", "怎么读", "怎么念", "读音",
+		"吉祥物", "收购", "免费额度"}}
+
+// ownWork marks a prompt about the user's own work ("你觉得我们这个方案",
+// "do you think my schema"): an opinion on it is a review, not chat.
+var ownWork = cueSet{"own",
+	[]string{"my", "our", "this", "these", "here", "below", "above", "attached", "following", "we", "i'm", "i've", "we're"},
+	[]string{"这个", "这段", "这些", "这套", "这份", "这里", "下面", "上面", "我的", "我们", "咱们", "我写", "我这"}}
+
+// askingVerbs open a yes-or-no question ("is React 19 out yet").
+var askingVerbs = []string{" is ", " are ", " was ", " were ", " does ", " did ", " do ", " can ", " will ", " has "}
+
+// Chat reports a question that asks for an opinion or a fact about a
+// thing rather than for work on the user's own: asked as a question (a
+// question cue, a question mark, 谁 or 哪, or a yes-or-no question's verb
+// first), with a chat cue (chatCues) and no word that points at the
+// user's work (ownWork). The quiet stage lets such a prompt route to no skill,
+// however clearly it names one.
+func Chat(p tokenize.Text) bool {
+	text := p.Lower
+	words := strings.ReplaceAll(tokenize.ASCIIWords(text), "'s ", " ")
+	if chatCues.count(text, words) == 0 || ownWork.count(text, words) > 0 {
+		return false
+	}
+	if questionCues.count(text, words) > 0 || strings.ContainsAny(text, "?？谁哪") {
+		return true
+	}
+	for _, v := range askingVerbs {
+		if strings.HasPrefix(words, v) {
+			return true
+		}
+	}
+	return false
+}
