@@ -156,9 +156,11 @@ func TestFreshPromptsAccuracy(t *testing.T) {
 // (160 for the published skills, 35 needing none) were written in session
 // 17 the same way and never read. fresh4, measured before the situations
 // and once after: 86.5 -> 89.0 % top-1, HIGH 94.5 -> 96.1 % (128 HIGH),
-// paraphrases 76 -> 90 %, none 64 % both times. real-fresh3, which the
-// situations do not touch, measured once: 82.4 %, none 88.6 %, HIGH
-// 98.3 %, Chinese 70.0 % against English 91.1 %, its noisy prompts 72 %.
+// paraphrases 76 -> 90 %, none 64 % both times, 68 % with category.Chat
+// (measured a third time). real-fresh3, which the situations do not
+// touch, measured before and after category.Chat: 82.4 %, none 88.6 ->
+// 91.4 %, HIGH 98.3 %, Chinese 70.0 % against English 91.1 %, its noisy
+// prompts 72 %.
 func TestHeldOutPromptsAccuracy(t *testing.T) {
 	checkBounds(t, []bound{
 		{"testdata/fresh2.jsonl", loader.Builtin, 0.92, 0.70, 0.95},
@@ -167,8 +169,8 @@ func TestHeldOutPromptsAccuracy(t *testing.T) {
 		{"testdata/real-fresh2.jsonl", shared + "eval/real-dev/skills", 0.84, 0.8, 0.95},
 		{"testdata/noisy.jsonl", loader.Builtin, 0.92, 0, 0.95},
 		{"testdata/paraphrase.jsonl", loader.Builtin, 0.78, 0, 0.90},
-		{"testdata/fresh4.jsonl", loader.Builtin, 0.875, 0.6, 0.95},
-		{"testdata/real-fresh3.jsonl", shared + "eval/real-dev/skills", 0.8, 0.85, 0.97},
+		{"testdata/fresh4.jsonl", loader.Builtin, 0.875, 0.64, 0.95},
+		{"testdata/real-fresh3.jsonl", shared + "eval/real-dev/skills", 0.8, 0.88, 0.97},
 	})
 }
 
@@ -210,9 +212,17 @@ func checkBounds(t *testing.T, sets []bound) {
 // under the held-out sets': they hold many prompts that name one skill's
 // technology and ask for another's work, a kind the held-out sets have
 // fewer of.
+//
+// testdata/train-none.jsonl (100 prompts that need no skill: concepts,
+// one-liners, opinions, small talk, facts about a named tool), written in
+// session 17 from the catalog table alone and tuned on (category.Chat):
+// 39 -> 60 silent. It labels every developer question none, where the
+// built-in catalog's sets send a concept to developer-expert and a git or
+// regex one-liner to its specialist; those it counts as misses.
 func TestTrainingSetsAccuracy(t *testing.T) {
 	checkBounds(t, []bound{
 		{"testdata/train-builtin.jsonl", loader.Builtin, 0.87, 0, 0.92},
 		{"testdata/train-real.jsonl", shared + "eval/real-dev/skills", 0.83, 0, 0.92},
+		{"testdata/train-none.jsonl", loader.Builtin, 0, 0.58, 0},
 	})
 }
