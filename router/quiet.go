@@ -26,10 +26,10 @@ import (
 // (settleTurn).
 //
 // A question that asks for an opinion, or for a fact about a named thing
-// (who made it, when it came out, what its name stands for, its default
-// port), gets no skill however clearly it names one (category.Chat): "你
-// 觉得 Tailwind 好用吗" names frontend-expert's keyword and "is Next.js
-// made by Vercel?" read HIGH, but a playbook adds nothing to the answer.
+// (who made it, when it came out, what its name stands for), gets no
+// skill however clearly it names one (category.Chat): "你觉得 Tailwind 好
+// 用吗" names frontend-expert's keyword and "is Next.js made by Vercel?"
+// read HIGH, but a playbook adds nothing to the answer.
 // An opinion on the user's own work ("do you think our schema ...") is
 // a review, not chat. Of 100 no-skill prompts written in session 17 for
 // the built-in catalog, 39 were silent and 60 are; fresh2's no-skill

@@ -217,8 +217,8 @@ var askingVerbs = []string{" is ", " are ", " was ", " were ", " does ", " did "
 // thing rather than for work on the user's own: asked as a question (a
 // question cue, a question mark, 谁 or 哪, or a yes-or-no question's verb
 // first), with a chat cue (chatCues) and no word that points at the
-// user's work (ownWork). The quiet stage lets such a prompt route to no skill,
-// however clearly it names one.
+// user's work (ownWork). The quiet stage routes such a prompt to no
+// skill, however clearly it names one.
 func Chat(p tokenize.Text) bool {
 	text := p.Lower
 	words := strings.ReplaceAll(tokenize.ASCIIWords(text), "'s ", " ")
