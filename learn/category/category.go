@@ -221,6 +221,9 @@ var askingVerbs = []string{" is ", " are ", " was ", " were ", " does ", " did "
 // skill, however clearly it names one.
 func Chat(p tokenize.Text) bool {
 	text := p.Lower
+	if !chatCues.mayOccur(text) {
+		return false // most prompts: no cue even as a substring, and no words built
+	}
 	words := strings.ReplaceAll(tokenize.ASCIIWords(text), "'s ", " ")
 	if chatCues.count(text, words) == 0 || ownWork.count(text, words) > 0 {
 		return false
@@ -230,6 +233,24 @@ func Chat(p tokenize.Text) bool {
 	}
 	for _, v := range askingVerbs {
 		if strings.HasPrefix(words, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayOccur reports whether any of the set's cues occurs in text as a
+// substring: a screen that needs no word list, which count's whole-word
+// matches are a subset of (the quiet stage built one for every routed
+// prompt: two allocations a route, BenchmarkRoute).
+func (c cueSet) mayOccur(text string) bool {
+	for _, cue := range c.en {
+		if strings.Contains(text, strings.TrimSuffix(cue, "*")) {
+			return true
+		}
+	}
+	for _, cue := range c.zh {
+		if strings.Contains(text, cue) {
 			return true
 		}
 	}
