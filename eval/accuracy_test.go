@@ -219,10 +219,20 @@ func checkBounds(t *testing.T, sets []bound) {
 // 39 -> 60 silent. It labels every developer question none, where the
 // built-in catalog's sets send a concept to developer-expert and a git or
 // regex one-liner to its specialist; those it counts as misses.
+//
+// testdata/train-noisy.jsonl (100, built-in skills) and
+// train-noisy-real.jsonl (90, published skills) are pasted material
+// around a short request, written in session 17 from the catalog table or
+// the descriptions alone. The built-in set showed the situations cost
+// noisy prompts (90 -> 87 right) through rules that fired on pasted
+// words; reading rules on the prompt's own words (tokenize.Text.Prose)
+// took it to 91. The published set reads 92.2 % either way.
 func TestTrainingSetsAccuracy(t *testing.T) {
 	checkBounds(t, []bound{
 		{"testdata/train-builtin.jsonl", loader.Builtin, 0.87, 0, 0.92},
 		{"testdata/train-real.jsonl", shared + "eval/real-dev/skills", 0.83, 0, 0.92},
 		{"testdata/train-none.jsonl", loader.Builtin, 0, 0.58, 0},
+		{"testdata/train-noisy.jsonl", loader.Builtin, 0.89, 0, 0.95},
+		{"testdata/train-noisy-real.jsonl", shared + "eval/real-dev/skills", 0.9, 0, 0.92},
 	})
 }

@@ -257,3 +257,24 @@ func TestRuleAloneRoutesJustOverTheLine(t *testing.T) {
 	d = r.Route(prompt, router.Session{})
 	assert.Empty(t, d.Skill, "two rules, two skills: neither")
 }
+
+// A rule reads the user's own words, not pasted material: a trigger that
+// only a pasted log holds fires nothing, and the same word in the request
+// fires the rule.
+func TestRulesReadTheUsersOwnWords(t *testing.T) {
+	base := open(t)
+	set, _, err := disambig.Parse("rules.yaml", []byte(`rules:
+  - id: region
+    note: 'a test rule'
+    trigger: 'us-east-1'
+    boost: cloud-architect
+    weight: 0.3
+`), func(string) bool { return true })
+	require.NoError(t, err)
+	r := *base
+	r.Rules = set
+	pasted := "why does this page render blank?\n```\n2026-12-03 10:00:01 ERROR fetch failed region=us-east-1 status=503\n```"
+	assert.Empty(t, r.Route(pasted, router.Session{}).Rules, "the region is in the pasted log only")
+	asked := "should our page's API move out of us-east-1?"
+	assert.Equal(t, []string{"region"}, r.Route(asked, router.Session{}).Rules)
+}

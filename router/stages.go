@@ -269,13 +269,14 @@ func applyRules(r *Router, st *route) {
 // over the abstain line.
 func (r *Router) ruleAlone() float64 { return 1.05 * r.scale().abstainLine() }
 
-// firing is the rules that fire on the prompt, matched once: scoring asks
+// firing is the rules that fire on the prompt's own words (its pasted
+// material blanked: tokenize.Text.Prose), matched once: scoring asks
 // which skills they may lower and raise, the rules stage applies them, and
 // matching them is most of what rules cost (three matchings per route took
 // 40 % of BenchmarkRoute).
 func (st *route) firing(r *Router) *disambig.Firing {
 	if st.fires == nil {
-		st.fires = r.Rules.Match(st.text)
+		st.fires = r.Rules.Match(st.text.Prose())
 	}
 	return st.fires
 }

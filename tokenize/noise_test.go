@@ -1,6 +1,7 @@
 package tokenize_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -101,4 +102,19 @@ func TestRatios(t *testing.T) {
 	assert.Contains(t, got, "1:1")
 	assert.Contains(t, got, "16:9")
 	assert.Contains(t, got, "first 1:1")
+}
+
+// Prose blanks pasted material and keeps what names it, byte for byte in
+// place.
+func TestProse(t *testing.T) {
+	for _, tt := range []struct{ prompt, want string }{
+		{"why is the checkout slow?", "why is the checkout slow?"},
+		{"fix this:\n```sql\nselect * from orders where region = 'us-east-1'\n```", "fix this:\n   sql\n" + strings.Repeat(" ", 47) + "\n   "}, // the fence's language stays,
+		{"got TypeError: Cannot read properties of undefined", "got typeerror:" + strings.Repeat(" ", 36)},
+		{"see https://example.com/a/b for the spec", "see " + strings.Repeat(" ", 23) + " for the spec"},
+	} {
+		got := tokenize.NewText(tt.prompt).Prose()
+		assert.Equal(t, tt.want, got.Lower, tt.prompt)
+		assert.Len(t, got.Lower, len(tt.prompt), "offsets line up")
+	}
 }
