@@ -210,10 +210,9 @@ func checkBounds(t *testing.T, sets []bound) {
 // the built-in set 264 with session 17's situations, which were not
 // written from it). They are held at what they reach, so that no later
 // change loses that vocabulary unnoticed. Their HIGH precision (93.4 %
-// and 94.0 %) sits
-// under the held-out sets': they hold many prompts that name one skill's
-// technology and ask for another's work, a kind the held-out sets have
-// fewer of.
+// and 94.0 %) sits under the held-out sets': they hold many prompts that
+// name one skill's technology and ask for another's work, a kind the
+// held-out sets have fewer of.
 //
 // testdata/train-none.jsonl (100 prompts that need no skill: concepts,
 // one-liners, opinions, small talk, facts about a named tool), written in

@@ -288,7 +288,15 @@ func (s *Skill) HasKeywords() bool {
 // Text is what the router reads as the skill's description field: the
 // description, when_to_use, triggers and situations.
 func (s *Skill) Text() string {
-	return s.Description + "\n" + s.WhenToUse + "\n" + s.Triggers + "\n" + s.Situations
+	return s.TechnicalText() + "\n" + s.Situations
+}
+
+// TechnicalText is Text without the situations: the skill's description,
+// when_to_use and triggers, its author's own words for what it does. The
+// glossary takes its vocabulary from it; situations are users' everyday
+// words.
+func (s *Skill) TechnicalText() string {
+	return s.Description + "\n" + s.WhenToUse + "\n" + s.Triggers
 }
 
 // frontmatter mirrors the YAML header of a SKILL.md.

@@ -261,6 +261,16 @@ func sortScopes(s []scope) []scope {
 	return s
 }
 
+// pasted returns the byte ranges of the prompt that hold pasted
+// material, read on the prompt as written where its bytes line up with
+// the lower-cased text (a log level is upper case), else on that text.
+func (p Text) pasted() []scope {
+	if len(p.Raw) == len(p.Lower) {
+		return noiseSpans(p.Raw)
+	}
+	return noiseSpans(p.Lower)
+}
+
 // Prose returns the prompt with its pasted material blanked out, each
 // byte of it a space so that offsets still line up: the user's own words,
 // with the names pasted material keeps (an exception's "TypeError:", a
@@ -271,33 +281,30 @@ func sortScopes(s []scope) []scope {
 // fired on pasted material held four clear matches to a near tie under
 // another skill (87 -> 91 right); fresh2's unread half gained one,
 // noisy.jsonl lost one.
+//
+// The router asks it of the prompt as written, where BM25 read the
+// prompt with a continuation's cue words stripped, so the spans are read
+// again here: a plain sentence costs one byte scan (noiseSpans), and
+// BenchmarkRoute moved by no more than its spread (BENCHMARKS.md).
 func (p Text) Prose() Text {
-	var spans []scope
-	same := len(p.Raw) == len(p.Lower)
-	if same {
-		spans = noiseSpans(p.Raw)
-	} else {
-		spans = noiseSpans(p.Lower)
-	}
+	spans := p.pasted()
 	if len(spans) == 0 {
 		return p
 	}
-	lower := []byte(p.Lower)
+	raw, lower := []byte(p.Raw), []byte(p.Lower)
+	same := len(raw) == len(lower)
 	for _, s := range spans {
 		for i := s.from; i < s.to && i < len(lower); i++ {
 			if lower[i] != '\n' {
 				lower[i] = ' '
+				if same {
+					raw[i] = ' '
+				}
 			}
 		}
 	}
 	if !same {
-		return Text{Raw: string(lower), Lower: string(lower)}
-	}
-	raw := []byte(p.Raw)
-	for i := range raw {
-		if lower[i] == ' ' && p.Lower[i] != ' ' {
-			raw[i] = ' '
-		}
+		raw = lower // no byte of the original lines up: the blanked text stands for it
 	}
 	return Text{Raw: string(raw), Lower: string(lower)}
 }

@@ -109,7 +109,7 @@ func TestRatios(t *testing.T) {
 func TestProse(t *testing.T) {
 	for _, tt := range []struct{ prompt, want string }{
 		{"why is the checkout slow?", "why is the checkout slow?"},
-		{"fix this:\n```sql\nselect * from orders where region = 'us-east-1'\n```", "fix this:\n   sql\n" + strings.Repeat(" ", 47) + "\n   "}, // the fence's language stays,
+		{"fix this:\n```sql\nselect * from orders where region = 'us-east-1'\n```", "fix this:\n   sql\n" + strings.Repeat(" ", 47) + "\n   "}, // the fence's language stays
 		{"got TypeError: Cannot read properties of undefined", "got typeerror:" + strings.Repeat(" ", 36)},
 		{"see https://example.com/a/b for the spec", "see " + strings.Repeat(" ", 23) + " for the spec"},
 	} {

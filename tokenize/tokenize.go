@@ -325,12 +325,7 @@ func (t *Tokenizer) TokenizeText(p Text) Query {
 	text := p.Lower
 	toks := t.tokens(text, allPhrases)
 	scopes := negationScopes(text)
-	var noise []scope
-	if len(p.Raw) == len(text) {
-		noise = noiseSpans(p.Raw) // the bytes line up: read the prompt as written
-	} else {
-		noise = noiseSpans(text)
-	}
+	noise := p.pasted()
 	terms := make([]Term, 0, 2*len(toks))
 	for _, tk := range toks {
 		tm := Term{Text: tk.text, Weight: 1, From: tk.from, Surface: tk.surface, Pos: tk.pos, End: tk.pos + len(tk.surface), Noise: inScopes(noise, tk.pos), Compound: tk.compound}

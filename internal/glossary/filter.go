@@ -116,9 +116,8 @@ func (v *Vocabulary) Chinese(w string) Evidence { return v.chinese[w] }
 // the insides of keywords, as weak.
 // English body words are left out: a playbook's prose ("first", "still",
 // "make sure") is not vocabulary. Nor are situations, users' everyday
-// words by design: taken in, they let 表现 (performance at work) through
-// as "show" (TestFilter), and the built-in glossary grew from 2,311
-// translations to 2,626 with pairs such as 不一样 "different".
+// words by design (Skill.TechnicalText leaves them out): taken in, they
+// let 表现 (performance at work) through as "show" (TestFilter).
 func (v *Vocabulary) AddSkills(cat *skills.Catalog, tok *tokenize.Tokenizer) {
 	for i := range cat.Skills {
 		s := &cat.Skills[i]
@@ -129,7 +128,7 @@ func (v *Vocabulary) AddSkills(cat *skills.Catalog, tok *tokenize.Tokenizer) {
 			v.AddEnglish(k.Text, Strong, false)
 			v.AddChineseWord(k.Text)
 		}
-		text := s.Description + "\n" + s.WhenToUse + "\n" + s.Triggers
+		text := s.TechnicalText()
 		for _, w := range tok.Words(text) {
 			v.AddEnglish(w, Weak, true)
 		}

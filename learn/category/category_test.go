@@ -124,3 +124,21 @@ func TestChat(t *testing.T) {
 		assert.Equal(t, want, category.Chat(tokenize.NewText(prompt)), prompt)
 	}
 }
+
+// BenchmarkChat is the quiet stage's chat reading of a routed prompt that
+// holds a cue ("你觉得"), the case that builds the word list.
+func BenchmarkChat(b *testing.B) {
+	p := tokenize.NewText("你觉得商业计划书融资 BP 怎么写比较好，投资人最看重哪几页")
+	for b.Loop() {
+		category.Chat(p)
+	}
+}
+
+// BenchmarkChatNoCue is the common case: no cue even as a substring, no
+// word list built.
+func BenchmarkChatNoCue(b *testing.B) {
+	p := tokenize.NewText("商业计划书融资 BP 怎么写，投资人最看重哪几页")
+	for b.Loop() {
+		category.Chat(p)
+	}
+}
