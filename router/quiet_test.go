@@ -100,6 +100,39 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 	})
 }
 
+// A question about pasted output is read in the user's own words: a
+// pasted "git status" makes "how do i get back to main" no question about
+// the user's work, and a keyword met only in the paste names nothing the
+// user asked. The same keyword in the user's words does.
+func TestQuietReadsQuestionsAboutPastedOutput(t *testing.T) {
+	const paste = "$ git status\nHEAD detached at 4f2c1ab\nnothing to commit, working tree clean\n\n"
+	r := &Router{Index: &index.Index{Skills: index.NewSkillTable(make([]index.SkillInfo, 12)), TextDF: []uint32{1, 5}}}
+	keyword := func(query string) []bm25.Result {
+		m := bm25.Match{TermID: 0, Term: "rebas", Query: query, QWeight: 1, Score: 1, Fields: []bm25.Field{{Field: index.FieldCore, Weight: 1}}}
+		return []bm25.Result{{Name: "git-helper", Score: 1, Matches: []bm25.Match{m}}}
+	}
+	tests := []struct {
+		name, prompt string
+		terms        []tokenize.Term
+		wantSkill    bool
+	}{
+		{"the keyword only in the paste", paste + "how do i get back to main", []tokenize.Term{{Text: "rebas", Noise: true}}, false},
+		{"the keyword in the user's words", paste + "how do I rebase onto main?", []tokenize.Term{{Text: "rebas"}, {Text: "status", Noise: true}}, true},
+		{"a path in a sentence is the user's own work", "how do i get back to main? src/app/main.go", []tokenize.Term{{Text: "rebas", Noise: true}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := &route{text: tokenize.NewText(tt.prompt), results: keyword("rebas")}
+			st.turn = sctx.Classify(st.own())
+			st.query.Terms, st.scoredQuery.Terms = tt.terms, tt.terms
+			st.decision = Decision{Skill: "git-helper", Level: Medium, Confidence: 0.5}
+			quiet(r, st)
+			assert.Equal(t, tt.wantSkill, st.decision.Skill == "git-helper")
+			assert.Equal(t, !tt.wantSkill, st.decision.Quiet)
+		})
+	}
+}
+
 // A catalog measured on few scores reads its lines close to the
 // reference ones: four skills' pieces do not make a stray word sure.
 func TestSmallCatalogsShrinkTowardsReferenceLines(t *testing.T) {

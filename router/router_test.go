@@ -64,6 +64,16 @@ func TestRouteAbstainsAndCloses(t *testing.T) {
 		assert.Empty(t, d.Skill, prompt)
 		assert.True(t, d.Closing, prompt)
 	}
+	// Thanks after pasted output close: the output's words ("packages",
+	// "container") are no request of the user's.
+	for _, prompt := range []string{
+		"$ npm install\nadded 1423 packages, and audited 1424 packages in 38s\n\nfound 0 vulnerabilities\n\nok that did it, thanks!",
+		"$ docker ps\nCONTAINER ID   IMAGE        STATUS\na3f9c21e88b1   nginx:1.25   Up 2 hours\n\n好了，都起来了，谢谢！",
+	} {
+		d = r.Route(prompt, router.Session{})
+		assert.Empty(t, d.Skill, prompt)
+		assert.True(t, d.Closing, prompt)
+	}
 	d = r.Route("周末有什么好看的电影推荐吗", router.Session{})
 	assert.Empty(t, d.Skill)
 	assert.Equal(t, router.Low, d.Level)

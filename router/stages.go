@@ -16,10 +16,11 @@ type route struct {
 	prompt  string  // as given
 	session Session // as given
 
-	text   tokenize.Text // normalise
-	turn   sctx.Turn     // turn
-	recent []string      // turn: the session's skills, by catalog name
-	scored tokenize.Text // tokenize: the text BM25 reads (cues stripped in a continuation)
+	text   tokenize.Text  // normalise
+	prose  *tokenize.Text // the prompt's own words, once asked for (own)
+	turn   sctx.Turn      // turn
+	recent []string       // turn: the session's skills, by catalog name
+	scored tokenize.Text  // tokenize: the text BM25 reads (cues stripped in a continuation)
 	query  tokenize.Query
 
 	results     []bm25.Result  // score: with the learner's weights
@@ -84,10 +85,11 @@ func normalise(_ *Router, st *route) {
 	st.decision = Decision{Query: st.text.Raw, Level: Low}
 }
 
-// classifyTurn reads the turn's cue words, and the session's skills by
-// their catalog names.
+// classifyTurn reads the turn's cue words in the user's own words (a
+// thanks after pasted output is as short as one alone), and the session's
+// skills by their catalog names.
 func classifyTurn(r *Router, st *route) {
-	st.turn = sctx.Classify(st.text)
+	st.turn = sctx.Classify(st.own())
 	if len(st.session.Recent) == 0 || sctx.Aside(st.text) {
 		return // read on its own: no skill in use, none recent
 	}
@@ -143,7 +145,13 @@ func settleTurn(r *Router, st *route) {
 	own := ownConfidence(r, st.results)
 	clear := own >= HighFrom || own >= AbstainBelow && len(st.results) > 0 && specific(r, &st.results[0])
 	st.weak = own < AbstainBelow
-	if st.turn == sctx.Closing && (!clear || sctx.Paused(st.text) || sctx.Acknowledgement(st.text)) {
+	if clear && st.turn == sctx.Closing && len(st.results) > 0 && pasted(st.query) && st.ownShare(&st.results[0]) < ownShareMin {
+		// What it matches clearly is in pasted output, not in the user's
+		// words: "ok that did it, thanks!" after npm's "added 1423
+		// packages" asks nothing of a package manager's skill.
+		clear = false
+	}
+	if st.turn == sctx.Closing && (!clear || sctx.Paused(st.own()) || sctx.Acknowledgement(st.own())) {
 		st.decision.Closing = true
 		st.done = true
 		return
@@ -276,9 +284,20 @@ func (r *Router) ruleAlone() float64 { return 1.05 * r.scale().abstainLine() }
 // 40 % of BenchmarkRoute).
 func (st *route) firing(r *Router) *disambig.Firing {
 	if st.fires == nil {
-		st.fires = r.Rules.Match(st.text.Prose())
+		st.fires = r.Rules.Match(st.own())
 	}
 	return st.fires
+}
+
+// own returns the prompt's own words, its pasted material blanked
+// (tokenize.Text.Prose), worked out once: the turn's cue words, the rules
+// and the question stage read them.
+func (st *route) own() tokenize.Text {
+	if st.prose == nil {
+		p := st.text.Prose()
+		st.prose = &p
+	}
+	return *st.prose
 }
 
 // decide turns the ranking into a decision: each listed candidate's

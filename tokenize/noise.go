@@ -8,7 +8,8 @@ import (
 )
 
 // Pasted material: a stack trace, a log excerpt, a URL, a file path, a
-// block of code. Its words were written by a machine or for one ("found",
+// block of code, a command's output (the lines after its "$" line, a
+// table of aligned columns, CSV rows, a JSON block). Its words were written by a machine or for one ("found",
 // "available", "session", "src", "user"), and left to vote they pull a
 // prompt towards whichever skill's text uses the most common words. The
 // informative parts of it are what names a thing: an exception's name, a
@@ -68,6 +69,9 @@ func noiseSpans(raw string) []scope {
 	}
 	var out []scope
 	fenced := false
+	output := false // in a command's output: after a "$ " line (commandOutput)
+	closer := ""    // in a block opened by a line of "{" or "[": the line that closes it
+	last := lastParagraph(raw)
 	start := 0
 	for start <= len(raw) {
 		end := strings.IndexByte(raw[start:], '\n')
@@ -78,7 +82,25 @@ func noiseSpans(raw string) []scope {
 		}
 		line := raw[start:end]
 		trimmed := strings.TrimSpace(line)
+		if trimmed == "" && output {
+			rest := raw[end:]
+			next := end + len(rest) - len(strings.TrimLeft(rest, " \t\r\n")) // where the next paragraph starts
+			output = commandOutput(raw[next:], next >= last)
+		}
 		switch {
+		case closer != "":
+			if strings.TrimRight(line, ",; \t\r") == closer {
+				closer = ""
+			}
+			out = append(out, lineNoise(line, start)...)
+		case !fenced && (trimmed == "{" || trimmed == "["):
+			closer = line[:strings.Index(line, trimmed)] + map[string]string{"{": "}", "[": "]"}[trimmed]
+			out = append(out, scope{start, end})
+		case !fenced && strings.HasPrefix(trimmed, "$ "):
+			output = true
+			out = append(out, lineNoise(line, start)...)
+		case !fenced && trimmed != "" && (output && !hasHan(trimmed) || isTableLine(trimmed)):
+			out = append(out, lineNoise(line, start)...)
 		case strings.HasPrefix(trimmed, "```"):
 			// The opening fence's language ("```diff", "```sql") names
 			// what was pasted: it is no noise, the rest of the line is.
@@ -97,6 +119,72 @@ func noiseSpans(raw string) []scope {
 	}
 	return out
 }
+
+// lastParagraph returns where the text's last paragraph starts: past its
+// last blank line, or 0 when it has none.
+func lastParagraph(raw string) int {
+	text := strings.TrimRight(raw, " \t\r\n")
+	for i := len(text) - 1; i > 0; i-- {
+		if text[i] == '\n' {
+			if j := strings.LastIndexByte(text[:i], '\n'); strings.TrimSpace(text[j+1:i]) == "" {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// commandOutput reports whether a command's output goes on past a blank
+// line into the paragraph that follows (rest starts at the blank line):
+// npm and git print theirs in paragraphs ("added 1423 packages ...",
+// blank, "found 0 vulnerabilities"). A paragraph that holds Chinese, or a
+// line that ends as a sentence does, is the user's; so is the prompt's
+// last paragraph (isLast), where a user puts the question about what
+// they pasted ("how do i get back to main").
+func commandOutput(para string, isLast bool) bool {
+	if isLast {
+		return false
+	}
+	if i := strings.Index(para, "\n\n"); i >= 0 {
+		para = para[:i]
+	}
+	if para == "" || hasHan(para) {
+		return false
+	}
+	for _, line := range strings.Split(para, "\n") {
+		if line = strings.TrimSpace(line); line != "" && strings.ContainsRune(".?!", rune(line[len(line)-1])) {
+			return false
+		}
+	}
+	return true
+}
+
+// isTableLine reports a line of a program's tabular output: columns
+// aligned with runs of spaces ("NAME    READY   STATUS", df's and
+// docker's tables), or values joined by commas without a space (a CSV
+// row). Prose puts one space between words, and Chinese text is never
+// taken for a table.
+func isTableLine(line string) bool {
+	if hasHan(line) {
+		return false
+	}
+	if !strings.Contains(line, " ") && strings.Count(line, ",") >= 2 {
+		return true
+	}
+	gaps := 0
+	for i := 0; i+1 < len(line); i++ {
+		if line[i] == ' ' && line[i+1] == ' ' {
+			gaps++
+			for i+1 < len(line) && line[i+1] == ' ' {
+				i++
+			}
+		}
+	}
+	return gaps >= 2
+}
+
+// hasHan reports whether s holds a Chinese character.
+func hasHan(s string) bool { return strings.ContainsFunc(s, IsHan) }
 
 // fenceLanguage returns where the first word after a fence line's
 // backticks lies in the line ("diff" in "```diff title=x"); from == to
@@ -118,8 +206,8 @@ func lineNoise(line string, offset int) []scope {
 		keep = append(keep, scope{m[0], m[1]})
 	}
 	for _, m := range pathRE().FindAllStringIndex(line, -1) {
-		if base := baseName(line[m[0]:m[1]]); base > 0 {
-			keep = append(keep, scope{m[0] + base, m[1]})
+		if base := baseName(line[m[0]:m[1]]); base > 0 && strings.ContainsFunc(line[m[0]+base:m[1]], unicode.IsLetter) {
+			keep = append(keep, scope{m[0] + base, m[1]}) // a file's name, not a count ("1/1 Running")
 		}
 	}
 	return subtract(scope{0, len(line)}, keep, offset)

@@ -118,3 +118,27 @@ func TestProse(t *testing.T) {
 		assert.Len(t, got.Lower, len(tt.prompt), "offsets line up")
 	}
 }
+
+// What a program printed is pasted material besides logs and code: a
+// command's output after its "$" line, paragraph by paragraph until the
+// user's own (their last paragraph, Chinese, a sentence's end), aligned
+// columns, CSV rows and a JSON block. Only the user's words are left.
+func TestProseBlanksProgramOutput(t *testing.T) {
+	words := func(p string) string {
+		prose := tokenize.NewText(p).Prose().Lower
+		assert.Len(t, prose, len(p), "offsets line up")
+		return strings.Join(strings.Fields(prose), " ")
+	}
+	for _, tt := range []struct{ name, prompt, want string }{
+		{"output paragraphs, then the user's", "$ npm install\nadded 1423 packages in 38s\n\nfound 0 vulnerabilities\n\nok that did it, thanks!", "ok that did it, thanks!"},
+		{"the last paragraph is the user's, punctuation or not", "$ git status\nHEAD detached at 4f2c1ab\nnothing to commit, working tree clean\n\nhow do i get back to main", "how do i get back to main"},
+		{"a sentence after the output is the user's", "$ make\nbuild ok\n\nIt built. But the binary is 80MB.\n\nhow do I shrink it", "it built. but the binary is 80mb. how do i shrink it"},
+		{"Chinese after the output is the user's", "$ python main.py\nzsh: command not found: python\n这啥意思？我明明装了 python 啊", "这啥意思？我明明装了 python 啊"},
+		{"aligned columns, a count is no file name", "NAME       READY   STATUS\napi-6c9d   1/1     Running\n\n好了，全部起来了", "好了，全部起来了"},
+		{"CSV rows", "how many rows?\nregion,quarter,revenue\nEMEA,Q1,182000", "how many rows?"},
+		{"a JSON block", "{\n  \"sub\": \"8812\",\n  \"exp\": 1718003600\n}\nwhat time is that exp?", "what time is that exp?"},
+		{"prose with two spaces is no table", "Our API is slow.  The p99 is 3s.", "our api is slow. the p99 is 3s."},
+	} {
+		assert.Equal(t, tt.want, words(tt.prompt), tt.name)
+	}
+}
