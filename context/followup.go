@@ -128,6 +128,29 @@ func Acknowledgement(text tokenize.Text) bool {
 	return !strings.ContainsFunc(stripOpening(p), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) })
 }
 
+// failureZh and failureEn are what a program prints when something went
+// wrong: a thanks under such output asks for help with it.
+var (
+	failureZh = []string{"错误", "失败", "异常", "报错"}
+	failureEn = []string{"error", "errors", "exception", "failed", "failure", "fatal", "panic", "traceback", "crash",
+		"crashloopbackoff", "denied", "refused", "timed out", "timeout", "not found", "cannot", "unable", "killed", "oomkilled", "segmentation fault"}
+)
+
+// Failure reports whether pasted output (lower-cased) reports a failure:
+// "<a CrashLoopBackOff>\n\n谢谢" thanks in advance for help with it,
+// where "<npm's added 1423 packages>\n\nok that did it, thanks!" closes.
+func Failure(pasted string) bool {
+	if containsAny(pasted, failureZh) || containsWord(pasted, failureEn) {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(pasted, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if strings.HasSuffix(w, "error") || strings.HasSuffix(w, "exception") { // an exception's name
+			return true
+		}
+	}
+	return false
+}
+
 // sameActionZh and sameActionEn are the cues that ask for the same work
 // again on another object ("详情页也照样补上", "do the same for the
 // settings page"): the object named after them is no new request.

@@ -95,6 +95,23 @@ func TestAcknowledgement(t *testing.T) {
 	}
 }
 
+// Failure reads what pasted output reports: a thanks under a failure asks
+// for help with it.
+func TestFailure(t *testing.T) {
+	for pasted, want := range map[string]bool{
+		"api-1  0/1  crashloopbackoff  12":                 true,
+		"modulenotfounderror: no module named 'pandas'":    true,
+		"permission denied (publickey)":                    true,
+		"构建失败，退出码 1":                                       true,
+		"added 1423 packages, and audited 1424 packages":   false,
+		"all checks have passed":                           false,
+		"payment-api-6c9d7f8b5-4xkqp  1/1  running  0  3m": false,
+		"errorless": false, // a word, not a part of one
+	} {
+		assert.Equal(t, want, sctx.Failure(pasted), pasted)
+	}
+}
+
 // A break is a closing whatever it names: "明天再接着搞那个 bug" names
 // tomorrow's work, and asks nothing now.
 func TestPaused(t *testing.T) {

@@ -231,3 +231,18 @@ func pastedLines(text, own tokenize.Text) bool {
 	}
 	return false
 }
+
+// pastedPart returns the prompt's pasted material: its lower-cased text
+// where its prose (own) is blanked, "" when nothing is.
+func pastedPart(text, own tokenize.Text) string {
+	if len(text.Lower) != len(own.Lower) || text.Lower == own.Lower {
+		return ""
+	}
+	b := []byte(text.Lower)
+	for i := range b {
+		if b[i] == own.Lower[i] && b[i] != '\n' {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}

@@ -74,6 +74,10 @@ func TestRouteAbstainsAndCloses(t *testing.T) {
 		assert.Empty(t, d.Skill, prompt)
 		assert.True(t, d.Closing, prompt)
 	}
+	// A thanks under a pasted failure asks for help with it.
+	d = r.Route("$ kubectl get pods\nNAME   READY   STATUS             RESTARTS\napi-1  0/1     CrashLoopBackOff   12\n\n谢谢", router.Session{})
+	assert.False(t, d.Closing)
+	assert.Equal(t, "kubernetes-specialist", d.Skill)
 	d = r.Route("周末有什么好看的电影推荐吗", router.Session{})
 	assert.Empty(t, d.Skill)
 	assert.Equal(t, router.Low, d.Level)

@@ -90,6 +90,9 @@ func normalise(_ *Router, st *route) {
 // skills by their catalog names.
 func classifyTurn(r *Router, st *route) {
 	st.turn = sctx.Classify(st.own())
+	if st.turn == sctx.Closing && sctx.Failure(pastedPart(st.text, st.own())) {
+		st.turn = sctx.NewRequest // thanks, in advance, for help with the pasted failure
+	}
 	if len(st.session.Recent) == 0 || sctx.Aside(st.text) {
 		return // read on its own: no skill in use, none recent
 	}
