@@ -28,16 +28,20 @@ import (
 // talk and thanks mostly meet nothing, and closings never route
 // (settleTurn).
 //
-// A question about pasted output ("$ git status" and its lines, then "how
-// do i get back to main") is read in the user's own words, the output
-// blanked (tokenize.Text.Prose), and a keyword counts as named only when
-// the user's words carry at least half the skill's score (ownShareMin):
-// "state", met in the pasted "status", named a state-management skill. On
-// 120 noisy prompts for real-dev's catalog written in session 18
-// (eval/testdata/train-noisy3.jsonl), the 20 that need no skill went 0 ->
-// 6 silent, with thanks after output (settleTurn); none of its 100 skill
-// prompts moved, and of the other sets only noisy ones did, for the
-// better (noisy.jsonl 111 -> 113 of 120, train-noisy.jsonl 91 -> 92).
+// A one-line question about pasted output ("$ git status" and its lines,
+// then "how do i get back to main") is read in the user's own words, the
+// output blanked (tokenize.Text.Prose), and a keyword counts as named
+// only when the user's words carry at least half the skill's score
+// (ownShareMin): "state", met in the pasted "status", named a
+// state-management skill. A longer question (past a follow-up's length,
+// context.Short) explains the user's own paste and keeps its skill: read
+// like a one-liner, a profile pasted under a question of a dozen words
+// lost its skill on a held-out set. On 120 noisy prompts for real-dev's
+// catalog written in session 18 (eval/testdata/train-noisy3.jsonl), the
+// 20 that need no skill went 0 -> 5 silent, with thanks after output
+// (settleTurn); none of its 100 skill prompts moved, and of the other
+// sets only noisy ones did, for the better (noisy.jsonl 111 -> 113 of
+// 120, train-noisy.jsonl 91 -> 92).
 //
 // A question that asks for an opinion, or for a fact about a named thing
 // (who made it, when it came out, what its name stands for), gets no
@@ -69,10 +73,10 @@ func quiet(r *Router, st *route) {
 	orphan := st.turn == sctx.Continuation && len(st.recent) == 0
 	own := st.text
 	if pasted(st.query) {
-		if !pastedLines(st.text, st.own()) {
-			return // a path or a URL in a sentence: a question about the user's own files
+		if !pastedLines(st.text, st.own()) || !sctx.Short(st.own()) {
+			return // a path in a sentence, or a paste the user explains: their own work
 		}
-		own = st.own() // a question about pasted output is read in the user's own words
+		own = st.own() // a one-line question about pasted output
 	}
 	if d.Skill == "" || d.Skill == st.remembered || clauses(own.Lower) >= situationClauses {
 		return // what the user taught for prompts like this one (remembered) is never silenced here

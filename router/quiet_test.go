@@ -119,6 +119,8 @@ func TestQuietReadsQuestionsAboutPastedOutput(t *testing.T) {
 		{"the keyword only in the paste", paste + "how do i get back to main", []tokenize.Term{{Text: "rebas", Noise: true}}, false},
 		{"the keyword in the user's words", paste + "how do I rebase onto main?", []tokenize.Term{{Text: "rebas"}, {Text: "status", Noise: true}}, true},
 		{"a path in a sentence is the user's own work", "how do i get back to main? src/app/main.go", []tokenize.Term{{Text: "rebas", Noise: true}}, true},
+		{"a question that explains the paste is the user's own work", paste + "I checked out an old tag an hour ago to test a fix, how do i get back to main?",
+			[]tokenize.Term{{Text: "rebas", Noise: true}}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
