@@ -36,6 +36,7 @@ func TestQuietTradeoff(t *testing.T) {
 		{"real-dev", realDev, filepath.Join(shared, "eval/real-dev/prompts.jsonl"), false},
 		{"real-fresh", realDev, "../eval/testdata/real-fresh.jsonl", true},
 		{"real-fresh2", realDev, "../eval/testdata/real-fresh2.jsonl", true},
+		{"train-noisy3", realDev, "../eval/testdata/train-noisy3.jsonl", false},
 	} {
 		f, err := eval.Read(set.file)
 		require.NoError(t, err)
