@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/skillroute/skillroute/tokenize"
 )
@@ -141,4 +142,30 @@ func TestProseBlanksProgramOutput(t *testing.T) {
 	} {
 		assert.Equal(t, tt.want, words(tt.prompt), tt.name)
 	}
+}
+
+// Prose only ever blanks: whatever the prompt, its offsets line up with
+// the prompt's, and every byte it keeps is the prompt's own.
+func FuzzProse(f *testing.F) {
+	for _, s := range []string{
+		"$ npm install\nadded 1 package\n\nfound 0 vulnerabilities\n\nthanks!",
+		"{\n  \"a\": 1\n}\nwhat is a?",
+		"NAME   READY   STATUS\napi    1/1     Running\n\n好了",
+		"a,b,c\n1,2,3\nsum?",
+		"TypeError: x is undefined at /src/app.js:3:5",
+		"```go\nfunc main() {}\n```\nwhy?",
+		"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, prompt string) {
+		text := tokenize.NewText(prompt)
+		prose := text.Prose()
+		require.Len(t, prose.Lower, len(text.Lower))
+		for i := range len(prose.Lower) {
+			if prose.Lower[i] != text.Lower[i] {
+				require.Equal(t, byte(' '), prose.Lower[i], "byte %d of %q", i, prompt)
+			}
+		}
+	})
 }
