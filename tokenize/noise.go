@@ -9,7 +9,8 @@ import (
 
 // Pasted material: a stack trace, a log excerpt, a URL, a file path, a
 // block of code, a command's output (the lines after its "$" line, a
-// table of aligned columns, CSV rows, a JSON block). Its words were written by a machine or for one ("found",
+// table of aligned columns, CSV rows, a JSON block), a document quoted
+// between two "---" lines (meeting notes, a draft, a spec). Its words were written by a machine or for one ("found",
 // "available", "session", "src", "user"), and left to vote they pull a
 // prompt towards whichever skill's text uses the most common words. The
 // informative parts of it are what names a thing: an exception's name, a
@@ -69,6 +70,7 @@ func noiseSpans(raw string) []scope {
 	}
 	var out []scope
 	fenced := false
+	quoted := false // between two "---" lines: a document the user quotes
 	output := false // in a command's output: after a "$ " line (commandOutput)
 	closer := ""    // in a block opened by a line of "{" or "[": the line that closes it
 	last := lastParagraph(raw)
@@ -88,6 +90,11 @@ func noiseSpans(raw string) []scope {
 			output = commandOutput(raw[next:], next >= last)
 		}
 		switch {
+		case !fenced && closer == "" && trimmed == "---" && (quoted || ruledBelow(raw[end:])):
+			quoted = !quoted
+			out = append(out, scope{start, end})
+		case quoted:
+			out = append(out, lineNoise(line, start)...)
 		case closer != "":
 			if strings.TrimRight(line, ",; \t\r") == closer {
 				closer = ""
@@ -118,6 +125,18 @@ func noiseSpans(raw string) []scope {
 		start = end + 1
 	}
 	return out
+}
+
+// ruledBelow reports whether a line of "---" follows in rest: the rule
+// that closes a quoted document. A single rule is a heading's underline
+// or a separator, and quotes nothing.
+func ruledBelow(rest string) bool {
+	for _, line := range strings.Split(rest, "\n") {
+		if strings.TrimSpace(line) == "---" {
+			return true
+		}
+	}
+	return false
 }
 
 // lastParagraph returns where the text's last paragraph starts: past its

@@ -123,7 +123,8 @@ func TestProse(t *testing.T) {
 // What a program printed is pasted material besides logs and code: a
 // command's output after its "$" line, paragraph by paragraph until the
 // user's own (their last paragraph, Chinese, a sentence's end), aligned
-// columns, CSV rows and a JSON block. Only the user's words are left.
+// columns, CSV rows, a JSON block, and a document quoted between two
+// "---" lines. Only the user's words are left.
 func TestProseBlanksProgramOutput(t *testing.T) {
 	words := func(p string) string {
 		prose := tokenize.NewText(p).Prose().Lower
@@ -138,6 +139,8 @@ func TestProseBlanksProgramOutput(t *testing.T) {
 		{"aligned columns, a count is no file name", "NAME       READY   STATUS\napi-6c9d   1/1     Running\n\n好了，全部起来了", "好了，全部起来了"},
 		{"CSV rows", "how many rows?\nregion,quarter,revenue\nEMEA,Q1,182000", "how many rows?"},
 		{"a JSON block", "{\n  \"sub\": \"8812\",\n  \"exp\": 1718003600\n}\nwhat time is that exp?", "what time is that exp?"},
+		{"a document between two rules", "Plan the split from these notes:\n---\nJenkins deploys to 8 ECS boxes\n---\nkeep it short", "plan the split from these notes: keep it short"},
+		{"one rule quotes nothing", "Notes\n---\nJenkins deploys nightly", "notes --- jenkins deploys nightly"},
 		{"prose with two spaces is no table", "Our API is slow.  The p99 is 3s.", "our api is slow. the p99 is 3s."},
 	} {
 		assert.Equal(t, tt.want, words(tt.prompt), tt.name)
