@@ -106,7 +106,7 @@ func noiseSpans(raw string) []scope {
 		case !fenced && strings.HasPrefix(trimmed, "$ "):
 			output = true
 			out = append(out, lineNoise(line, start)...)
-		case !fenced && trimmed != "" && (output && !hasHan(trimmed) || isTableLine(trimmed)):
+		case !fenced && trimmed != "" && (output && !usersLine(trimmed) || isTableLine(trimmed)):
 			out = append(out, lineNoise(line, start)...)
 		case strings.HasPrefix(trimmed, "```"):
 			// The opening fence's language ("```diff", "```sql") names
@@ -178,11 +178,15 @@ func commandOutput(para string, isLast bool) bool {
 	return true
 }
 
+// usersLine reports a line among a command's output that the user wrote:
+// one in Chinese, or a question ("why does it fail only on CI?").
+func usersLine(line string) bool { return hasHan(line) || strings.HasSuffix(line, "?") }
+
 // isTableLine reports a line of a program's tabular output: columns
 // aligned with runs of spaces ("NAME    READY   STATUS", df's and
 // docker's tables), or values joined by commas without a space (a CSV
-// row). Prose puts one space between words, and Chinese text is never
-// taken for a table.
+// row). Prose puts one space between words (two after a sentence, for
+// some typists), and Chinese text is never taken for a table.
 func isTableLine(line string) bool {
 	if hasHan(line) {
 		return false
@@ -193,7 +197,9 @@ func isTableLine(line string) bool {
 	gaps := 0
 	for i := 0; i+1 < len(line); i++ {
 		if line[i] == ' ' && line[i+1] == ' ' {
-			gaps++
+			if i == 0 || !strings.ContainsRune(".?!,;:", rune(line[i-1])) {
+				gaps++ // two spaces after a sentence are a typist's habit, not a column
+			}
 			for i+1 < len(line) && line[i+1] == ' ' {
 				i++
 			}

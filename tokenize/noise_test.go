@@ -134,6 +134,7 @@ func TestProseBlanksProgramOutput(t *testing.T) {
 	for _, tt := range []struct{ name, prompt, want string }{
 		{"output paragraphs, then the user's", "$ npm install\nadded 1423 packages in 38s\n\nfound 0 vulnerabilities\n\nok that did it, thanks!", "ok that did it, thanks!"},
 		{"the last paragraph is the user's, punctuation or not", "$ git status\nHEAD detached at 4f2c1ab\nnothing to commit, working tree clean\n\nhow do i get back to main", "how do i get back to main"},
+		{"a question right under the command is the user's", "$ make test\nFAIL ./pkg 0.2s\nwhy does it fail only on CI?", "pkg why does it fail only on ci?"},
 		{"a sentence after the output is the user's", "$ make\nbuild ok\n\nIt built. But the binary is 80MB.\n\nhow do I shrink it", "it built. but the binary is 80mb. how do i shrink it"},
 		{"Chinese after the output is the user's", "$ python main.py\nzsh: command not found: python\n这啥意思？我明明装了 python 啊", "这啥意思？我明明装了 python 啊"},
 		{"aligned columns, a count is no file name", "NAME       READY   STATUS\napi-6c9d   1/1     Running\n\n好了，全部起来了", "好了，全部起来了"},
@@ -142,6 +143,7 @@ func TestProseBlanksProgramOutput(t *testing.T) {
 		{"a document between two rules", "Plan the split from these notes:\n---\nJenkins deploys to 8 ECS boxes\n---\nkeep it short", "plan the split from these notes: keep it short"},
 		{"one rule quotes nothing", "Notes\n---\nJenkins deploys nightly", "notes --- jenkins deploys nightly"},
 		{"prose with two spaces is no table", "Our API is slow.  The p99 is 3s.", "our api is slow. the p99 is 3s."},
+		{"nor with two spaces after every sentence", "Checkout is slow.  It takes 4s.  Profile it, please.", "checkout is slow. it takes 4s. profile it, please."},
 	} {
 		assert.Equal(t, tt.want, words(tt.prompt), tt.name)
 	}
