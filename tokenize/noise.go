@@ -101,8 +101,9 @@ func noiseSpans(raw string) []scope {
 			}
 			out = append(out, lineNoise(line, start)...)
 		case !fenced && (trimmed == "{" || trimmed == "["):
-			closer = line[:strings.Index(line, trimmed)] + map[string]string{"{": "}", "[": "]"}[trimmed]
-			out = append(out, scope{start, end})
+			if closer = opens(line, raw[end:]); closer != "" {
+				out = append(out, scope{start, end})
+			}
 		case !fenced && strings.HasPrefix(trimmed, "$ "):
 			output = true
 			out = append(out, lineNoise(line, start)...)
@@ -125,6 +126,21 @@ func noiseSpans(raw string) []scope {
 		start = end + 1
 	}
 	return out
+}
+
+// opens returns the line that closes the block a line of "{" or "["
+// opens (the bracket at the opening line's indentation), or "" when
+// nothing in rest closes it: a brace left open quotes nothing, and the
+// question under it stays the user's.
+func opens(line, rest string) string {
+	trimmed := strings.TrimSpace(line)
+	closer := line[:strings.Index(line, trimmed)] + map[string]string{"{": "}", "[": "]"}[trimmed]
+	for _, l := range strings.Split(rest, "\n") {
+		if strings.TrimRight(l, ",; \t\r") == closer {
+			return closer
+		}
+	}
+	return ""
 }
 
 // ruledBelow reports whether a line of "---" follows in rest: the rule

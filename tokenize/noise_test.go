@@ -139,6 +139,7 @@ func TestProseBlanksProgramOutput(t *testing.T) {
 		{"Chinese after the output is the user's", "$ python main.py\nzsh: command not found: python\n这啥意思？我明明装了 python 啊", "这啥意思？我明明装了 python 啊"},
 		{"aligned columns, a count is no file name", "NAME       READY   STATUS\napi-6c9d   1/1     Running\n\n好了，全部起来了", "好了，全部起来了"},
 		{"CSV rows", "how many rows?\nregion,quarter,revenue\nEMEA,Q1,182000", "how many rows?"},
+		{"a brace left open quotes nothing", "{\n  \"a\": 1,\nwhat is wrong with this json?", "{ \"a\": 1, what is wrong with this json?"},
 		{"a JSON block", "{\n  \"sub\": \"8812\",\n  \"exp\": 1718003600\n}\nwhat time is that exp?", "what time is that exp?"},
 		{"a document between two rules", "Plan the split from these notes:\n---\nJenkins deploys to 8 ECS boxes\n---\nkeep it short", "plan the split from these notes: keep it short"},
 		{"one rule quotes nothing", "Notes\n---\nJenkins deploys nightly", "notes --- jenkins deploys nightly"},
