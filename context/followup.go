@@ -214,15 +214,15 @@ func nextStep(rest string) bool {
 	return len(words) >= 2 && !slices.Contains(subjectEn, strings.Trim(words[0], ",.!?"))
 }
 
-// long reports whether a prompt is past a follow-up's length. Its caller
-// measures what follows the acknowledgements it opens with: "nice, looks
-// good to me. go ahead and keep going with the rest" is a go-ahead of
-// eight words, not a request of twelve.
 // Short reports whether a prompt is as short as a follow-up: no more
 // than a line that asks one thing ("how do i get back to main", "这啥意思？").
 // Past that length a prompt states its own request.
 func Short(text tokenize.Text) bool { return !long(strings.TrimSpace(text.Lower)) }
 
+// long reports whether a prompt is past a follow-up's length. Its caller
+// measures what follows the acknowledgements it opens with: "nice, looks
+// good to me. go ahead and keep going with the rest" is a go-ahead of
+// eight words, not a request of twelve.
 func long(p string) bool {
 	return utf8.RuneCountInString(p) > maxFollowUpRunes*3 || len(strings.Fields(p)) > maxFollowUpWords ||
 		tokenize.HanCount(p) > maxFollowUpRunes
