@@ -152,6 +152,19 @@ func TestStripCues(t *testing.T) {
 	assert.Equal(t, "okta login", sctx.StripCues(tokenize.NewText("okta login")).Lower, "an acknowledgement is a whole word")
 }
 
+// A one-line ask is short; a prompt that sets out its situation is not.
+func TestShort(t *testing.T) {
+	for prompt, want := range map[string]bool{
+		"how do i get back to main": true,
+		"这啥意思？我明明装了 python 啊":       true,
+		"   \n  which one?  ":       true, // pasted lines blanked around it
+		"the worker spends most of its time in json encoding, how can I make it faster": false,
+		"搜索接口 p99 从 200ms 涨到 1.2s，数据库那边看过了查询都在 20ms 以内，CPU 主要耗在哪":                       false,
+	} {
+		assert.Equal(t, want, sctx.Short(tokenize.NewText(prompt)), prompt)
+	}
+}
+
 func TestSameAction(t *testing.T) {
 	assert.True(t, sctx.SameAction(tokenize.NewText("详情页也照样补上")))
 	assert.True(t, sctx.SameAction(tokenize.NewText("Do the SAME for the settings page")))
