@@ -186,7 +186,7 @@ func TestHeldOutPromptsAccuracy(t *testing.T) {
 		{"testdata/paraphrase.jsonl", loader.Builtin, 0.78, 0, 0.90},
 		{"testdata/fresh4.jsonl", loader.Builtin, 0.875, 0.64, 0.95},
 		{"testdata/real-fresh3.jsonl", shared + "eval/real-dev/skills", 0.8, 0.88, 0.97},
-		{"testdata/noisy2.jsonl", loader.Builtin, 0.91, 0.15, 0.91},
+		{"testdata/noisy2.jsonl", loader.Builtin, 0.91, 0.1, 0.91},
 		{"testdata/real-noisy.jsonl", shared + "eval/real-dev/skills", 0.95, 0.2, 0.91},
 	})
 }
