@@ -119,6 +119,10 @@ type Decision struct {
 	// Lines says where this catalog's abstain and HIGH lines lie in
 	// scores, when explaining.
 	Lines string `json:"lines,omitempty"`
+	// Own is the user's own words, when explaining a prompt part of which
+	// was read as pasted material (tokenize.Text.Prose): what the turn's
+	// cue words, the rules and the question stage read.
+	Own string `json:"own,omitempty"`
 	// Unloaded names the skills that matched but have paths no file of
 	// the prompt matches: Claude Code has not loaded them (paths.go).
 	Unloaded []string `json:"unloaded,omitempty"`
@@ -243,6 +247,9 @@ func (d *Decision) Explain() string {
 		if len(d.Candidates) > 1 && d.Candidates[0].Skill == d.Skill && Tie(d.Candidates[0].Score, d.Candidates[1].Score) {
 			fmt.Fprintf(&b, "near tie: %s scores within %.0f%% of it, so it is not HIGH\n", d.Candidates[1].Skill, 100*TieMargin)
 		}
+	}
+	if d.Own != "" {
+		fmt.Fprintf(&b, "own words: %q (the rest read as pasted material)\n", d.Own)
 	}
 	if d.Carried {
 		fmt.Fprintf(&b, "carried: a follow-up of the previous turn's skill, at %.2f × its confidence (at most %.2f when the prompt names another skill's keyword)\n", CarryDecay, TieCeiling)

@@ -136,6 +136,11 @@ func TestRouteExplainNamesTheWinningKeyword(t *testing.T) {
 	assert.Contains(t, text, "route to database-tuning-expert")
 	assert.Contains(t, text, "慢查询")
 	assert.Contains(t, text, "core field")
+	assert.NotContains(t, text, "own words", "nothing pasted")
+
+	// With pasted output, the explanation says what the user wrote.
+	d = r.Route("$ npm install\nadded 1423 packages in 38s\n\nok that did it, thanks!", router.Session{})
+	assert.Contains(t, d.Explain(), `own words: "ok that did it, thanks!" (the rest read as pasted material)`)
 }
 
 // The calibration table acts as a prior among the candidates, and the

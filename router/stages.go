@@ -1,6 +1,8 @@
 package router
 
 import (
+	"strings"
+
 	"github.com/skillroute/skillroute/bm25"
 	sctx "github.com/skillroute/skillroute/context"
 	"github.com/skillroute/skillroute/disambig"
@@ -90,6 +92,9 @@ func normalise(_ *Router, st *route) {
 // skills by their catalog names.
 func classifyTurn(r *Router, st *route) {
 	st.turn = sctx.Classify(st.own())
+	if r.Explain && st.own().Lower != st.text.Lower {
+		st.decision.Own = strings.Join(strings.Fields(st.own().Raw), " ")
+	}
 	if st.turn == sctx.Closing && sctx.Failure(pastedPart(st.text, st.own())) {
 		st.turn = sctx.NewRequest // thanks, in advance, for help with the pasted failure
 	}
