@@ -129,10 +129,11 @@ func Acknowledgement(text tokenize.Text) bool {
 }
 
 // failureZh and failureEn are what a program prints when something went
-// wrong: a thanks under such output asks for help with it.
+// wrong: a thanks under such output asks for help with it. "error" and
+// "exception" need no entry: any word that ends in them counts (Failure).
 var (
 	failureZh = []string{"错误", "失败", "异常", "报错"}
-	failureEn = []string{"error", "errors", "exception", "failed", "failure", "fatal", "panic", "traceback", "crash",
+	failureEn = []string{"errors", "failed", "failure", "fatal", "panic", "traceback", "crash",
 		"crashloopbackoff", "denied", "refused", "timed out", "timeout", "not found", "cannot", "unable", "killed", "oomkilled", "segmentation fault"}
 )
 

@@ -71,30 +71,29 @@ import (
 func quiet(r *Router, st *route) {
 	d := &st.decision
 	orphan := st.turn == sctx.Continuation && len(st.recent) == 0
-	own := st.text
+	if d.Skill == "" || d.Skill == st.remembered {
+		return // what the user taught for prompts like this one (remembered) is never silenced here
+	}
+	own, aboutPaste := st.text, false
 	if pasted(st.query) {
 		if !pastedLines(st.text, st.own()) || !sctx.Short(st.own()) {
 			return // a path in a sentence, or a paste the user explains: their own work
 		}
-		own = st.own() // a one-line question about pasted output
+		own, aboutPaste = st.own(), true // a one-line question about pasted output
 	}
-	if d.Skill == "" || d.Skill == st.remembered || clauses(own.Lower) >= situationClauses {
-		return // what the user taught for prompts like this one (remembered) is never silenced here
+	if clauses(own.Lower) >= situationClauses {
+		return
 	}
 	if category.Chat(own) {
 		d.Skill, d.Level, d.Chat = "", Low, true
 		return
 	}
-	cat := st.category()
-	if own.Lower != st.text.Lower {
-		cat = category.ClassifyText(own)
-	}
-	if d.Level == High || strongTie(r, d) || !orphan && cat != category.Question {
+	if d.Level == High || strongTie(r, d) || !orphan && !st.asks(own, aboutPaste) {
 		return
 	}
 	for i := range st.results {
 		if st.results[i].Name == d.Skill {
-			if specific(r, &st.results[i]) && (own.Lower == st.text.Lower || st.ownShare(&st.results[i]) >= ownShareMin) {
+			if specific(r, &st.results[i]) && (!aboutPaste || st.ownShare(&st.results[i]) >= ownShareMin) {
 				return
 			}
 			break
@@ -186,6 +185,16 @@ func (st *route) category() string {
 	return st.cat
 }
 
+// asks reports whether the user's words read as a question: the
+// prompt's category (worked out once), or that of their own words about a
+// paste.
+func (st *route) asks(own tokenize.Text, aboutPaste bool) bool {
+	if aboutPaste {
+		return category.ClassifyText(own) == category.Question
+	}
+	return st.category() == category.Question
+}
+
 // ownShareMin is the share of a skill's score that the user's own words
 // must carry for a match to count as theirs, next to pasted output: a
 // keyword met only in a pasted "git status" ("state", from "status") says
@@ -234,19 +243,4 @@ func pastedLines(text, own tokenize.Text) bool {
 		from = to + 1
 	}
 	return false
-}
-
-// pastedPart returns the prompt's pasted material: its lower-cased text
-// where its prose (own) is blanked, "" when nothing is.
-func pastedPart(text, own tokenize.Text) string {
-	if len(text.Lower) != len(own.Lower) || text.Lower == own.Lower {
-		return ""
-	}
-	b := []byte(text.Lower)
-	for i := range b {
-		if b[i] == own.Lower[i] && b[i] != '\n' {
-			b[i] = ' '
-		}
-	}
-	return string(b)
 }

@@ -308,6 +308,21 @@ func (st *route) own() tokenize.Text {
 	return *st.prose
 }
 
+// pastedPart returns the prompt's pasted material: its lower-cased text
+// where its prose (own) is blanked, "" when nothing is.
+func pastedPart(text, own tokenize.Text) string {
+	if len(text.Lower) != len(own.Lower) || text.Lower == own.Lower {
+		return ""
+	}
+	b := []byte(text.Lower)
+	for i := range b {
+		if b[i] == own.Lower[i] && b[i] != '\n' {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
 // decide turns the ranking into a decision: each listed candidate's
 // confidence against its nearest rival, the level of the first, and the
 // skill when the level allows one.

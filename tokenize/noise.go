@@ -73,7 +73,7 @@ func noiseSpans(raw string) []scope {
 	quoted := false // between two "---" lines: a document the user quotes
 	output := false // in a command's output: after a "$ " line (commandOutput)
 	closer := ""    // in a block opened by a line of "{" or "[": the line that closes it
-	last := lastParagraph(raw)
+	last := -1      // where the last paragraph starts, found once output meets a blank line
 	start := 0
 	for start <= len(raw) {
 		end := strings.IndexByte(raw[start:], '\n')
@@ -85,18 +85,21 @@ func noiseSpans(raw string) []scope {
 		line := raw[start:end]
 		trimmed := strings.TrimSpace(line)
 		if trimmed == "" && output {
+			if last < 0 {
+				last = lastParagraph(raw)
+			}
 			rest := raw[end:]
 			next := end + len(rest) - len(strings.TrimLeft(rest, " \t\r\n")) // where the next paragraph starts
 			output = commandOutput(raw[next:], next >= last)
 		}
 		switch {
-		case !fenced && closer == "" && trimmed == "---" && (quoted || ruledBelow(raw[end:])):
+		case !fenced && closer == "" && trimmed == "---" && (quoted || anyLine(raw[end:], isRule)):
 			quoted = !quoted
 			out = append(out, scope{start, end})
 		case quoted:
 			out = append(out, lineNoise(line, start)...)
 		case closer != "":
-			if strings.TrimRight(line, ",; \t\r") == closer {
+			if closes(line, closer) {
 				closer = ""
 			}
 			out = append(out, lineNoise(line, start)...)
@@ -135,22 +138,28 @@ func noiseSpans(raw string) []scope {
 func opens(line, rest string) string {
 	trimmed := strings.TrimSpace(line)
 	closer := line[:strings.Index(line, trimmed)] + map[string]string{"{": "}", "[": "]"}[trimmed]
-	for _, l := range strings.Split(rest, "\n") {
-		if strings.TrimRight(l, ",; \t\r") == closer {
-			return closer
-		}
+	if anyLine(rest, func(l string) bool { return closes(l, closer) }) {
+		return closer
 	}
 	return ""
 }
 
-// ruledBelow reports whether a line of "---" follows in rest: the rule
-// that closes a quoted document. A single rule is a heading's underline
-// or a separator, and quotes nothing.
-func ruledBelow(rest string) bool {
-	for _, line := range strings.Split(rest, "\n") {
-		if strings.TrimSpace(line) == "---" {
+// closes reports whether line closes a block whose closing line is
+// closer ("}" at the block's indentation, maybe followed by a comma).
+func closes(line, closer string) bool { return strings.TrimRight(line, ",; \t\r") == closer }
+
+// isRule reports a line of "---". A quoted document lies between two: a
+// single rule is a heading's underline or a separator, and quotes nothing.
+func isRule(line string) bool { return strings.TrimSpace(line) == "---" }
+
+// anyLine reports whether a line of text satisfies is.
+func anyLine(text string, is func(line string) bool) bool {
+	for text != "" {
+		line, rest, _ := strings.Cut(text, "\n")
+		if is(line) {
 			return true
 		}
+		text = rest
 	}
 	return false
 }
@@ -170,7 +179,7 @@ func lastParagraph(raw string) int {
 }
 
 // commandOutput reports whether a command's output goes on past a blank
-// line into the paragraph that follows (rest starts at the blank line):
+// line into the paragraph that follows (para, and the text after it):
 // npm and git print theirs in paragraphs ("added 1423 packages ...",
 // blank, "found 0 vulnerabilities"). A paragraph that holds Chinese, or a
 // line that ends as a sentence does, is the user's; so is the prompt's
@@ -186,12 +195,10 @@ func commandOutput(para string, isLast bool) bool {
 	if para == "" || hasHan(para) {
 		return false
 	}
-	for _, line := range strings.Split(para, "\n") {
-		if line = strings.TrimSpace(line); line != "" && strings.ContainsRune(".?!", rune(line[len(line)-1])) {
-			return false
-		}
-	}
-	return true
+	return !anyLine(para, func(line string) bool {
+		line = strings.TrimSpace(line)
+		return line != "" && strings.ContainsRune(".?!", rune(line[len(line)-1]))
+	})
 }
 
 // usersLine reports a line among a command's output that the user wrote:
