@@ -396,6 +396,13 @@ func readSources(cfg Config, fc *skills.FrontCache) (sources, error) {
 	if len(src.catalog.Skills) == 0 {
 		return src, emptyCatalog(cfg)
 	}
+	if cfg.Warn != nil {
+		for i := range src.catalog.Skills {
+			if r := src.catalog.Skills[i].Repaired; r != nil {
+				fmt.Fprintf(cfg.Warn, "warning: %v\n", r)
+			}
+		}
+	}
 	name, data := rules.SynonymsName, rules.Synonyms
 	if cfg.Synonyms != "" && cfg.Synonyms != Builtin {
 		if data, err = os.ReadFile(cfg.Synonyms); err != nil {

@@ -16,8 +16,6 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/skillroute/skillroute/store"
 )
 
@@ -107,15 +105,16 @@ type header struct {
 }
 
 // parse decodes a header, from the cache when it holds it, and returns
-// the key it is kept under.
-func (fc *FrontCache) parse(text []byte) (frontmatter, frontKey, error) {
+// the key it is kept under; repaired is unmarshalHeader's, for a header
+// parsed by this call (one from the cache was parsed as well as it could
+// be when it was kept).
+func (fc *FrontCache) parse(text []byte) (fm frontmatter, k frontKey, repaired, err error) {
 	if fc == nil {
-		var fm frontmatter
-		err := yaml.Unmarshal(text, &fm)
-		return fm, frontKey{}, err
+		repaired, err = unmarshalHeader(text, &fm)
+		return fm, frontKey{}, repaired, err
 	}
 	sum := sha256.Sum256(text)
-	k := frontKey(sum[:16])
+	k = frontKey(sum[:16])
 	h, ok := fc.loaded(k)
 	if !ok {
 		fc.mu.Lock()
@@ -124,19 +123,19 @@ func (fc *FrontCache) parse(text []byte) (frontmatter, frontKey, error) {
 	}
 	if !ok {
 		h.fm = new(frontmatter)
-		if err := yaml.Unmarshal(text, h.fm); err != nil {
-			return frontmatter{}, k, err
+		if repaired, err = unmarshalHeader(text, h.fm); err != nil {
+			return frontmatter{}, k, nil, err
 		}
 		fc.parsed.Add(1)
 	}
 	fc.keep(k, h)
 	if h.fm == nil {
-		fm, err := decodeHeader(h.raw)
-		return fm, k, err
+		fm, err = decodeHeader(h.raw)
+		return fm, k, nil, err
 	}
 	// The fields by value; the lists are shared with the cache, and no
 	// one writes them.
-	return *h.fm, k, nil
+	return *h.fm, k, repaired, nil
 }
 
 // keep keeps a header for the next load.

@@ -130,6 +130,10 @@ type Skill struct {
 	// router names it only for a prompt that names such a file, or in a
 	// session that has used it (router). Empty for any other skill.
 	Paths []string
+	// Repaired is set when YAML refused the header as written and it was
+	// read with its plain values quoted; nil otherwise, and for a skill
+	// made from a FrontCache.
+	Repaired *RepairedHeader
 
 	// A skill whose file a FrontCache knew unchanged (same size and
 	// modification time as when it was last read) is made from the cache
@@ -414,11 +418,15 @@ func parse(source, dirName string, data []byte, fc *FrontCache) (Skill, fileEntr
 	var e fileEntry
 	var fm frontmatter
 	if front {
-		if fm, e.header, err = fc.parse(header); err != nil {
+		var repaired error
+		if fm, e.header, repaired, err = fc.parse(header); err != nil {
 			if err := checkText(source, header); err != nil {
 				return sk, fileEntry{}, err // where the bytes YAML refused are
 			}
 			return sk, fileEntry{}, fmt.Errorf("%s:%w", source, shiftYAMLError(err, 1))
+		}
+		if repaired != nil {
+			sk.Repaired = &RepairedHeader{Source: source, Err: shiftYAMLError(repaired, 1)}
 		}
 		e.front = true
 	}

@@ -141,6 +141,12 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 			// Why a skill on disk is never named: the model cannot invoke it.
 			note("skills left out", fmt.Sprintf("%d the model cannot invoke, never routed to: %s", len(cat.LeftOut), strings.Join(cat.LeftOut, ", ")))
 		}
+		// Routed, but a stricter reader of YAML drops them.
+		for i := range cat.Skills {
+			if r := cat.Skills[i].Repaired; r != nil {
+				note("skill header", r.Error())
+			}
+		}
 	}
 	// A settings file that is not JSON: which plugins are enabled and
 	// which skills are kept from the model is not known from it.

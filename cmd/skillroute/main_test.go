@@ -512,6 +512,27 @@ func TestDoctorNamesSkillFilesLeftOut(t *testing.T) {
 	}
 }
 
+// A skill whose description holds an unquoted colon is routed, and doctor
+// names its header, on every run, as a note that fails nothing: the hook
+// reads it, a strict YAML reader would not.
+func TestDoctorNotesRepairedHeaders(t *testing.T) {
+	a := isolate(t)
+	dir := filepath.Join(a.places.Home, ".claude", "skills", "duck")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "SKILL.md"),
+		[]byte("---\nname: duck\ndescription: DuckDB for Python. Trigger on: SQL over Parquet files\n---\n"), 0o644))
+	for _, run := range []string{"first run, compiling", "second run, cached"} {
+		_, out, _ := runApp(t, a, "doctor")
+		assert.Contains(t, out, "ok   installed skills       1 skills", run)
+		assert.Regexp(t, `skill header +\S+/duck/SKILL.md:3: mapping values are not allowed`, out, run)
+		assert.NotContains(t, out, "FAIL skill header", run)
+		assert.NotContains(t, out, "skill files", run)
+	}
+	code, out, _ := runApp(t, a, "route", "query parquet files with sql")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "duck ", "the skill routes")
+}
+
 // doctor says when Claude Code's skill listing is over its budget, when
 // skillroute is installed twice, and when the plugin cannot build its
 // router for want of Go.
