@@ -70,6 +70,14 @@ func TestTokenizeTerms(t *testing.T) {
 			exclude: []string{"有没有"},
 		},
 		{
+			// 到底 and 究竟 ("on earth") stress a question: the dictionary's
+			// "end, last" sent "到底有啥区别" to a skill whose body says "last".
+			name:    "emphatic adverbs are fillers",
+			prompt:  "到底有啥区别，究竟怎么回事",
+			want:    []string{"区别"},
+			exclude: []string{"到底", "究竟"},
+		},
+		{
 			name:    "english words are lower-cased and stemmed",
 			prompt:  "Crawling Pages",
 			want:    []string{"crawl", "page", "crawl page"},

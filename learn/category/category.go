@@ -105,7 +105,7 @@ var cues = []cueSet{
 var questionCues = cueSet{Question,
 	[]string{"what", "why", "how", "which", "when should", "when do", "when does", "when is", "when are", "when can", "when will", "when would", "explain*", "difference", "should i", "should we", "should you", "is there", "can i", "one-liner", "oneliner", "regex", "regexp",
 		"do you think", "what do you prefer", "would you prefer"},
-	[]string{"什么", "为什么", "怎么", "如何", "吗", "哪个", "哪些", "区别", "解释", "是否", "？", "一行命令", "正则", "你觉得", "你认为"}}
+	[]string{"什么", "啥", "为什么", "怎么", "如何", "吗", "哪个", "哪些", "区别", "解释", "是否", "？", "一行命令", "正则", "你觉得", "你认为"}}
 
 // Classify returns the task category of a prompt, deterministically, from
 // cue words in English and Chinese: the category with the most distinct

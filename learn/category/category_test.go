@@ -70,6 +70,7 @@ func TestClassify(t *testing.T) {
 		{"帮我实现一个登录功能", category.Implement},
 		{"什么是微服务？", category.Question},
 		{"Redis 和 Memcached 有什么区别", category.Question},
+		{"GIL 是啥", category.Question}, // 啥, the spoken 什么
 		{"匹配手机号的正则", category.Question},
 		{"你觉得写代码用 Mac 还是 ThinkPad 好", category.Question},
 		{"你好", category.Other},
