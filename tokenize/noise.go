@@ -9,8 +9,9 @@ import (
 
 // Pasted material: a stack trace, a log excerpt, a URL, a file path, a
 // block of code, a command's output (the lines after its "$" line, a
-// table of aligned columns, CSV rows, a JSON block), a document quoted
-// between two "---" lines (meeting notes, a draft, a spec). Its words were written by a machine or for one ("found",
+// table of aligned columns, CSV rows, a JSON block), a YAML block (a
+// values file, a workflow), a document quoted between two "---" lines
+// (meeting notes, a draft, a spec). Its words were written by a machine or for one ("found",
 // "available", "session", "src", "user"), and left to vote they pull a
 // prompt towards whichever skill's text uses the most common words. The
 // informative parts of it are what names a thing: an exception's name, a
@@ -74,6 +75,7 @@ func noiseSpans(raw string) []scope {
 	output := false // in a command's output: after a "$ " line (commandOutput)
 	closer := ""    // in a block opened by a line of "{" or "[": the line that closes it
 	last := -1      // where the last paragraph starts, found once output meets a blank line
+	yamlEnd := 0    // where the YAML block the line is in ends (yamlBlock)
 	start := 0
 	for start <= len(raw) {
 		end := strings.IndexByte(raw[start:], '\n')
@@ -84,6 +86,9 @@ func noiseSpans(raw string) []scope {
 		}
 		line := raw[start:end]
 		trimmed := strings.TrimSpace(line)
+		if !fenced && closer == "" && !quoted && start >= yamlEnd && strings.IndexByte(trimmed, ':') > 0 {
+			yamlEnd = start + yamlBlock(raw[start:])
+		}
 		if trimmed == "" && output {
 			if last < 0 {
 				last = lastParagraph(raw)
@@ -102,6 +107,8 @@ func noiseSpans(raw string) []scope {
 			if closes(line, closer) {
 				closer = ""
 			}
+			out = append(out, lineNoise(line, start)...)
+		case start < yamlEnd:
 			out = append(out, lineNoise(line, start)...)
 		case !fenced && (trimmed == "{" || trimmed == "["):
 			if closer = opens(line, raw[end:]); closer != "" {
@@ -142,6 +149,61 @@ func opens(line, rest string) string {
 		return closer
 	}
 	return ""
+}
+
+// yamlKeyRE is a line of a YAML mapping: a key, maybe as a list item,
+// and a colon that ends the line or a space follows.
+var yamlKeyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:- )?[\w./-]+:(?:\s|$)`) })
+
+// Pasted YAML (a Helm values file, a workflow, a manifest) is the lines
+// from a key line up to a blank line or a line that is none of YAML's:
+// key lines, comments, indented list items. It must hold minYAMLKeys
+// keys or more, one of them opening a nested block (a key with no value
+// and an indented line under it): "Expected: 200\nActual: 500\nNote:
+// flaky" is the user's own lines, and has no nesting.
+const minYAMLKeys = 3
+
+// yamlBlock returns the length of the YAML block text starts with, 0 when
+// it starts none.
+func yamlBlock(text string) int {
+	keys, nested, n := 0, false, 0
+	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
+	opener := -1 // the indentation of the last key with no value, -1 after another line
+	for rest := text; rest != ""; {
+		line, after, more := strings.Cut(rest, "\n")
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" {
+			break
+		}
+		switch {
+		case yamlKeyRE().MatchString(line):
+			keys++
+			if opener >= 0 && indent(line) > opener {
+				nested = true
+			}
+			opener = -1
+			if strings.HasSuffix(trimmed, ":") {
+				opener = indent(line)
+			}
+		case strings.HasPrefix(trimmed, "#"), strings.HasPrefix(trimmed, "- ") && indent(line) > 0:
+			if opener >= 0 && indent(line) > opener {
+				nested = true
+			}
+			opener = -1
+		default:
+			rest = ""
+			continue
+		}
+		n += len(line)
+		if more {
+			n++
+		}
+		rest = after
+	}
+	if keys < minYAMLKeys || !nested {
+		return 0
+	}
+	return n
 }
 
 // closes reports whether line closes a block whose closing line is

@@ -145,6 +145,10 @@ func TestProseBlanksProgramOutput(t *testing.T) {
 		{"one rule quotes nothing", "Notes\n---\nJenkins deploys nightly", "notes --- jenkins deploys nightly"},
 		{"prose with two spaces is no table", "Our API is slow.  The p99 is 3s.", "our api is slow. the p99 is 3s."},
 		{"nor with two spaces after every sentence", "Checkout is slow.  It takes 4s.  Profile it, please.", "checkout is slow. it takes 4s. profile it, please."},
+		{"a YAML block, its keys nested; a file's name stays", "values.yaml:\n\nimage:\n  repository: registry.example.com/api\n  tag: 1.4.0   # 由 CI 覆盖\nworker:\n  replicas: 2\n\n怎么改 tag 才能保留注释", "values.yaml: api 怎么改 tag 才能保留注释"},
+		{"a workflow, the question right under it", "on:\n  push:\n    branches: [main]\njobs:\n  test:\n    runs-on: ubuntu-latest\nwhy does this never run on PRs?", "why does this never run on prs?"},
+		{"key lines with no nesting are the user's", "Expected: 200\nActual: 500\nNote: only on CI", "expected: 200 actual: 500 note: only on ci"},
+		{"so is a list of theirs", "Steps:\n- build: ok\n- test: fails\nwhy?", "steps: - build: ok - test: fails why?"},
 	} {
 		assert.Equal(t, tt.want, words(tt.prompt), tt.name)
 	}
@@ -160,6 +164,7 @@ func FuzzProse(f *testing.F) {
 		"a,b,c\n1,2,3\nsum?",
 		"TypeError: x is undefined at /src/app.js:3:5",
 		"```go\nfunc main() {}\n```\nwhy?",
+		"image:\n  tag: 1.4.0 # ci\n  - a\nworker:\n  x: 1\n\nhow?",
 		"",
 	} {
 		f.Add(s)
