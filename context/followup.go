@@ -80,6 +80,16 @@ var (
 	thanksEn = []string{"thanks", "thank you", "thx", "ty", "cheers", "appreciate it"}
 )
 
+// successZh and successEn report that the work went well ("all green
+// now", "跑通了"): with thanks, and no question or continuation, the
+// turn closes wherever the thanks stands. Without thanks, a report may
+// go on to ask something ("it works now. can we cache it?").
+var (
+	successZh = []string{"跑通", "成功了", "通过了", "正常了", "好使了", "能用了", "修好了", "搞定了", "解决了", "可以了", "没问题了"}
+	successEn = []string{"works", "worked", "working", "green", "passes", "passed", "passing", "fixed", "solved", "resolved",
+		"did it", "did the trick", "sorted", "all good"}
+)
+
 // pauseZh and pauseEn announce a break ("我先去吃个饭，回来继续", "sorry,
 // got pulled into a meeting", "brb"): nothing is asked now, so the turn is
 // a closing even when it says the work will go on ("回来继续" holds 继续);
@@ -184,8 +194,12 @@ func Classify(text tokenize.Text) Turn {
 		return Closing
 	}
 	done := containsAny(p, doneZh) || containsWord(p, doneEn)
-	if done && (closes || containsAny(p, thanksZh) || containsWord(p, thanksEn)) {
+	thanked := containsAny(p, thanksZh) || containsWord(p, thanksEn)
+	if done && (closes || thanked) {
 		return Closing
+	}
+	if thanked && !continues && !strings.ContainsAny(p, "?？") && (containsAny(p, successZh) || containsWord(p, successEn)) {
+		return Closing // "all green now, thanks a lot!": a report of success, and thanks
 	}
 	if continues {
 		return Continuation

@@ -52,6 +52,13 @@ func TestClassify(t *testing.T) {
 		{"好的，其他不用了，谢谢", sctx.Closing},
 		{"ok that's all, thanks again", sctx.Closing},
 		{"that’s all, we’re done", sctx.Closing},
+		// A report of success with thanks closes, wherever the thanks
+		// stands; with a question or a continuation it does not.
+		{"all green now, thanks a lot!", sctx.Closing},
+		{"终于跑通了，谢谢", sctx.Closing},
+		{"it works now, thanks. can we cache it too?", sctx.Continuation},
+		{"the fix worked, thanks! why did it fail before?", sctx.NewRequest},
+		{"please fix the flaky test, thanks", sctx.NewRequest},
 		{"我先去吃个饭，回来继续", sctx.Closing},
 		{"sorry, got pulled into a meeting", sctx.Closing},
 		{"brb", sctx.Closing},

@@ -69,6 +69,9 @@ func TestRouteAbstainsAndCloses(t *testing.T) {
 	for _, prompt := range []string{
 		"$ npm install\nadded 1423 packages, and audited 1424 packages in 38s\n\nfound 0 vulnerabilities\n\nok that did it, thanks!",
 		"$ docker ps\nCONTAINER ID   IMAGE        STATUS\na3f9c21e88b1   nginx:1.25   Up 2 hours\n\n好了，都起来了，谢谢！",
+		// A report of success ends in thanks: pytest, the pasted command,
+		// names the test skill, which the user asks nothing of.
+		"```\n$ pytest -q\n........................................  [100%]\n40 passed in 2.31s\n```\nall green now, thanks a lot!",
 	} {
 		d = r.Route(prompt, router.Session{})
 		assert.Empty(t, d.Skill, prompt)
