@@ -704,6 +704,32 @@ func TestDerivedWeightsLearnedFromCatalog(t *testing.T) {
 	assert.Equal(t, index.FieldCore, f)
 }
 
+// A skill named for a word developers ask with ("explain") takes it as no
+// strong keyword however few skills use it: developers' questions use it
+// (the generic text, genericWeight), so "explain what a closure is" names
+// nothing of the skill. Its rate here, 2 uses in 300 words, is a published
+// explain skill's (22 in 1,456).
+func TestDerivedQuestionWordIsNoStrongKeyword(t *testing.T) {
+	var body strings.Builder
+	for i := range 288 {
+		fmt.Fprintf(&body, "zq%c%c ", 'a'+i%26, 'a'+i/26%26)
+	}
+	body.WriteString("explain")
+	cat := catalog(
+		skills.Skill{Name: "explain", Description: "Explain why a piece of code is structured the way it is.", Body: body.String()},
+		skills.Skill{Name: "release-notes", Description: "Changelogs from merged pull requests.", Body: "semver, changelog"},
+		skills.Skill{Name: "load-testing", Description: "Load tests with k6.", Body: "virtual users, thresholds"},
+	)
+	ix := index.Compile(cat, nil, index.Options{})
+	for _, c := range []struct {
+		word   string
+		strong bool
+	}{{"explain", false}, {"structured", true}} {
+		p := postings(t, ix, tokenize.Normalize(c.word))["explain"]
+		assert.Equal(t, c.strong, p[index.FieldCore].Weight > 0 || p[index.FieldStrong].Weight > 0, "%q strong or core", c.word)
+	}
+}
+
 // TestGenericPrompts protects the embedded generic text: English and
 // Chinese, comments left out.
 func TestGenericPrompts(t *testing.T) {
