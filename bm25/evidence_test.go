@@ -222,6 +222,31 @@ func TestNameMatchWins(t *testing.T) {
 	assert.Equal(t, names(rs[:1]), names(bm25.TopKPruned(ix, q, nil, 1, nil)[:1]))
 }
 
+// TestVersionedNameWins: a skill named for one release of a tool
+// ("pandas-3-0-3") is named by the tool's name, × NameBoost, as a skill
+// named "pandas" is. Without it the DuckDB skill, whose text mentions
+// pandas more often, took "pandas 3 broke this" from it.
+func TestVersionedNameWins(t *testing.T) {
+	list := []skills.Skill{
+		{Name: "pandas-3-0-3", Description: "pandas 3.0.3 reference: DataFrame indexing, copy-on-write, groupby, resample.",
+			Body: "Selecting with loc and iloc. Copy-on-write is the default. Chained assignment no longer writes through."},
+		{Name: "duckdb-python-1-5-4", Description: "DuckDB Python client: SQL over Parquet, CSV and pandas DataFrames.",
+			Body: strings.Repeat("Query a pandas DataFrame with SQL; return results as pandas. ", 3)},
+	}
+	for _, name := range []string{"jq-1-8-2", "yq-4-53-3", "ruff-0-15-18", "uv-0-11-23"} {
+		list = append(list, skills.Skill{Name: name, Description: name + " reference", Body: "flags, options and examples."})
+	}
+	ix := compile(t, nil, list...)
+	rs := bm25.Score(ix, query(ix, "after upgrading pandas this chained assignment does nothing"))
+	require.NotEmpty(t, rs)
+	assert.Equal(t, "pandas-3-0-3", rs[0].Name, "%v", names(rs))
+	named := false
+	for _, m := range rs[0].Matches {
+		named = named || m.Named
+	}
+	assert.True(t, named, "pandas names pandas-3-0-3")
+}
+
 // TestSpelledNameWins: a prompt that spells a skill's name in words ("use
 // test-driven development", with or without the hyphen) names that skill,
 // as a one-word name does: the matches cut from those words score ×
