@@ -24,6 +24,6 @@ func ExampleHandler_Handle() {
 	res = h.Handle(context.Background(), []byte(`{"session_id":"abc","hook_event_name":"UserPromptSubmit","prompt":"thanks!"}`))
 	fmt.Printf("%q (%s)\n", res.Output, res.Reason)
 	// Output:
-	// {"hookSpecificOutput":{"additionalContext":"skillroute: the skill \"git-operation-master\" matches this request (confidence 0.80; \"rebase\", \"git\", \"冲突\", rule git-ops).","hookEventName":"UserPromptSubmit"}}
+	// {"hookSpecificOutput":{"additionalContext":"skillroute: the skill \"git-operation-master\" matches this request (confidence 0.81; \"rebase\", \"git\", \"冲突\", rule git-ops).","hookEventName":"UserPromptSubmit"}}
 	// "" (closing turn: no skill needed)
 }
