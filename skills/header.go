@@ -6,6 +6,7 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -53,8 +54,10 @@ func unmarshalHeader(text []byte, fm *frontmatter) (repaired, err error) {
 // likely a mistake of indentation, which quoting would hide.
 var proseKeys = map[string]bool{"description": true, "when_to_use": true, "triggers": true, "situations": true}
 
-// topKey is a top-level "key: value" line of a header.
-var topKey = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+(\S.*)$`)
+// topKey is a top-level "key: value" line of a header. Compiled on first
+// use: only a header YAML refuses needs it, and a hook process that
+// compiled it at start paid for it on every prompt.
+var topKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*):[ \t]+(\S.*)$`) })
 
 // quotePlainValues rewrites each top-level prose field whose value is a
 // plain (unquoted) scalar holding ": " — which YAML takes for a nested mapping —
@@ -67,7 +70,7 @@ func quotePlainValues(text []byte) (out []byte, ok bool) {
 	lines := strings.Split(string(text), "\n")
 	var b bytes.Buffer
 	for i := 0; i < len(lines); i++ {
-		m := topKey.FindStringSubmatch(lines[i])
+		m := topKey().FindStringSubmatch(lines[i])
 		if m == nil || !proseKeys[m[1]] || strings.ContainsRune(`"'|>[{&*!%@#`+"`", rune(m[2][0])) {
 			b.WriteString(lines[i])
 			b.WriteByte('\n')

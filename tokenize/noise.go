@@ -11,11 +11,12 @@ import (
 // block of code, a command's output (the lines after its "$" line, a
 // table of aligned columns, CSV rows, a JSON block), a YAML block (a
 // values file, a workflow), a document quoted between two "---" lines
-// (meeting notes, a draft, a spec). Its words were written by a machine or for one ("found",
-// "available", "session", "src", "user"), and left to vote they pull a
-// prompt towards whichever skill's text uses the most common words. The
-// informative parts of it are what names a thing: an exception's name, a
-// file's name and extension (.pdf, conftest.py, Dockerfile), a tool's name.
+// (meeting notes, a draft, a spec). Its words were written by a machine
+// or for one ("found", "available", "session", "src", "user"), and left
+// to vote they pull a prompt towards whichever skill's text uses the most
+// common words. The informative parts of it are what names a thing: an
+// exception's name, a file's name and extension (.pdf, conftest.py,
+// Dockerfile), a tool's name.
 //
 // So the tokenizer marks the terms that start inside pasted material as
 // Noise, and the scorer lets a noise term meet only keywords (what an
@@ -76,6 +77,7 @@ func noiseSpans(raw string) []scope {
 	closer := ""    // in a block opened by a line of "{" or "[": the line that closes it
 	last := -1      // where the last paragraph starts, found once output meets a blank line
 	yamlEnd := 0    // where the YAML block the line is in ends (yamlBlock)
+	yamlSeen := 0   // where the last run of YAML-shaped lines read ends, block or not
 	start := 0
 	for start <= len(raw) {
 		end := strings.IndexByte(raw[start:], '\n')
@@ -86,8 +88,13 @@ func noiseSpans(raw string) []scope {
 		}
 		line := raw[start:end]
 		trimmed := strings.TrimSpace(line)
-		if !fenced && closer == "" && !quoted && start >= yamlEnd && strings.IndexByte(trimmed, ':') > 0 {
-			yamlEnd = start + yamlBlock(raw[start:])
+		if !fenced && closer == "" && !quoted && start >= yamlSeen && strings.IndexByte(trimmed, ':') > 0 {
+			// A run is read once: its later lines start no new run.
+			n, block := yamlBlock(raw[start:])
+			yamlSeen = start + max(n, 1)
+			if block {
+				yamlEnd = start + n
+			}
 		}
 		if trimmed == "" && output {
 			if last < 0 {
@@ -163,10 +170,10 @@ var yamlKeyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // flaky" is the user's own lines, and has no nesting.
 const minYAMLKeys = 3
 
-// yamlBlock returns the length of the YAML block text starts with, 0 when
-// it starts none.
-func yamlBlock(text string) int {
-	keys, nested, n := 0, false, 0
+// yamlBlock returns the length of the run of YAML-shaped lines text
+// starts with, and whether it is a YAML block.
+func yamlBlock(text string) (n int, block bool) {
+	keys, nested := 0, false
 	indent := func(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
 	opener := -1 // the indentation of the last key with no value, -1 after another line
 	for rest := text; rest != ""; {
@@ -200,10 +207,7 @@ func yamlBlock(text string) int {
 		}
 		rest = after
 	}
-	if keys < minYAMLKeys || !nested {
-		return 0
-	}
-	return n
+	return n, keys >= minYAMLKeys && nested
 }
 
 // closes reports whether line closes a block whose closing line is

@@ -1,6 +1,7 @@
 package tokenize_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -179,4 +180,19 @@ func FuzzProse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkProseKeyLines reads a paste of 2,000 "key: value" lines with
+// no nesting: a run of YAML-shaped lines is read once (yamlSeen), where
+// reading it again from each line was quadratic in its length.
+func BenchmarkProseKeyLines(b *testing.B) {
+	var sb strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&sb, "field%d: value %d\n", i, i)
+	}
+	sb.WriteString("which of these fields is unused?")
+	prompt := sb.String()
+	for b.Loop() {
+		tokenize.NewText(prompt).Prose()
+	}
 }
