@@ -70,36 +70,37 @@ func quotePlainValues(text []byte) (out []byte, ok bool) {
 	lines := strings.Split(string(text), "\n")
 	var b bytes.Buffer
 	for i := 0; i < len(lines); i++ {
-		m := topKey().FindStringSubmatch(lines[i])
-		if m == nil || !proseKeys[m[1]] || strings.ContainsRune(`"'|>[{&*!%@#`+"`", rune(m[2][0])) {
-			b.WriteString(lines[i])
-			b.WriteByte('\n')
-			continue
-		}
-		// The value's continuation lines: indented or blank, up to the
-		// next line at the margin; trailing blank lines are not its own.
-		end := i + 1
-		for j := i + 1; j < len(lines); j++ {
-			if l := lines[j]; l != "" && l[0] != ' ' && l[0] != '\t' {
-				break
-			} else if strings.TrimSpace(l) != "" {
-				end = j + 1
+		if m := topKey().FindStringSubmatch(lines[i]); m != nil && proseKeys[m[1]] && !strings.ContainsRune(`"'|>[{&*!%@#`+"`", rune(m[2][0])) {
+			end := valueEnd(lines, i)
+			if value := fold(m[2], lines[i+1:end]); strings.Contains(value, ": ") || strings.HasSuffix(value, ":") {
+				q, _ := json.Marshal(value) // JSON's string syntax is YAML's double-quoted scalar
+				b.WriteString(m[1] + ": ")
+				b.Write(q)
+				b.WriteByte('\n')
+				ok = true
+				i = end - 1
+				continue
 			}
 		}
-		value := fold(m[2], lines[i+1:end])
-		if !strings.Contains(value, ": ") && !strings.HasSuffix(value, ":") {
-			b.WriteString(lines[i])
-			b.WriteByte('\n')
-			continue
-		}
-		q, _ := json.Marshal(value) // JSON's string syntax is YAML's double-quoted scalar
-		b.WriteString(m[1] + ": ")
-		b.Write(q)
+		b.WriteString(lines[i])
 		b.WriteByte('\n')
-		ok = true
-		i = end - 1
 	}
 	return b.Bytes(), ok
+}
+
+// valueEnd returns where the value of the key on line i ends: its
+// continuation lines are indented or blank, up to the next line at the
+// margin, and trailing blank lines are not its own.
+func valueEnd(lines []string, i int) int {
+	end := i + 1
+	for j := i + 1; j < len(lines); j++ {
+		if l := lines[j]; l != "" && l[0] != ' ' && l[0] != '\t' {
+			break
+		} else if strings.TrimSpace(l) != "" {
+			end = j + 1
+		}
+	}
+	return end
 }
 
 // fold joins a plain scalar's first line and its continuation lines as

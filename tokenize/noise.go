@@ -179,27 +179,17 @@ func yamlBlock(text string) (n int, block bool) {
 	for rest := text; rest != ""; {
 		line, after, more := strings.Cut(rest, "\n")
 		trimmed := strings.TrimSpace(line)
-		if trimmed == "" {
-			break
+		key := yamlKeyRE().MatchString(line)
+		if trimmed == "" || !key && !strings.HasPrefix(trimmed, "#") && !(strings.HasPrefix(trimmed, "- ") && indent(line) > 0) {
+			break // a blank line, or one that is none of YAML's
 		}
-		switch {
-		case yamlKeyRE().MatchString(line):
+		nested = nested || opener >= 0 && indent(line) > opener
+		opener = -1
+		if key {
 			keys++
-			if opener >= 0 && indent(line) > opener {
-				nested = true
-			}
-			opener = -1
 			if strings.HasSuffix(trimmed, ":") {
 				opener = indent(line)
 			}
-		case strings.HasPrefix(trimmed, "#"), strings.HasPrefix(trimmed, "- ") && indent(line) > 0:
-			if opener >= 0 && indent(line) > opener {
-				nested = true
-			}
-			opener = -1
-		default:
-			rest = ""
-			continue
 		}
 		n += len(line)
 		if more {
