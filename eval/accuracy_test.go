@@ -176,6 +176,13 @@ func TestFreshPromptsAccuracy(t *testing.T) {
 // throughout; no-skill prompts silent 0 -> 35 -> 20 -> 15 % and 5 -> 40
 // -> 25 -> 25 %; HIGH precision 88.3 -> 93.0 % and 91.7 -> 93.2 %, its
 // misses no-skill prompts read HIGH.
+//
+// Session 20 widened the near tie kept from HIGH (router.TieMargin, 0.1
+// -> 0.2, chosen on the training and dev sets' hash halves) and measured
+// these sets once more: no top-1 or none prompt moved; HIGH precision
+// fresh4 96.1 -> 97.6 % (124 HIGH), real-fresh3 98.4 -> 100 % (59),
+// noisy2 93.1 -> 94.7 % (57), real-noisy 93.2 -> 94.7 % (57), the noisy
+// sets' misses still no-skill prompts; paraphrase.jsonl 91.4 -> 96.5 %.
 func TestHeldOutPromptsAccuracy(t *testing.T) {
 	checkBounds(t, []bound{
 		{"testdata/fresh2.jsonl", loader.Builtin, 0.92, 0.70, 0.95},
@@ -183,11 +190,11 @@ func TestHeldOutPromptsAccuracy(t *testing.T) {
 		{"testdata/fresh3.jsonl", loader.Builtin, 0.93, 0.8, 0.95},
 		{"testdata/real-fresh2.jsonl", shared + "eval/real-dev/skills", 0.84, 0.8, 0.95},
 		{"testdata/noisy.jsonl", loader.Builtin, 0.92, 0, 0.95},
-		{"testdata/paraphrase.jsonl", loader.Builtin, 0.78, 0, 0.90},
+		{"testdata/paraphrase.jsonl", loader.Builtin, 0.78, 0, 0.95},
 		{"testdata/fresh4.jsonl", loader.Builtin, 0.875, 0.64, 0.95},
 		{"testdata/real-fresh3.jsonl", shared + "eval/real-dev/skills", 0.8, 0.88, 0.97},
-		{"testdata/noisy2.jsonl", loader.Builtin, 0.91, 0.1, 0.91},
-		{"testdata/real-noisy.jsonl", shared + "eval/real-dev/skills", 0.95, 0.2, 0.91},
+		{"testdata/noisy2.jsonl", loader.Builtin, 0.91, 0.1, 0.93},
+		{"testdata/real-noisy.jsonl", shared + "eval/real-dev/skills", 0.95, 0.2, 0.93},
 	})
 }
 
@@ -225,9 +232,10 @@ func checkBounds(t *testing.T, sets []bound) {
 // the built-in set 264 with session 17's situations, which were not
 // written from it). They are held at what they reach, so that no later
 // change loses that vocabulary unnoticed. Their HIGH precision (93.4 %
-// and 94.0 %) sits under the held-out sets': they hold many prompts that
+// and 95.1 %) sat under the held-out sets': they hold many prompts that
 // name one skill's technology and ask for another's work, a kind the
-// held-out sets have fewer of.
+// held-out sets have fewer of. A near tie of 20 % kept from HIGH
+// (router.TieMargin) took them to 96.8 % and 96.2 %.
 //
 // testdata/train-none.jsonl (100 prompts that need no skill: concepts,
 // one-liners, opinions, small talk, facts about a named tool), written in
@@ -254,7 +262,7 @@ func checkBounds(t *testing.T, sets []bound) {
 // its skill prompts read 96 % before and after.
 func TestTrainingSetsAccuracy(t *testing.T) {
 	checkBounds(t, []bound{
-		{"testdata/train-builtin.jsonl", loader.Builtin, 0.87, 0, 0.92},
+		{"testdata/train-builtin.jsonl", loader.Builtin, 0.87, 0, 0.95},
 		{"testdata/train-real.jsonl", shared + "eval/real-dev/skills", 0.83, 0, 0.92},
 		{"testdata/train-none.jsonl", loader.Builtin, 0, 0.58, 0},
 		{"testdata/train-noisy.jsonl", loader.Builtin, 0.91, 0, 0.95},

@@ -22,10 +22,10 @@ import (
 // memory's.
 const (
 	// PinMargin is how far above the best other candidate a pinned skill
-	// is put: enough that it is no near tie (a margin of 0.13 of its
+	// is put: enough that it is no near tie (a margin of 0.23 of its
 	// score, past TieMargin: the user's word reads as sure), not so far
 	// that the runner-up's name is dropped from the candidates.
-	PinMargin = 0.15
+	PinMargin = 0.3
 	// PinFloor is the least score a pinned skill gets, so that the user's
 	// word reads as sure (confidence 0.75, HIGH) even when nothing else
 	// matched the prompt: two clear keyword hits' worth (2 × ScoreScale).
