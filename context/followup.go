@@ -85,7 +85,7 @@ var (
 // turn closes wherever the thanks stands. Without thanks, a report may
 // go on to ask something ("it works now. can we cache it?").
 var (
-	successZh = []string{"跑通", "成功了", "通过了", "正常了", "好使了", "能用了", "修好了", "搞定了", "解决了", "可以了", "没问题了"}
+	successZh = []string{"跑通", "绿了", "成功了", "通过了", "正常了", "好使了", "能用了", "修好了", "搞定了", "解决了", "可以了", "没问题了"}
 	successEn = []string{"works", "worked", "working", "green", "passes", "passed", "passing", "fixed", "solved", "resolved",
 		"did it", "did the trick", "sorted", "all good"}
 )

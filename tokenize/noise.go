@@ -31,11 +31,12 @@ import (
 
 // noiseLineRE finds lines that a program wrote: stack frames, pytest's "E"
 // and ">" lines, shell prompts, log lines with a level or a timestamp,
-// diff headers, compiler positions ("main.go:12:5"). Read on the prompt
-// as written, since a log level is upper case ("ERROR", not "error
-// handling").
+// diff headers, compiler positions ("main.go:12:5"), a test runner's or a
+// CI's result lines ("✓ renders the header (5 ms)", "✗ lint", "PASS
+// src/app.test.js"). Read on the prompt as written, since a log level is
+// upper case ("ERROR", not "error handling").
 var noiseLineRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*(?:at\s+\S+[\s(]|at\s+\S+:\d+|File\s+"|Traceback|E\s{2,}|>\s|\$\s|npm\s+(?:ERR!|WARN)|\[?(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|FATAL|TRACE|CRITICAL|PANIC)\]?[\s:\]]|\d{4}-\d{2}-\d{2}[ T]\d|\d{2}:\d{2}:\d{2}|@@ |\+\+\+ |--- |[\w./-]+\.\w+:\d+)`)
+	return regexp.MustCompile(`^\s*(?:at\s+\S+[\s(]|at\s+\S+:\d+|File\s+"|Traceback|E\s{2,}|>\s|\$\s|npm\s+(?:ERR!|WARN)|\[?(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|FATAL|TRACE|CRITICAL|PANIC)\]?[\s:\]]|\d{4}-\d{2}-\d{2}[ T]\d|\d{2}:\d{2}:\d{2}|@@ |\+\+\+ |--- |[\w./-]+\.\w+:\d+|[✓✔✗✘✕×]\s|(?:PASS|FAIL)\s+\S+\.\w+)`)
 })
 
 // exceptionRE finds an exception name followed by its message

@@ -46,6 +46,8 @@ func TestNoiseMarksPastedMaterial(t *testing.T) {
 		{"a fenced block", "review this please:\n```\nconst user = await db.users.find(id)\n```", []string{"const", "user", "await", "find"}, []string{"review"}},
 		{"a fence's language names what was pasted", "review this please:\n```diff title=patch\n- const user = await db.users.find(id)\n```",
 			[]string{"const", "user", "await", "find", "titl", "patch"}, []string{"review", "diff"}},
+		{"a test runner's and a CI's result lines", "ci passes locally, not here\n✓ renders the header (5 ms)\n✗ build-image (2m 12s)\nPASS src/cart.test.js",
+			[]string{"render", "header", "build", "imag", "src"}, []string{"ci", "pass", "local", "cart"}},
 		{"an exception message inline", "my script dies with ValueError: invalid literal for int() with base 10",
 			[]string{"invalid", "liter", "int", "base"}, []string{"valueerror", "script", "die"}},
 	}
