@@ -52,10 +52,10 @@ var (
 		"go ahead", "proceed", "do it", "do that", "yes please"}
 	closingZh = []string{"谢谢", "谢了", "谢啦", "多谢", "感谢", "辛苦", "搞定", "好的", "好了", "就这样", "先这样", "到这", "先到这",
 		"可以了", "没问题", "不用了", "嗯", "对", "好，", "好,", "好。", "好！", "好 ", "行，", "行了", "ok，",
-		"算了", "解决了", "没事了"}
+		"算了", "解决了", "没事了", "哈哈"}
 	closingEn = []string{"ok", "okay", "thanks", "thank you", "thx", "ty", "cheers", "appreciate it", "great", "perfect", "nice",
 		"cool", "done", "that's all", "thats all", "that's everything", "that is everything", "all good", "lol", "bye", "see you",
-		"sounds good", "go ahead", "lgtm", "looks good to me", "looks great to me", "looks good", "looks great",
+		"sounds good", "go ahead", "haha", "lgtm", "looks good to me", "looks great to me", "looks good", "looks great",
 		"never mind", "nevermind", "nvm", "forget it", "figured it out", "got it", "solved it", "it works now", "works now"}
 )
 
@@ -190,7 +190,7 @@ func Classify(text tokenize.Text) Turn {
 	}
 	continues := containsAny(p, continuationZh) || containsWord(p, continuationEn)
 	closes := p == "好" || p == "行" || openingCue(p) > 0 || containsAny(p, withdrawnZh) || containsWord(p, withdrawnEn)
-	if !continues && closes && !nextStep(rest) {
+	if !continues && closes && !nextStep(rest) && !instruction(rest) {
 		return Closing
 	}
 	done := containsAny(p, doneZh) || containsWord(p, doneEn)
@@ -227,6 +227,36 @@ func nextStep(rest string) bool {
 	}
 	words := strings.Fields(strings.TrimLeft(rest[n:], " ,:"))
 	return len(words) >= 2 && !slices.Contains(subjectEn, strings.Trim(words[0], ",.!?"))
+}
+
+// instructionEn and instructionZh open an instruction: after an
+// acknowledgement ("ok, add a test for the parser", "好，改成 async 的",
+// "great, rename it to fetchUser") the turn asks for work, where the
+// acknowledgement alone would close it. Chinese has no spaces, so its
+// openers are words that cannot start a report: "改好了" (it is fixed) is
+// no "改成" (change it to).
+var (
+	instructionEn = []string{"add", "write", "fix", "make", "create", "update", "change", "remove", "delete", "drop",
+		"rename", "refactor", "run", "implement", "generate", "explain", "show", "help", "move", "set", "use", "try",
+		"deploy", "migrate", "convert", "split", "wire", "put", "replace", "extract", "clean", "optimize", "optimise",
+		"document", "revert", "install", "upgrade", "bump", "include", "handle", "cover", "send", "tell", "give",
+		"list", "find", "look", "debug", "translate", "summarize", "summarise", "draft", "rewrite", "simplify",
+		"configure", "let's", "lets", "can you", "could you", "would you", "please", "pls", "plz"}
+	instructionZh = []string{"帮我", "帮忙", "请", "麻烦", "给我", "把", "再帮", "改成", "改为", "换成", "加个", "加一个", "加上",
+		"写个", "写一个", "删掉", "去掉", "补上", "补个", "看看", "看一下", "查一下", "跑一下", "修一下", "试试", "试一下"}
+)
+
+// instruction reports whether the text after a prompt's acknowledgements
+// opens with an instruction of at least two words and reports nothing
+// done: "ok, build is green now" reports, "ok, build it" asks.
+func instruction(rest string) bool {
+	if containsAny(rest, successZh) || containsWord(rest, successEn) || containsAny(rest, doneZh) || containsWord(rest, doneEn) {
+		return false
+	}
+	if prefixCue(rest, instructionZh) > 0 {
+		return true
+	}
+	return prefixWordCue(rest, instructionEn) > 0 && len(strings.Fields(rest)) >= 2
 }
 
 // Short reports whether a prompt is as short as a follow-up: no more

@@ -31,6 +31,13 @@ func TestClassify(t *testing.T) {
 		// The next step after an acknowledgement is a request; a report
 		// after it ("now it works") is not.
 		{"ok, now add tests for the parser", sctx.NewRequest},
+		{"ok, add tests for the parser", sctx.NewRequest},
+		{"ok fix it", sctx.NewRequest},
+		{"好，改成 async 的", sctx.NewRequest},
+		{"好的，帮我加个单元测试", sctx.NewRequest},
+		{"ok, build is green now", sctx.Closing},
+		{"好了，改好了", sctx.Closing},
+		{"哈哈可以可以，搞定了", sctx.Closing},
 		{"looks good, next wire it to the api", sctx.NewRequest},
 		{"great, now it works", sctx.Closing},
 		{"thanks, now I get it", sctx.Closing},

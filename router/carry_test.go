@@ -70,6 +70,13 @@ func TestFollowUpStaysWithTheSession(t *testing.T) {
 		assert.True(t, d.Closing, closing)
 		assert.Empty(t, d.Skill, closing)
 	}
+	// An acknowledgement followed by an instruction asks for more of the
+	// work in hand: it neither closes nor loses the session's skill.
+	for _, prompt := range []string{"ok, fix it", "好，改成批量插入", "great, add an index for it"} {
+		d = r.Route(prompt, s)
+		assert.False(t, d.Closing, prompt)
+		assert.Equal(t, "database-tuning-expert", d.Skill, prompt)
+	}
 }
 
 // A cue-word turn that names something specific of another skill is a
