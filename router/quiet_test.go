@@ -22,11 +22,13 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 		}
 		return m
 	}
-	vague := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{Term: "undo", QWeight: 1}, index.FieldBody)}}}
+	vague := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{TermID: 2, Term: "undo", QWeight: 1}, index.FieldBody),
+		text(bm25.Match{TermID: 3, Term: "chang", QWeight: 1}, index.FieldBody)}}}
 	named := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{TermID: 0, Term: "rebas", QWeight: 1}, index.FieldCore)}}}
 	common := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{TermID: 1, Term: "valid", QWeight: 1}, index.FieldStrong)}}}
-	// Twelve skills: "rebas" is in one skill's text, "valid" in five.
-	r := &Router{Index: &index.Index{Skills: index.NewSkillTable(make([]index.SkillInfo, 12)), TextDF: []uint32{1, 5}}}
+	// Twelve skills: "rebas", "undo" and "chang" are in one skill's text,
+	// "valid" in five.
+	r := &Router{Index: &index.Index{Skills: index.NewSkillTable(make([]index.SkillInfo, 12)), TextDF: []uint32{1, 5, 1, 1}}}
 	tests := []struct {
 		name     string
 		prompt   string
@@ -98,6 +100,50 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 		assert.Equal(t, "git-helper", st.decision.Skill)
 		assert.False(t, st.decision.Quiet)
 	})
+}
+
+// A match that rests on one word of the skill's text, or on two words
+// much of the catalog writes, names nothing of the skill, question or not;
+// a keyword, a rule, HIGH or a session in progress keep it.
+func TestQuietOnThinMatches(t *testing.T) {
+	body := func(id int, term string) bm25.Match {
+		return bm25.Match{TermID: id, Term: term, QWeight: 1, Score: 1, Fields: []bm25.Field{{Field: index.FieldBody, Weight: 1}}}
+	}
+	keyword := bm25.Match{TermID: 0, Term: "rebas", QWeight: 1, Score: 1, Fields: []bm25.Field{{Field: index.FieldStrong, Weight: 1}}}
+	// Twelve skills: "rebas", "good" and "morn" in one skill's text,
+	// "help" and "need" in six, "branch" in one.
+	r := &Router{Index: &index.Index{Skills: index.NewSkillTable(make([]index.SkillInfo, 12)), TextDF: []uint32{1, 1, 1, 6, 6, 1}}}
+	tests := []struct {
+		name     string
+		matches  []bm25.Match
+		level    Level
+		recent   []string
+		fired    []*disambig.Rule
+		wantThin bool
+	}{
+		{"one word of the text", []bm25.Match{body(1, "good"), body(1, "good")}, Medium, nil, nil, true},
+		{"two words much of the catalog writes", []bm25.Match{body(3, "help"), body(4, "need")}, Medium, nil, nil, true},
+		{"two words, one of them rare", []bm25.Match{body(3, "help"), body(5, "branch")}, Medium, nil, nil, false},
+		{"three words", []bm25.Match{body(3, "help"), body(4, "need"), body(2, "morn")}, Medium, nil, nil, false},
+		{"a keyword", []bm25.Match{keyword}, Medium, nil, nil, false},
+		{"HIGH", []bm25.Match{body(1, "good")}, High, nil, nil, false},
+		{"a session in progress", []bm25.Match{body(1, "good")}, Medium, []string{"git-helper"}, nil, false},
+		{"a rule fired", []bm25.Match{body(1, "good")}, Medium, nil, []*disambig.Rule{{ID: "r", Boost: "git-helper"}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := &route{text: tokenize.NewText("good morning, I need help with the branch"), recent: tt.recent, fired: tt.fired,
+				results: []bm25.Result{{Name: "git-helper", Score: 1, Matches: tt.matches}}}
+			st.turn = sctx.NewRequest
+			st.decision = Decision{Skill: "git-helper", Level: tt.level, Confidence: 0.5}
+			quiet(r, st)
+			assert.Equal(t, tt.wantThin, st.decision.Thin)
+			assert.Equal(t, tt.wantThin, st.decision.Skill == "")
+			if tt.wantThin {
+				assert.Contains(t, st.decision.Explain(), "rests on one word")
+			}
+		})
+	}
 }
 
 // A question about pasted output is read in the user's own words: a

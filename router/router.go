@@ -109,6 +109,7 @@ type Decision struct {
 	Closing    bool        `json:"closing,omitempty"` // a thanks-and-done turn: no skill by design
 	Quiet      bool        `json:"quiet,omitempty"`   // a self-contained question, or a go-ahead with no work in hand, no skill matches clearly (quiet.go)
 	Chat       bool        `json:"chat,omitempty"`    // an opinion or a fact asked about a thing, not work: no skill however clear (quiet.go)
+	Thin       bool        `json:"thin,omitempty"`    // the best match rests on one word of the skill's text, or two common ones (quiet.go)
 	Prior      string      `json:"prior,omitempty"`   // what the calibration table did, when it acted
 	Memory     string      `json:"memory,omitempty"`  // what the prompt memory did, when it acted
 	// Terms is the prompt's vector as the prompt memory keeps it (term
@@ -238,6 +239,8 @@ func (d *Decision) Explain() string {
 		b.WriteString("abstain: the prompt closes the exchange (thanks, done), no skill needed\n")
 	} else if d.Chat {
 		fmt.Fprintf(&b, "abstain: asks an opinion or a fact about a thing, not for work on the user's own, which no skill's playbook adds to (confidence %.2f)\n", d.Confidence)
+	} else if d.Thin {
+		fmt.Fprintf(&b, "abstain: the match rests on one word of the skill's text, or two that much of the catalog writes, which name nothing of it (confidence %.2f)\n", d.Confidence)
 	} else if d.Quiet {
 		fmt.Fprintf(&b, "abstain: a self-contained question, or a go-ahead with no work in hand, that no skill matches clearly (confidence %.2f, under %.2f, and no keyword of the skill named)\n", d.Confidence, HighFrom)
 	} else if d.Skill == "" {
