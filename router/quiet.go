@@ -6,8 +6,8 @@ import (
 	"unicode"
 
 	"github.com/skillroute/skillroute/bm25"
-	"github.com/skillroute/skillroute/index"
 	sctx "github.com/skillroute/skillroute/context"
+	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn/category"
 	"github.com/skillroute/skillroute/tokenize"
 )
