@@ -98,6 +98,20 @@ func TestNoiseMeetsKeywordsOnly(t *testing.T) {
 	assert.Contains(t, rs, "sessions", "the same words written as prose do count")
 }
 
+// An extended keyword an author wrote is a broad word ("config"), which
+// pasted material writes on every line: pasted, it meets only core and
+// strong keywords; written by the user, it counts.
+func TestNoiseMeetsNoWrittenExtendedKeyword(t *testing.T) {
+	ix := compile(t, nil,
+		skills.Skill{Name: "helm", Keywords: append(core("helm"), skills.Keyword{Text: "config", Tier: skills.Extended, Weight: 0.3})},
+		skills.Skill{Name: "other", Keywords: core("cookie")},
+	)
+	pasted := "what happened here\n2024-05-01 12:00:03 ERROR config reload failed: config missing"
+	assert.NotContains(t, byName(bm25.Score(ix, query(ix, pasted))), "helm", "a pasted line's broad word")
+	assert.Contains(t, byName(bm25.Score(ix, query(ix, pasted+"\nmy helm release"))), "helm", "a core keyword in the user's words")
+	assert.Contains(t, byName(bm25.Score(ix, query(ix, "the config reload failed"))), "helm", "the same word written as prose")
+}
+
 // A partial match counts as much as the prompt's word is rare: "app"
 // inside "app router" is worth little when most skills' texts say "app".
 func TestPartialMatchWeighedByTheWordsRarity(t *testing.T) {
