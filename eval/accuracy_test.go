@@ -183,6 +183,12 @@ func TestFreshPromptsAccuracy(t *testing.T) {
 // fresh4 96.1 -> 97.6 % (124 HIGH), real-fresh3 98.4 -> 100 % (59),
 // noisy2 93.1 -> 94.7 % (57), real-noisy 93.2 -> 94.7 % (57), the noisy
 // sets' misses still no-skill prompts; paraphrase.jsonl 91.4 -> 96.5 %.
+// Measured once more at the session's end, after a thin match came to
+// abstain (router/quiet.go) and pasted material to meet no extended
+// keyword an author wrote (bm25.counts): fresh4 top-1 89.0 -> 90.3 %,
+// none 68 -> 72 %, HIGH 97.6 % (123); real-fresh3 82.4 %, none 94.3 %,
+// HIGH 100 % (60); noisy2 95.0 %, none 15 -> 25 %, HIGH 96.4 % (56);
+// real-noisy 96.7 %, none 20 -> 40 %, HIGH 96.4 % (56).
 func TestHeldOutPromptsAccuracy(t *testing.T) {
 	checkBounds(t, []bound{
 		{"testdata/fresh2.jsonl", loader.Builtin, 0.92, 0.70, 0.95},
@@ -191,10 +197,10 @@ func TestHeldOutPromptsAccuracy(t *testing.T) {
 		{"testdata/real-fresh2.jsonl", shared + "eval/real-dev/skills", 0.84, 0.8, 0.95},
 		{"testdata/noisy.jsonl", loader.Builtin, 0.92, 0, 0.95},
 		{"testdata/paraphrase.jsonl", loader.Builtin, 0.78, 0, 0.95},
-		{"testdata/fresh4.jsonl", loader.Builtin, 0.875, 0.64, 0.95},
-		{"testdata/real-fresh3.jsonl", shared + "eval/real-dev/skills", 0.8, 0.88, 0.97},
-		{"testdata/noisy2.jsonl", loader.Builtin, 0.91, 0.1, 0.93},
-		{"testdata/real-noisy.jsonl", shared + "eval/real-dev/skills", 0.95, 0.2, 0.93},
+		{"testdata/fresh4.jsonl", loader.Builtin, 0.89, 0.7, 0.97},
+		{"testdata/real-fresh3.jsonl", shared + "eval/real-dev/skills", 0.8, 0.88, 0.98},
+		{"testdata/noisy2.jsonl", loader.Builtin, 0.91, 0.2, 0.95},
+		{"testdata/real-noisy.jsonl", shared + "eval/real-dev/skills", 0.95, 0.35, 0.95},
 	})
 }
 
