@@ -66,7 +66,6 @@ import (
 // prompts (no cue at all) the same way silenced more small talk but cost
 // bookworm's golden set prompts that name a tool without a task word
 // ("Nginx 负载均衡反向代理"), and was left out.
-
 //
 // A match that rests on one word of a skill's text, or on two words that
 // much of the catalog writes (commonWord), names nothing of the skill,
