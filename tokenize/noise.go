@@ -54,6 +54,14 @@ var pathRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:[A-Za-z]:\\|~/|\.{1,2}/|/)?(?:[\w.@-]+[/\\])+[\w@-]*(?:\.\w{1,6})?`)
 })
 
+// declarationRE finds a line that declares a function, a method or a type
+// ("def slugify(title: str) -> str:", "func (s *Store) Get(id int) {",
+// "export default function App() {", "class Cart:"): code, though its
+// symbols are too few for isCodeLine.
+var declarationRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:export\s+(?:default\s+)?)?(?:async\s+)?(?:pub\s+)?(?:def|func|function|fn|class|interface|struct|impl)\s+(?:\([^)]*\)\s*)?\w+\s*[(<:{]`)
+})
+
 // symbolShare is the share of a line's characters that are code symbols
 // above which the line is code, not prose: English and Chinese sentences
 // use a few percent (a comma, a period), a line of code a third.
@@ -136,7 +144,7 @@ func noiseSpans(raw string) []scope {
 			} else {
 				out = append(out, scope{start, end})
 			}
-		case fenced, noiseLineRE().MatchString(line), isCodeLine(trimmed):
+		case fenced, noiseLineRE().MatchString(line), isCodeLine(trimmed), declarationRE().MatchString(line):
 			out = append(out, lineNoise(line, start)...)
 		default:
 			out = append(out, inlineNoise(line, start)...)

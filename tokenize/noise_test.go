@@ -48,6 +48,9 @@ func TestNoiseMarksPastedMaterial(t *testing.T) {
 			[]string{"const", "user", "await", "find", "titl", "patch"}, []string{"review", "diff"}},
 		{"a test runner's and a CI's result lines", "ci passes locally, not here\n✓ renders the header (5 ms)\n✗ build-image (2m 12s)\nPASS src/cart.test.js",
 			[]string{"render", "header", "build", "imag", "src"}, []string{"ci", "pass", "local", "cart"}},
+		{"declarations of functions and types", "make this faster\ndef slugify(title: str) -> str:\nfunc (s *Store) Get(id int) error {\nclass Cart:",
+			[]string{"slugifi", "titl", "str", "store", "get", "cart"}, []string{"make", "faster"}},
+		{"a sentence that opens with class is no declaration", "class notes for the workshop go in the wiki", nil, []string{"class", "note", "workshop"}},
 		{"an exception message inline", "my script dies with ValueError: invalid literal for int() with base 10",
 			[]string{"invalid", "liter", "int", "base"}, []string{"valueerror", "script", "die"}},
 	}
