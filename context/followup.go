@@ -234,7 +234,8 @@ func nextStep(rest string) bool {
 // "great, rename it to fetchUser") the turn asks for work, where the
 // acknowledgement alone would close it. Chinese has no spaces, so its
 // openers are words that cannot start a report: "改好了" (it is fixed) is
-// no "改成" (change it to).
+// no "改成" (change it to), and "麻烦了" (sorry for the trouble) or "试试"
+// (I will try it) after thanks closes.
 var (
 	instructionEn = []string{"add", "write", "fix", "make", "create", "update", "change", "remove", "delete", "drop",
 		"rename", "refactor", "run", "implement", "generate", "explain", "show", "help", "move", "set", "use", "try",
@@ -242,8 +243,8 @@ var (
 		"document", "revert", "install", "upgrade", "bump", "include", "handle", "cover", "send", "tell", "give",
 		"list", "find", "look", "debug", "translate", "summarize", "summarise", "draft", "rewrite", "simplify",
 		"configure", "let's", "lets", "can you", "could you", "would you", "please", "pls", "plz"}
-	instructionZh = []string{"帮我", "帮忙", "请", "麻烦", "给我", "把", "再帮", "改成", "改为", "换成", "加个", "加一个", "加上",
-		"写个", "写一个", "删掉", "去掉", "补上", "补个", "看看", "看一下", "查一下", "跑一下", "修一下", "试试", "试一下"}
+	instructionZh = []string{"帮我", "帮忙", "请", "麻烦帮", "麻烦你帮", "给我", "把", "再帮", "改成", "改为", "换成", "加个", "加一个", "加上",
+		"写个", "写一个", "删掉", "去掉", "补上", "补个", "看看", "看一下", "查一下", "跑一下", "修一下"}
 )
 
 // instruction reports whether the text after a prompt's acknowledgements
