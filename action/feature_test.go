@@ -98,7 +98,7 @@ func TestFeatureComposite(t *testing.T) {
 
 func TestFeatureCompositeMargin(t *testing.T) {
 	weak := fSkill
-	weak.Confidence = 0.57 // clears the bar alone, not by the composite margin
+	weak.Confidence = 0.46 // clears the bar alone, not by the composite margin
 	alone := decideFeature("the deploy pipeline", weak)
 	require.Equal(t, LoadSkill, alone.Action)
 	d := decideFeature("the deploy pipeline", weak, fMemory)

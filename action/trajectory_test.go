@@ -187,7 +187,7 @@ func TestOutcomes(t *testing.T) {
 func TestReplay(t *testing.T) {
 	dir := t.TempDir()
 	skill := fSkill
-	skill.Confidence = 0.6 // clear with the prior's success rate, not with a poor one
+	skill.Confidence = 0.56 // clear with the prior's success rate, not with a poor one
 	inputs := []Input{
 		{Prompt: "the deploy pipeline", Category: "deploy", Candidates: []Candidate{skill}},
 		{Prompt: "did the checks pass", Category: "question", Candidates: []Candidate{fTool}},
