@@ -107,10 +107,11 @@ var (
 // no-skill prompts silent); the action layer, whether the prompt wants
 // something else. At 0.66 the hook injected nothing for a third of the
 // MEDIUM routes that were right: on real-dev's 150 prompts the hook's
-// line was right for 104 where the router's skill was for 134. Lowered
-// to 0.55, the lowest bar at which the two action sets together keep
-// their accuracy (148 of 169: the dev set's tuning half 63 -> 61 of 68,
-// its held-out half 44 of 52 both, tidepool 41 -> 43 of 49), the hook's
+// line was right for 104 where the router's skill was for 134. Among
+// 0.66, 0.6, 0.55 and 0.5, the two action sets together read 148, 146,
+// 148 and 145 of 169. At 0.55, the lowest that keeps them (the dev set's
+// tuning half 63 -> 61 of 68, its held-out half 44 of 52 both, tidepool
+// 41 -> 43 of 49), the hook's
 // line is right for real-dev 104 -> 128, real-fresh 113 -> 129 of 160,
 // real-fresh2 90 -> 108 of 130, fresh2 163 -> 170 of 193, fresh3 143 ->
 // 150 of 160, dev.jsonl 196 -> 199 of 203 (route --json's "action").
