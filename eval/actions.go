@@ -87,6 +87,33 @@ func RouteActions(r *router.Router, l *action.Layer, ar action.Router, cases []C
 	return out
 }
 
+// HookLines works out, for each outcome of a single prompt, the skill the
+// hook's line would name: the action layer's decision (with its router)
+// after the router's. A skill is injected by load_skill, or by a
+// composite's skill step; any other action injects none. eval reports it
+// beside the router's figures, since what a user is shown is the line:
+// until session 20 the action layer's skill bar withheld a third of the
+// router's right MEDIUM routes on the published skills, which the router's
+// figures did not show.
+func HookLines(outs []Outcome, l *action.Layer, ar action.Router, now time.Time) {
+	for i := range outs {
+		o := &outs[i]
+		d := ar.Decide(l.Input(o.Query, o.Decision, action.Context{Now: now}))
+		o.Hooked, o.Injected = true, ""
+		if o.Decision.Skill == "" {
+			continue
+		}
+		for _, st := range d.Steps {
+			if st.Action == action.LoadSkill {
+				o.Injected = o.Decision.Skill
+			}
+		}
+		if d.Action == action.LoadSkill {
+			o.Injected = o.Decision.Skill
+		}
+	}
+}
+
 // ActionReport is the action layer's accuracy on labelled cases.
 type ActionReport struct {
 	N       int

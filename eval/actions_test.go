@@ -11,6 +11,7 @@ import (
 	"github.com/skillroute/skillroute/eval"
 	"github.com/skillroute/skillroute/loader"
 	"github.com/skillroute/skillroute/recall"
+	"github.com/skillroute/skillroute/router"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -103,4 +104,33 @@ func TestRouteActionsOnTheDevSet(t *testing.T) {
 	assert.Equal(t, 120, feature.N)
 	assert.GreaterOrEqual(t, feature.Accuracy(), 0.85)
 	assert.Greater(t, feature.Accuracy(), rule.Accuracy())
+}
+
+// The hook's line is the action layer's decision after the router's: a
+// routed skill the layer withholds (a quick question that wants an answer
+// from knowledge) counts as no skill injected, and the figures say so
+// beside the router's.
+func TestHookLines(t *testing.T) {
+	l, err := action.NewLayer(nil, nil)
+	require.NoError(t, err)
+	routed := func(query, expected string, confidence float64) eval.Outcome {
+		d := router.Decision{Query: query, Skill: "devops-expert", Confidence: confidence, Level: router.Medium,
+			Candidates: []router.Candidate{{Skill: "devops-expert", Score: 3, Confidence: confidence}}}
+		return eval.Outcome{Case: eval.Case{Query: query, Expected: expected}, Routed: d.Skill, Decision: d}
+	}
+	outs := []eval.Outcome{
+		routed("set up the deploy pipeline for the api", "devops-expert", 0.8),
+		routed("quick question, in one sentence: what does a deploy pipeline do?", "devops-expert", 0.45),
+		routed("in one sentence, what is blue-green deployment?", eval.None, 0.45),
+		{Case: eval.Case{Query: "thanks!", Expected: eval.None}},
+	}
+	eval.HookLines(outs, l, action.Feature{}, time.Unix(0, 0))
+	assert.Equal(t, []string{"devops-expert", "", "", ""}, []string{outs[0].Injected, outs[1].Injected, outs[2].Injected, outs[3].Injected})
+	s := eval.Summarize(outs).Summary
+	require.NotNil(t, s.HookTop1)
+	assert.Equal(t, 1.0, s.Top1, "the router's skill was right both times")
+	assert.Equal(t, 0.5, *s.HookTop1, "the hook's line named it once")
+	assert.Equal(t, 0.5, s.NoneCorrect)
+	assert.Equal(t, 1.0, *s.HookNone, "no skill injected for either none prompt")
+	assert.Nil(t, eval.Summarize(outs[:0]).Summary.HookTop1, "not worked out: no figure")
 }

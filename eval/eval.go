@@ -218,6 +218,12 @@ type Outcome struct {
 	// Group keeps cases together in a split: the session's id for a
 	// session's turns, else the query.
 	Group string
+	// Decision is the router's, kept for the action layer (HookLines).
+	Decision router.Decision
+	// Hooked says Injected was worked out: the skill the hook's line
+	// names, "" when the action layer injects no skill.
+	Hooked   bool
+	Injected string
 }
 
 // Rank returns the 1-based rank of the expected skill among the
@@ -247,6 +253,12 @@ type Summary struct {
 	// HighPrecision the share of them that routed the expected skill.
 	HighN         int     `json:"high_n"`
 	HighPrecision float64 `json:"high_precision"`
+	// HookTop1 and HookNone are the same figures for what the hook
+	// injects, the action layer's decision after the router's (HookLines):
+	// the share of skill prompts whose line names the expected skill, and
+	// of none prompts given no skill. Nil when not worked out.
+	HookTop1 *float64 `json:"hook_top1,omitempty"`
+	HookNone *float64 `json:"hook_none_correct,omitempty"`
 	// Calibration says how often the first candidate was right, by its
 	// confidence: what a confidence means on this file.
 	Calibration []Bucket `json:"calibration"`
@@ -323,7 +335,7 @@ func RouteCases(r *router.Router, cases []Case) []Outcome {
 const timedRuns = 5
 
 func outcome(c Case, d router.Decision, lat time.Duration) Outcome {
-	o := Outcome{Case: c, Routed: d.Skill, Confidence: d.Confidence, High: d.Level == router.High, Latency: lat, Group: c.Query}
+	o := Outcome{Case: c, Routed: d.Skill, Confidence: d.Confidence, High: d.Level == router.High, Latency: lat, Group: c.Query, Decision: d}
 	for _, cand := range d.Candidates {
 		o.Ranked = append(o.Ranked, cand.Skill)
 	}
@@ -397,9 +409,24 @@ func summarize(outs []Outcome) Report {
 	expected, routed, correct := map[string]int{}, map[string]int{}, map[string]int{}
 	confusions := map[[2]string]int{}
 	var top1, ranked1, top3, abstained, noneOK int
+	var hooked, hookN, hookOK, hookNoneN, hookNoneOK int
 	var rr float64
 	for _, o := range outs {
 		lat = append(lat, o.Latency)
+		if o.Hooked {
+			hooked++
+			if o.Expected == None {
+				hookNoneN++
+				if o.Injected == "" {
+					hookNoneOK++
+				}
+			} else {
+				hookN++
+				if o.Injected == o.Expected {
+					hookOK++
+				}
+			}
+		}
 		if o.Routed != "" {
 			routed[o.Routed]++
 		}
@@ -464,6 +491,10 @@ func summarize(outs []Outcome) Report {
 	s.NoneCorrect, s.FalseAbstain = frac(noneOK, s.NoneN), frac(abstained, s.N)
 	s.P50us, s.P99us = percentile(lat, 0.50), percentile(lat, 0.99)
 	s.HighPrecision = frac(highOK, s.HighN)
+	if hooked > 0 {
+		top, none := frac(hookOK, hookN), frac(hookNoneOK, hookNoneN)
+		s.HookTop1, s.HookNone = &top, &none
+	}
 	s.Calibration = []Bucket{}
 	for i, b := range buckets {
 		if b.N > 0 {
@@ -534,6 +565,10 @@ func (rep *Report) Write(w io.Writer, title string, verbose bool) {
 	fmt.Fprintf(w, "  none prompts %d: correctly abstained %.1f%%\n", s.NoneN, 100*s.NoneCorrect)
 	fmt.Fprintf(w, "  latency p50 %.0f µs  p99 %.0f µs\n", s.P50us, s.P99us)
 	fmt.Fprintf(w, "  HIGH decisions %d: precision %.1f%%\n", s.HighN, 100*s.HighPrecision)
+	if s.HookTop1 != nil {
+		fmt.Fprintf(w, "  the hook's line (the action layer after the router): skill prompts right %.1f%%  none prompts given no skill %.1f%%\n",
+			100**s.HookTop1, 100**s.HookNone)
+	}
 	if len(s.Calibration) > 0 {
 		fmt.Fprintf(w, "  first candidate right, by confidence:")
 		for _, b := range s.Calibration {

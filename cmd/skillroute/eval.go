@@ -22,7 +22,7 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 	split := fs.Int("split", 0, "also report each of K parts of a hash split of the prompts (sessions kept whole): 2 for held-out halves")
 	memories := fs.String("memories", "", "memories the action labels refer to (JSON lines {id, text, scope, age_days}); default none")
 	toolsFile := fs.String("tools", "", "declared tools the action labels refer to (tools.yaml); default none")
-	routerName := fs.String("router", "feature", "action router for the action labels: rule or feature")
+	routerName := fs.String("router", "feature", "action router for the action labels and the hook's line: rule or feature")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -79,18 +79,20 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 		ActionRouter string   `json:"action_router,omitempty"`
 	}
 	var all []eval.Outcome // the single prompts, then the turns with context
+	layer, err := fixtureLayer(*memories, *toolsFile)
+	if err != nil {
+		return err
+	}
 	if len(file.Cases) > 0 {
 		outs := eval.RouteCases(r, file.Cases)
+		eval.HookLines(outs, layer, ar, time.Now())
 		all = append(all, outs...)
 		rep := summarize(outs)
 		rep.Write(stdout, fmt.Sprintf("%s: %d prompts", fs.Arg(0), len(file.Cases)), *verbose)
 		last.Summary = rep.Summary
 	}
 	if eval.HasActions(file.Cases) {
-		l, err := fixtureLayer(*memories, *toolsFile)
-		if err != nil {
-			return err
-		}
+		l := layer
 		rep := eval.SummarizeActions(eval.RouteActions(r, l, ar, file.Cases, time.Now()))
 		rep.Write(stdout, fmt.Sprintf("%s: %d prompts with an action label, %s router (%d memories, %d tools)",
 			fs.Arg(0), rep.N, ar.Name(), len(l.Memories()), len(l.Tools())), *verbose)
