@@ -92,10 +92,9 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 		last.Summary = rep.Summary
 	}
 	if eval.HasActions(file.Cases) {
-		l := layer
-		rep := eval.SummarizeActions(eval.RouteActions(r, l, ar, file.Cases, time.Now()))
+		rep := eval.SummarizeActions(eval.RouteActions(r, layer, ar, file.Cases, time.Now()))
 		rep.Write(stdout, fmt.Sprintf("%s: %d prompts with an action label, %s router (%d memories, %d tools)",
-			fs.Arg(0), rep.N, ar.Name(), len(l.Memories()), len(l.Tools())), *verbose)
+			fs.Arg(0), rep.N, ar.Name(), len(layer.Memories()), len(layer.Tools())), *verbose)
 		acc, refAcc := rep.Accuracy(), rep.RefAccuracy()
 		last.ActionN, last.ActionAcc, last.ActionRefAcc, last.ActionRouter = rep.N, &acc, &refAcc, ar.Name()
 	}
