@@ -114,7 +114,8 @@ var (
 // 41 -> 43 of 49), the hook's
 // line is right for real-dev 104 -> 128, real-fresh 113 -> 129 of 160,
 // real-fresh2 90 -> 108 of 130, fresh2 163 -> 170 of 193, fresh3 143 ->
-// 150 of 160, dev.jsonl 196 -> 199 of 203 (route --json's "action").
+// 150 of 160, dev.jsonl 196 -> 199 of 203 (`skillroute eval`, "the hook's
+// line").
 func bar(typ string) float64 {
 	switch typ {
 	case TypeMemory:

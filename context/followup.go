@@ -193,12 +193,12 @@ func Classify(text tokenize.Text) Turn {
 	if !continues && closes && !nextStep(rest) && !instruction(rest) {
 		return Closing
 	}
-	done := containsAny(p, doneZh) || containsWord(p, doneEn)
+	done := reportsDone(p)
 	thanked := containsAny(p, thanksZh) || containsWord(p, thanksEn)
 	if done && (closes || thanked) {
 		return Closing
 	}
-	if thanked && !continues && !strings.ContainsAny(p, "?？") && (containsAny(p, successZh) || containsWord(p, successEn)) {
+	if thanked && !continues && !strings.ContainsAny(p, "?？") && reportsSuccess(p) {
 		return Closing // "all green now, thanks a lot!": a report of success, and thanks
 	}
 	if continues {
@@ -251,7 +251,7 @@ var (
 // opens with an instruction of at least two words and reports nothing
 // done: "ok, build is green now" reports, "ok, build it" asks.
 func instruction(rest string) bool {
-	if containsAny(rest, successZh) || containsWord(rest, successEn) || containsAny(rest, doneZh) || containsWord(rest, doneEn) {
+	if reportsSuccess(rest) || reportsDone(rest) {
 		return false
 	}
 	if prefixCue(rest, instructionZh) > 0 {
@@ -259,6 +259,14 @@ func instruction(rest string) bool {
 	}
 	return prefixWordCue(rest, instructionEn) > 0 && len(strings.Fields(rest)) >= 2
 }
+
+// reportsSuccess reports whether a prompt says the work went well
+// (successZh, successEn).
+func reportsSuccess(p string) bool { return containsAny(p, successZh) || containsWord(p, successEn) }
+
+// reportsDone reports whether a prompt says nothing more is wanted
+// (doneZh, doneEn).
+func reportsDone(p string) bool { return containsAny(p, doneZh) || containsWord(p, doneEn) }
 
 // Short reports whether a prompt is as short as a follow-up: no more
 // than a line that asks one thing ("how do i get back to main", "这啥意思？").

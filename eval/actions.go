@@ -100,15 +100,7 @@ func HookLines(outs []Outcome, l *action.Layer, ar action.Router, now time.Time)
 		o := &outs[i]
 		d := ar.Decide(l.Input(o.Query, o.Decision, action.Context{Now: now}))
 		o.Hooked, o.Injected = true, ""
-		if o.Decision.Skill == "" {
-			continue
-		}
-		for _, st := range d.Steps {
-			if st.Action == action.LoadSkill {
-				o.Injected = o.Decision.Skill
-			}
-		}
-		if d.Action == action.LoadSkill {
+		if d.Ref(action.LoadSkill) != "" {
 			o.Injected = o.Decision.Skill
 		}
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/skillroute/skillroute/bm25"
 	sctx "github.com/skillroute/skillroute/context"
-	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn/category"
 	"github.com/skillroute/skillroute/tokenize"
 )
@@ -72,7 +71,7 @@ import (
 // whatever the prompt: on real-dev's catalog "good morning!" met a SQL
 // skill's "good", "make it faster" a Polars skill's "faster", "undo that"
 // a migration skill's "undo". Such a prompt gets no skill unless
-// it reads HIGH, a rule boosts it, or a session is in progress (whose
+// it reads HIGH, a disambiguation rule fired, or a session is in progress (whose
 // follow-ups the session stage reads). A keyword of the skill (core or
 // strong) is evidence of its own. Cross-validated by hash halves of the
 // project's twelve sets: prompts right 890/872 -> 894/877 (a single word
@@ -139,11 +138,10 @@ func (st *route) result(skill string) *bm25.Result {
 func thin(r *Router, res *bm25.Result) bool {
 	var words [2]int // the distinct words met, the first two
 	n, common := 0, true
-	for _, m := range res.Matches {
-		for _, f := range m.Fields {
-			if f.Field == index.FieldCore || f.Field == index.FieldStrong {
-				return false
-			}
+	for i := range res.Matches {
+		m := &res.Matches[i]
+		if strongKeyword(m) {
+			return false
 		}
 		if n > 0 && m.TermID == words[0] || n > 1 && m.TermID == words[1] {
 			continue

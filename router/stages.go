@@ -225,13 +225,19 @@ func (st *route) namesInUse(r *Router) bool {
 // A cue-word turn that does so makes a request of its own.
 func specific(r *Router, res *bm25.Result) bool {
 	for _, m := range res.Matches {
-		if m.Partial || m.Overlap || m.QWeight < tokenize.SynonymWeight || r.commonWord(m.TermID) {
-			continue
+		if !m.Partial && !m.Overlap && m.QWeight >= tokenize.SynonymWeight && !r.commonWord(m.TermID) && strongKeyword(&m) {
+			return true
 		}
-		for _, f := range m.Fields {
-			if f.Field == index.FieldCore || f.Field == index.FieldStrong {
-				return true
-			}
+	}
+	return false
+}
+
+// strongKeyword reports whether a match met a core or strong keyword of
+// its skill.
+func strongKeyword(m *bm25.Match) bool {
+	for _, f := range m.Fields {
+		if f.Field == index.FieldCore || f.Field == index.FieldStrong {
+			return true
 		}
 	}
 	return false

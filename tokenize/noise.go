@@ -33,10 +33,13 @@ import (
 // and ">" lines, shell prompts, log lines with a level or a timestamp,
 // diff headers, compiler positions ("main.go:12:5"), a test runner's or a
 // CI's result lines ("✓ renders the header (5 ms)", "✗ lint", "PASS
-// src/app.test.js"). Read on the prompt as written, since a log level is
-// upper case ("ERROR", not "error handling").
+// src/app.test.js"), and a line that declares a function, a method or a
+// type ("def slugify(title: str) -> str:", "func (s *Store) Get(id int)
+// {", "export default function App() {", "class Cart:"), code though its
+// symbols are too few for isCodeLine. Read on the prompt as written,
+// since a log level is upper case ("ERROR", not "error handling").
 var noiseLineRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*(?:at\s+\S+[\s(]|at\s+\S+:\d+|File\s+"|Traceback|E\s{2,}|>\s|\$\s|npm\s+(?:ERR!|WARN)|\[?(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|FATAL|TRACE|CRITICAL|PANIC)\]?[\s:\]]|\d{4}-\d{2}-\d{2}[ T]\d|\d{2}:\d{2}:\d{2}|@@ |\+\+\+ |--- |[\w./-]+\.\w+:\d+|[✓✔✗✘✕×]\s|(?:PASS|FAIL)\s+\S+\.\w+)`)
+	return regexp.MustCompile(`^\s*(?:at\s+\S+[\s(]|at\s+\S+:\d+|File\s+"|Traceback|E\s{2,}|>\s|\$\s|npm\s+(?:ERR!|WARN)|\[?(?:INFO|WARN|WARNING|ERROR|ERR|DEBUG|FATAL|TRACE|CRITICAL|PANIC)\]?[\s:\]]|\d{4}-\d{2}-\d{2}[ T]\d|\d{2}:\d{2}:\d{2}|@@ |\+\+\+ |--- |[\w./-]+\.\w+:\d+|[✓✔✗✘✕×]\s|(?:PASS|FAIL)\s+\S+\.\w+|(?:export\s+(?:default\s+)?)?(?:async\s+)?(?:pub\s+)?(?:def|func|function|fn|class|interface|struct|impl)\s+(?:\([^)]*\)\s*)?\w+\s*[(<:{])`)
 })
 
 // exceptionRE finds an exception name followed by its message
@@ -52,14 +55,6 @@ var urlRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?
 // and "react/vue" are not paths.
 var pathRE = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:[A-Za-z]:\\|~/|\.{1,2}/|/)?(?:[\w.@-]+[/\\])+[\w@-]*(?:\.\w{1,6})?`)
-})
-
-// declarationRE finds a line that declares a function, a method or a type
-// ("def slugify(title: str) -> str:", "func (s *Store) Get(id int) {",
-// "export default function App() {", "class Cart:"): code, though its
-// symbols are too few for isCodeLine.
-var declarationRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^\s*(?:export\s+(?:default\s+)?)?(?:async\s+)?(?:pub\s+)?(?:def|func|function|fn|class|interface|struct|impl)\s+(?:\([^)]*\)\s*)?\w+\s*[(<:{]`)
 })
 
 // symbolShare is the share of a line's characters that are code symbols
@@ -144,7 +139,7 @@ func noiseSpans(raw string) []scope {
 			} else {
 				out = append(out, scope{start, end})
 			}
-		case fenced, noiseLineRE().MatchString(line), isCodeLine(trimmed), declarationRE().MatchString(line):
+		case fenced, noiseLineRE().MatchString(line), isCodeLine(trimmed):
 			out = append(out, lineNoise(line, start)...)
 		default:
 			out = append(out, inlineNoise(line, start)...)
