@@ -17,9 +17,10 @@
 //
 // The hook must never get in the user's way: whatever happens (malformed
 // input, an unknown event, a broken or locked state file, a slow disk) it
-// exits 0, prints nothing it is not sure of, and gives up at Deadline. Exit
-// code 2 would erase the user's prompt; any other failure code shows an
-// error notice. Reasons for silence go to hook.log in the state folder.
+// exits 0, prints nothing it is not sure of, and gives up Deadline after
+// it has the event. Exit code 2 would erase the user's prompt; any other
+// failure code shows an error notice. Reasons for silence go to hook.log
+// in the state folder.
 package hook
 
 import (
@@ -45,6 +46,13 @@ import (
 // hooks before the model starts: 200 ms is unnoticeable, and far inside the
 // 5 s timeout the installer registers.
 const Deadline = 200 * time.Millisecond
+
+// EventWait bounds the wait for Claude Code's event on stdin, which
+// Deadline does not count: far above the 400 ms a busy Claude Code was
+// seen to take (Runtime.Run), and inside the installer's 5 s timeout with
+// Deadline's time to spare, so that a hook whose event never comes exits
+// 0 on its own rather than be killed.
+const EventWait = 3 * time.Second
 
 // MaxContext caps the injected text. Injected context stays in the
 // transcript and accumulates turn after turn, so it is kept to a line.

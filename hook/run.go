@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -28,8 +29,11 @@ const MaxEvent = 16 << 20
 // silent, and returns by the deadline.
 type Runtime struct {
 	Handler *Handler
-	// Deadline bounds the call (Deadline when zero).
+	// Deadline bounds the call from when the event is read (Deadline
+	// when zero).
 	Deadline time.Duration
+	// EventWait bounds the wait for the event (EventWait when zero).
+	EventWait time.Duration
 	// Warnings collects what the router's loader warned about (a damaged
 	// weights file, say), for hook.log. May be nil.
 	Warnings *strings.Builder
@@ -45,23 +49,38 @@ type Runtime struct {
 }
 
 // Run handles the event on stdin and prints the result on stdout.
+//
+// The deadline runs from when the event is read, not from the start of
+// the process: Claude Code writes the event as it starts the hook, but
+// when its own work holds it up, the event comes late. In one CI run its
+// synchronous write of ~/.claude.json held it for 400 ms, and a clock
+// started with the process spent the whole deadline waiting for the
+// event; the prompt went unrouted. That wait is Claude Code's, and the
+// user waits for it either way.
 func (rt *Runtime) Run(stdin io.Reader, stdout io.Writer) {
-	deadline := rt.Deadline
+	deadline, wait := rt.Deadline, rt.EventWait
 	if deadline == 0 {
 		deadline = Deadline
 	}
+	if wait == 0 {
+		wait = EventWait
+	}
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), deadline)
-	defer cancel()
 	// A prompt's line is handed over as soon as it is made, before the
 	// handler writes the state: a write held up past the deadline (a lock
 	// that another hook of the session or a command holds) costs the
 	// write, not the line (TestRuntimePrintsRouteWhenStateLocked).
 	early := make(chan []byte, 1)
 
+	// read is closed once the event is read, or its read failed or
+	// panicked: then the deadline starts.
+	read := make(chan struct{})
+	var readOnce sync.Once
+	signal := func() { readOnce.Do(func() { close(read) }) }
 	done := make(chan Result, 1)
 	var input atomic.Pointer[[]byte] // the event, once read: for the log line
 	go func() {
+		defer signal() // last, once done has the result
 		growStack(-1)
 		defer func() {
 			if p := recover(); p != nil {
@@ -77,28 +96,22 @@ func (rt *Runtime) Run(stdin io.Reader, stdout io.Writer) {
 			return
 		}
 		input.Store(&data)
+		ctx, cancel := context.WithTimeout(context.Background(), deadline)
+		defer cancel()
+		signal()
 		done <- rt.Handler.handleInput(ctx, data, func(out []byte) { early <- out })
 	}()
 	var res Result
+	var waited time.Duration
 	select {
-	case res = <-done:
-		if rt.Warnings != nil && rt.Warnings.Len() > 0 { // written by the handler, which is done
-			res.Reason = strings.TrimSpace(rt.Warnings.String() + "\n" + res.Reason)
-		}
-	case <-ctx.Done():
-		res = Result{Reason: fmt.Sprintf("deadline of %v passed", deadline)}
-		select {
-		case res.Output = <-early:
-			res.Reason += " while the state was written: the line was printed, the state may lack this prompt"
-		default:
-		}
-		if res.Output == nil && rt.Compiled != nil && rt.Compile != nil && !rt.Compiled() {
-			if err := rt.Compile(); err != nil {
-				res.Reason += "; background compile: " + err.Error()
-			} else {
-				res.Reason += "; compiling the index in the background"
-			}
-		}
+	case <-read:
+		waited = time.Since(start)
+		res = rt.await(done, early, deadline)
+	case <-time.After(wait):
+		res = Result{Reason: fmt.Sprintf("no event on stdin within %v", wait)}
+	}
+	if waited >= slowEvent {
+		res.Reason = strings.TrimPrefix(res.Reason+fmt.Sprintf("; the event came after %.1f ms", float64(waited.Microseconds())/1000), "; ")
 	}
 	if res.Output != nil {
 		stdout.Write(append(res.Output, '\n'))
@@ -116,6 +129,41 @@ func (rt *Runtime) Run(stdin io.Reader, stdout io.Writer) {
 		cancelLog()
 	}
 }
+
+// await waits up to the deadline for the handler's result, once the
+// event is read. Past it, the line is printed if it was made (the state
+// write was what held the handler up); if not, and the index was not
+// compiled, the compile goes to the background.
+func (rt *Runtime) await(done <-chan Result, early <-chan []byte, deadline time.Duration) Result {
+	timer := time.NewTimer(deadline)
+	defer timer.Stop()
+	select {
+	case res := <-done:
+		if rt.Warnings != nil && rt.Warnings.Len() > 0 { // written by the handler, which is done
+			res.Reason = strings.TrimSpace(rt.Warnings.String() + "\n" + res.Reason)
+		}
+		return res
+	case <-timer.C:
+	}
+	res := Result{Reason: fmt.Sprintf("deadline of %v passed", deadline)}
+	select {
+	case res.Output = <-early:
+		res.Reason += " while the state was written: the line was printed, the state may lack this prompt"
+	default:
+	}
+	if res.Output == nil && rt.Compiled != nil && rt.Compile != nil && !rt.Compiled() {
+		if err := rt.Compile(); err != nil {
+			res.Reason += "; background compile: " + err.Error()
+		} else {
+			res.Reason += "; compiling the index in the background"
+		}
+	}
+	return res
+}
+
+// slowEvent is how late an event must come for hook.log to say so: the
+// event is written as the process starts, within a millisecond or two.
+const slowEvent = 50 * time.Millisecond
 
 // stackReserve is the stack the handler's goroutine takes at once.
 const stackReserve = 64 << 10

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,6 +76,39 @@ func TestRuntimeDeadlineStartsBackgroundCompile(t *testing.T) {
 	rt.Compiled = func() bool { return true }
 	rt.Run(strings.NewReader(promptEvent), &out)
 	assert.Equal(t, 1, compiles)
+}
+
+// The deadline runs from when the event is read: Claude Code, busy with
+// its own work, may write the event late, and that wait is not the
+// router's to count. An event that never comes ends the call at
+// EventWait, silent.
+func TestRuntimeDeadlineCountsFromTheEvent(t *testing.T) {
+	_, err := builtinRouter() // compiled before the clock runs
+	require.NoError(t, err)
+	dir := t.TempDir()
+	rt := &hook.Runtime{
+		Handler:  &hook.Handler{Store: &hook.Store{Dir: dir}, Open: builtinRouter},
+		Deadline: 500 * time.Millisecond,
+	}
+	stdin, w := io.Pipe()
+	go func() {
+		time.Sleep(700 * time.Millisecond) // longer than the deadline
+		w.Write([]byte(promptEvent))
+		w.Close()
+	}()
+	var out bytes.Buffer
+	rt.Run(stdin, &out)
+	assert.Contains(t, out.String(), "git-operation-master")
+	assert.Contains(t, hookLog(t, dir), "the event came after")
+
+	rt.EventWait = 50 * time.Millisecond
+	never, _ := io.Pipe()
+	out.Reset()
+	start := time.Now()
+	rt.Run(never, &out)
+	assert.Less(t, time.Since(start), 2*time.Second)
+	assert.Empty(t, out.String())
+	assert.Contains(t, hookLog(t, dir), "no event on stdin within 50ms")
 }
 
 // A panic anywhere in the handler is silence, a reset cache and a stack
