@@ -202,6 +202,37 @@ func (d *deriver) phraseDistinctive(i int, words []string) float64 {
 	return best
 }
 
+// dottedRE finds dotted names: "next.js", "socket.io", "package.json".
+// A sentence's full stop is followed by a space, never by a letter.
+var dottedRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)+`)
+})
+
+// dottedNames returns the dotted names of text, lower-cased, each once,
+// and how many times each word (as tok cuts it) heads one. Only the head:
+// it is the part that may be an English word; the tail ("js", "io")
+// says what the thing is, and as a keyword it told Node.js apart from
+// Next.js on real-dev.
+func dottedNames(tok *tokenize.Tokenizer, text string) ([]string, map[string]int) {
+	var names []string
+	inside := map[string]int{}
+	seen := map[string]bool{}
+	for _, name := range dottedRE().FindAllString(strings.ToLower(text), -1) {
+		head := name[:strings.IndexByte(name, '.')]
+		if len(head) < 2 {
+			continue // "e.g", "i.e"
+		}
+		for _, w := range tok.Words(head) {
+			inside[w]++
+		}
+		if !seen[name] {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	return names, inside
+}
+
 // notCompoundRune reports a rune no hyphenated word holds.
 func notCompoundRune(r rune) bool { return notWordRune(r) && r != '-' }
 
@@ -288,9 +319,29 @@ func (d *deriver) derive(tok *tokenize.Tokenizer, i int, s *skills.Skill, descWo
 			}
 		}
 	}
+	// A word the text only writes at the head of a dotted name ("next" of
+	// Next.js, "node" of Node.js, "chart" of Chart.js) is an extended
+	// keyword at most: users write "node" for Node.js, but "what should I
+	// do next?" went to a Next.js skill on its strong keyword "next"
+	// (TestDottedNameKeyword); a match on an extended keyword alone is
+	// thin (router). The name is a keyword at the weight its words have.
+	names, inside := dottedNames(tok, text)
+	uses := map[string]int{}
+	for _, w := range descWords {
+		uses[w]++
+	}
 	for _, w := range descWords {
 		if dist := d.distinctive(i, w); keep(dist) && !triggerWording()[w] {
-			add(w, DescriptionWordWeight*dist)
+			weight := DescriptionWordWeight
+			if inside[w] >= uses[w] {
+				weight = skills.ExtendedWeight
+			}
+			add(w, weight*dist)
+		}
+	}
+	for _, name := range names {
+		if dist := d.phraseDistinctive(i, tok.Words(name)); keep(dist) {
+			add(name, DescriptionWordWeight*dist)
 		}
 	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), notCompoundRune) {

@@ -589,6 +589,30 @@ func TestDerivedHyphenatedWordMeetsSpacedPrompt(t *testing.T) {
 	}
 }
 
+// TestDottedNameKeyword pins that a word a skill writes only at the head
+// of a dotted name is no strong keyword: the name is. "what should I do
+// next?" met a Next.js skill's strong keyword "next"; a prompt that
+// writes the name meets it still, and a word the text also writes alone
+// stays a strong keyword.
+func TestDottedNameKeyword(t *testing.T) {
+	cat := catalog(
+		skills.Skill{Name: "react-app-patterns", Description: "Build Next.js apps with server components; charts drawn with Chart.js, charts everywhere."},
+		skills.Skill{Name: "other", Description: "Unrelated text about gardens."},
+	)
+	ix := index.Compile(cat, nil, index.Options{})
+	keyword := func(term string) bool {
+		return postings(t, ix, term)["react-app-patterns"][index.FieldStrong].Weight > 0
+	}
+	assert.False(t, keyword("next"), "a word only inside Next.js")
+	assert.True(t, keyword("next.js"))
+	assert.True(t, keyword("chart"), "written alone too")
+	var terms []string
+	for _, term := range ix.Tokenizer().Tokenize("how do I cache fetches in Next.js?").Terms {
+		terms = append(terms, term.Text)
+	}
+	assert.Contains(t, terms, "next.js", "the prompt's term meets the keyword")
+}
+
 // TestDerivedKeywordsLeaveOut pins what a plain skill's text never makes
 // a keyword of: a number, a name part that is a stop word, the wording a
 // description uses to say when a skill applies; and what quoted triggers
