@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -233,6 +234,22 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
 		note("prompt memory", fmt.Sprintf("unreadable, rebuilt by the next correction or `skillroute learn`: %v", err))
 	}
+	// A prompt the hook gave up on is silent, and says so only in
+	// hook.log: a few (a catalog's first compile) are expected, a habit is
+	// a fault to mend.
+	if d, err := (&hook.Store{Dir: dir}).Deadlines(context.Background()); err != nil {
+		note("hook deadline", err.Error())
+	} else if d.Prompts > 0 {
+		detail := fmt.Sprintf("%d of %d prompts since %s given up at the %v deadline, silent", d.PastDeadline, d.Prompts, d.Since.Local().Format(time.DateTime), hook.Deadline)
+		if d.LateEvents > 0 {
+			detail += fmt.Sprintf("; %d events came late from Claude Code (not counted by the deadline)", d.LateEvents)
+		}
+		ok := d.PastDeadline <= maxPastDeadline(d.Prompts)
+		if !ok {
+			detail += ": hook.log says why (a catalog compiled on the prompt's clock, a slow disk, a locked state file)"
+		}
+		check(ok, "hook deadline", detail)
+	}
 	if lines := lastLines(filepath.Join(dir, "hook.log"), 3); len(lines) > 0 {
 		note("hook.log (last)", strings.Join(lines, "\n"+strings.Repeat(" ", 28)))
 	}
@@ -328,6 +345,11 @@ func countLines(path string) int {
 	}
 	return n
 }
+
+// maxPastDeadline is how many of n prompts may have given up at the
+// deadline before doctor fails: two (a new catalog's first compile, a
+// machine waking up) or one in ten.
+func maxPastDeadline(n int) int { return max(2, n/10) }
 
 func lastLines(path string, n int) []string {
 	data, err := os.ReadFile(path)

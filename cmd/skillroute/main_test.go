@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -479,6 +480,39 @@ func TestDoctor(t *testing.T) {
 	code, out, _ = runApp(t, a, "install", "--binary", bin, "--no-skills")
 	require.Equal(t, 0, code)
 	assert.NotContains(t, out, "added")
+}
+
+// doctor counts the prompts the hook gave up on at its deadline, which
+// were silent with no word but in hook.log: a few pass, a habit fails.
+func TestDoctorHookDeadline(t *testing.T) {
+	a := isolate(t)
+	bin, err := os.Executable()
+	require.NoError(t, err)
+	code, _, errOut := runApp(t, a, "install", "--binary", bin)
+	require.Equal(t, 0, code, errOut)
+	var decisions, log strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&decisions, `{"id":"p%d","skill":"","time":"2026-12-04T01:0%d:00Z"}`+"\n", i, i)
+	}
+	deadline := `{"time":"2026-12-04T01:05:30Z","hook_event":"UserPromptSubmit","msg":"deadline of 200ms passed (200.4 ms)"}` + "\n"
+	log.WriteString(deadline)
+	write := func() {
+		require.NoError(t, os.WriteFile(filepath.Join(a.stateDir, "decisions.jsonl"), []byte(decisions.String()), 0o600))
+		require.NoError(t, os.WriteFile(filepath.Join(a.stateDir, "hook.log"), []byte(log.String()), 0o600))
+	}
+	write()
+	code, out, errOut := runApp(t, a, "doctor")
+	require.Equal(t, 0, code, out+errOut)
+	assert.Contains(t, out, "ok   hook deadline")
+	assert.Contains(t, out, "1 of 7 prompts since")
+
+	log.WriteString(strings.Repeat(deadline, 2))
+	write()
+	code, out, _ = runApp(t, a, "doctor")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, "FAIL hook deadline")
+	assert.Contains(t, out, "3 of 9 prompts since")
+	assert.Contains(t, out, "hook.log says why")
 }
 
 // doctor names every skill file the hook leaves out, on every run: not
