@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -202,32 +203,28 @@ func (d *deriver) phraseDistinctive(i int, words []string) float64 {
 	return best
 }
 
-// dottedRE finds dotted names: "next.js", "socket.io", "package.json".
-// A sentence's full stop is followed by a space, never by a letter.
-var dottedRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)+`)
-})
-
-// dottedNames returns the dotted names of text, lower-cased, each once,
-// and how many times each word (as tok cuts it) heads one. Only the head:
-// it is the part that may be an English word; the tail ("js", "io")
-// says what the thing is, and as a keyword it told Node.js apart from
-// Next.js on real-dev.
-func dottedNames(tok *tokenize.Tokenizer, text string) ([]string, map[string]int) {
+// dottedNames returns the dotted names among a text's words ("next.js",
+// "socket.io", "package.json", as the tokenizer keeps them whole), each
+// once, and how many times each word (as tok cuts it) heads one. Only the
+// head: it is the part that may be an English word; the tail ("js",
+// "io") says what the thing is, and as a keyword it told Node.js apart
+// from Next.js on real-dev.
+func dottedNames(tok *tokenize.Tokenizer, words []string) ([]string, map[string]int) {
 	var names []string
-	inside := map[string]int{}
-	seen := map[string]bool{}
-	for _, name := range dottedRE().FindAllString(strings.ToLower(text), -1) {
-		head := name[:strings.IndexByte(name, '.')]
-		if len(head) < 2 {
-			continue // "e.g", "i.e"
+	var inside map[string]int
+	for _, w := range words {
+		dot := strings.IndexByte(w, '.')
+		if dot < 2 || dot == len(w)-1 {
+			continue // no dot, or "e.g"
 		}
-		for _, w := range tok.Words(head) {
-			inside[w]++
+		if inside == nil {
+			inside = map[string]int{}
 		}
-		if !seen[name] {
-			seen[name] = true
-			names = append(names, name)
+		for _, h := range tok.Words(w[:dot]) {
+			inside[h]++
+		}
+		if !slices.Contains(names, w) {
+			names = append(names, w)
 		}
 	}
 	return names, inside
@@ -325,15 +322,18 @@ func (d *deriver) derive(tok *tokenize.Tokenizer, i int, s *skills.Skill, descWo
 	// do next?" went to a Next.js skill on its strong keyword "next"
 	// (TestDottedNameKeyword); a match on an extended keyword alone is
 	// thin (router). The name is a keyword at the weight its words have.
-	names, inside := dottedNames(tok, text)
-	uses := map[string]int{}
-	for _, w := range descWords {
-		uses[w]++
+	names, inside := dottedNames(tok, descWords)
+	var uses map[string]int
+	if inside != nil {
+		uses = map[string]int{}
+		for _, w := range descWords {
+			uses[w]++
+		}
 	}
 	for _, w := range descWords {
 		if dist := d.distinctive(i, w); keep(dist) && !triggerWording()[w] {
 			weight := DescriptionWordWeight
-			if inside[w] >= uses[w] {
+			if inside[w] > 0 && inside[w] >= uses[w] {
 				weight = skills.ExtendedWeight
 			}
 			add(w, weight*dist)
