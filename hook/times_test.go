@@ -55,6 +55,8 @@ func TestDeadlines(t *testing.T) {
 // What Run logs is what Deadlines reads: a prompt decided in time and
 // one given up on.
 func TestDeadlinesReadsRun(t *testing.T) {
+	_, err := builtinRouter() // compiled before the clock runs
+	require.NoError(t, err)
 	dir := t.TempDir()
 	release := make(chan struct{})
 	defer close(release)
