@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/skillroute/skillroute/action"
-	"github.com/skillroute/skillroute/router"
 )
 
 // Action labels. A case may say what the action layer should do: its
@@ -71,25 +70,22 @@ type ActionOutcome struct {
 	Decision action.Decision
 }
 
-// RouteActions routes each case with an action label through the router,
-// then the action layer with the given action router. Memories age from
-// now; the fixtures' ages are what counts.
-func RouteActions(r *router.Router, l *action.Layer, ar action.Router, cases []Case, now time.Time) []ActionOutcome {
+// Actions returns the action layer's decision for each outcome whose
+// case has an action label, as HookLines worked it out: each prompt is
+// routed once, for the skill figures and the action figures alike.
+func Actions(outs []Outcome) []ActionOutcome {
 	var out []ActionOutcome
-	for _, c := range cases {
-		if c.Action == "" {
-			continue
+	for _, o := range outs {
+		if o.Action != "" && o.Hooked {
+			out = append(out, ActionOutcome{Case: o.Case, Decision: o.ActionDecision})
 		}
-		d := r.Route(c.Query, router.Session{})
-		in := l.Input(c.Query, d, action.Context{Now: now})
-		out = append(out, ActionOutcome{Case: c, Decision: ar.Decide(in)})
 	}
 	return out
 }
 
-// HookLines works out, for each outcome of a single prompt, the skill the
-// hook's line would name: the action layer's decision (with its router)
-// after the router's. A skill is injected by load_skill, or by a
+// HookLines works out, for each outcome of a single prompt, the action
+// layer's decision (with its router) after the router's, and the skill
+// the hook's line would name: a skill is injected by load_skill, or by a
 // composite's skill step; any other action injects none. eval reports it
 // beside the router's figures, since what a user is shown is the line:
 // until session 20 the action layer's skill bar withheld a third of the
@@ -99,7 +95,7 @@ func HookLines(outs []Outcome, l *action.Layer, ar action.Router, now time.Time)
 	for i := range outs {
 		o := &outs[i]
 		d := ar.Decide(l.Input(o.Query, o.Decision, action.Context{Now: now}))
-		o.Hooked, o.Injected = true, ""
+		o.Hooked, o.Injected, o.ActionDecision = true, "", d
 		if d.Ref(action.LoadSkill) != "" {
 			o.Injected = o.Decision.Skill
 		}

@@ -83,7 +83,7 @@ func TestActionReport(t *testing.T) {
 	assert.NotContains(t, b.String(), "confusion", "the matrix is for -v")
 }
 
-func TestRouteActionsOnTheDevSet(t *testing.T) {
+func TestActionsOnTheDevSet(t *testing.T) {
 	dir := shared + "eval/actions/"
 	if _, err := os.Stat(dir); err != nil {
 		t.Skip("../shared (design data) is absent")
@@ -98,8 +98,11 @@ func TestRouteActionsOnTheDevSet(t *testing.T) {
 	require.NoError(t, err)
 	r, err := loader.Open(loader.Config{Catalog: loader.Builtin})
 	require.NoError(t, err)
-	feature := eval.SummarizeActions(eval.RouteActions(r, l, action.Feature{}, f.Cases, time.Now()))
-	rule := eval.SummarizeActions(eval.RouteActions(r, l, action.Rule{}, f.Cases, time.Now()))
+	outs := eval.RouteCases(r, f.Cases)
+	eval.HookLines(outs, l, action.Feature{}, time.Now())
+	feature := eval.SummarizeActions(eval.Actions(outs))
+	eval.HookLines(outs, l, action.Rule{}, time.Now())
+	rule := eval.SummarizeActions(eval.Actions(outs))
 	t.Logf("action accuracy: feature %.1f%%, rule %.1f%%", 100*feature.Accuracy(), 100*rule.Accuracy())
 	assert.Equal(t, 120, feature.N)
 	assert.GreaterOrEqual(t, feature.Accuracy(), 0.85)

@@ -220,10 +220,12 @@ type Outcome struct {
 	Group string
 	// Decision is the router's, kept for the action layer (HookLines).
 	Decision router.Decision
-	// Hooked says Injected was worked out: the skill the hook's line
-	// names, "" when the action layer injects no skill.
-	Hooked   bool
-	Injected string
+	// Hooked says Injected and ActionDecision were worked out
+	// (HookLines): the skill the hook's line names, "" when the action
+	// layer injects no skill, and the layer's decision.
+	Hooked         bool
+	Injected       string
+	ActionDecision action.Decision
 }
 
 // Rank returns the 1-based rank of the expected skill among the

@@ -92,7 +92,7 @@ func (a *app) runEval(args []string, stdout, stderr io.Writer) error {
 		last.Summary = rep.Summary
 	}
 	if eval.HasActions(file.Cases) {
-		rep := eval.SummarizeActions(eval.RouteActions(r, layer, ar, file.Cases, time.Now()))
+		rep := eval.SummarizeActions(eval.Actions(all))
 		rep.Write(stdout, fmt.Sprintf("%s: %d prompts with an action label, %s router (%d memories, %d tools)",
 			fs.Arg(0), rep.N, ar.Name(), len(layer.Memories()), len(layer.Tools())), *verbose)
 		acc, refAcc := rep.Accuracy(), rep.RefAccuracy()
