@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -132,6 +133,7 @@ func newSandbox(t *testing.T) *sandbox {
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("sandbox kept for inspection: %s (debug-NN.log are Claude Code's debug logs)", s.dir)
+			logHookLogs(t, s.dir)
 			return
 		}
 		// The plugin's build and the hook's background compile are
@@ -141,6 +143,24 @@ func newSandbox(t *testing.T) *sandbox {
 		}
 	})
 	return s
+}
+
+// logHookLogs logs the last lines of every hook.log under dir: why the
+// hook was silent, which a CI run's output then shows without the
+// sandbox.
+func logHookLogs(t *testing.T, dir string) {
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() != "hook.log" {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		t.Logf("%s, last lines:\n%s", path, strings.Join(lines[max(0, len(lines)-12):], "\n"))
+		return nil
+	})
 }
 
 // result is what one `claude -p` run produced.
