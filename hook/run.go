@@ -111,7 +111,7 @@ func (rt *Runtime) Run(stdin io.Reader, stdout io.Writer) {
 		res = Result{Reason: fmt.Sprintf("no event on stdin within %v", wait)}
 	}
 	if waited >= slowEvent {
-		res.Reason = strings.TrimPrefix(res.Reason+fmt.Sprintf(reasonLateEvent, float64(waited.Microseconds())/1000), "; ")
+		res.Reason = strings.TrimPrefix(res.Reason+fmt.Sprintf("; "+lateEventMark+"%.1f ms", float64(waited.Microseconds())/1000), "; ")
 	}
 	if res.Output != nil {
 		stdout.Write(append(res.Output, '\n'))
@@ -145,7 +145,7 @@ func (rt *Runtime) await(done <-chan Result, early <-chan []byte, deadline time.
 		return res
 	case <-timer.C:
 	}
-	res := Result{Reason: fmt.Sprintf(reasonDeadline, deadline)}
+	res := Result{Reason: fmt.Sprintf(deadlineMark+"%v passed", deadline)}
 	select {
 	case res.Output = <-early:
 		res.Reason += " while the state was written: the line was printed, the state may lack this prompt"

@@ -12,11 +12,12 @@ import (
 	"github.com/skillroute/skillroute/store"
 )
 
-// The reasons Run logs when a prompt's time ran out, or its event came
-// late; Deadlines reads them back.
+// What Run's reasons say when a prompt's time ran out (the reason opens
+// with deadlineMark) or its event came late (it holds lateEventMark);
+// Deadlines reads them back.
 const (
-	reasonDeadline  = "deadline of %v passed"
-	reasonLateEvent = "; the event came after %.1f ms"
+	deadlineMark  = "deadline of "
+	lateEventMark = "the event came after "
 )
 
 // Deadlines is how the hook kept its deadline on the prompts of its logs:
@@ -60,13 +61,11 @@ func (s *Store) Deadlines(ctx context.Context) (Deadlines, error) {
 	if err != nil {
 		return Deadlines{}, err
 	}
-	rotated, err := decisions.Files()
+	files, err := decisions.Files()
 	if err != nil {
 		return Deadlines{}, err
 	}
-	whole := len(rotated) <= 1
-	deadline := strings.SplitN(reasonDeadline, "%", 2)[0]
-	late := strings.SplitN(strings.TrimPrefix(reasonLateEvent, "; "), "%", 2)[0]
+	whole := len(files) <= 1 // never rotated
 	err = readLines(ctx, s.log(LogFile), func(line []byte) {
 		var rec struct {
 			Time      time.Time `json:"time"`
@@ -76,14 +75,14 @@ func (s *Store) Deadlines(ctx context.Context) (Deadlines, error) {
 		if json.Unmarshal(line, &rec) != nil || rec.HookEvent != "UserPromptSubmit" || !whole && rec.Time.Before(d.Since) {
 			return
 		}
-		if strings.HasPrefix(rec.Msg, deadline) {
+		if strings.HasPrefix(rec.Msg, deadlineMark) {
 			if d.Since.IsZero() || rec.Time.Before(d.Since) {
 				d.Since = rec.Time
 			}
 			d.PastDeadline++
 			d.Prompts++
 		}
-		if strings.Contains(rec.Msg, late) {
+		if strings.Contains(rec.Msg, lateEventMark) {
 			d.LateEvents++
 		}
 	})
