@@ -44,3 +44,11 @@ func BenchmarkRouteBookworm(b *testing.B) {
 	benchRoute(b, loader.Config{Catalog: bw + "skills-index.json", Rules: bw + "disambiguation-rules.json", Synonyms: bw + "synonyms.json"},
 		bw+"golden-dev.jsonl")
 }
+
+// BenchmarkRouteRealDev routes real-dev's prompts over its 44 published
+// skills: plain skills, their keywords derived, where near ties are
+// common (the breadth stage acts on them).
+func BenchmarkRouteRealDev(b *testing.B) {
+	const rd = "../../shared/eval/real-dev/"
+	benchRoute(b, loader.Config{Catalog: rd + "skills"}, rd+"prompts.jsonl")
+}

@@ -16,6 +16,7 @@
 //	rules      the disambiguation rules
 //	prior      the calibration table, a prior among the candidates
 //	learned    what the user taught, over the rules and the table: the weights' change, then the prompt memory
+//	breadth    a near tie of plain skills, with nothing else deciding, goes to the skill that meets more of the prompt
 //	decide     confidence, level, the recommended skill and its evidence
 //	quiet      a self-contained question, or a go-ahead with no session to go on with, that no skill matches clearly gets none
 //
@@ -111,6 +112,7 @@ type Decision struct {
 	Chat       bool        `json:"chat,omitempty"`    // an opinion or a fact asked about a thing, not work: no skill however clear (quiet.go)
 	Thin       bool        `json:"thin,omitempty"`    // the best match rests on one word of the skill's text, or two common ones (quiet.go)
 	Prior      string      `json:"prior,omitempty"`   // what the calibration table did, when it acted
+	Breadth    string      `json:"breadth,omitempty"` // which skill passed which in a near tie, on breadth (breadth.go)
 	Memory     string      `json:"memory,omitempty"`  // what the prompt memory did, when it acted
 	// Terms is the prompt's vector as the prompt memory keeps it (term
 	// hashes, no text), for a later verdict on this route to be
@@ -265,6 +267,9 @@ func (d *Decision) Explain() string {
 	}
 	if len(d.Rules) > 0 {
 		fmt.Fprintf(&b, "rules fired: %s\n", strings.Join(d.Rules, ", "))
+	}
+	if d.Breadth != "" {
+		fmt.Fprintf(&b, "breadth: %s\n", d.Breadth)
 	}
 	if d.Prior != "" {
 		fmt.Fprintf(&b, "calibration: %s\n", d.Prior)

@@ -180,7 +180,7 @@ func TestCalibrationPrior(t *testing.T) {
 
 // The pipeline runs the stages the package doc lists, in that order.
 func TestStagesInOrder(t *testing.T) {
-	assert.Equal(t, []string{"normalise", "turn", "tokenize", "score", "followup", "signals", "fuse", "rules", "prior", "learned", "decide", "quiet"}, router.Stages())
+	assert.Equal(t, []string{"normalise", "turn", "tokenize", "score", "followup", "signals", "fuse", "rules", "prior", "learned", "breadth", "decide", "quiet"}, router.Stages())
 }
 
 // A session's workflow statistics and project type are signals of the

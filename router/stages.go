@@ -68,6 +68,7 @@ var pipeline = []stage{
 	{"rules", applyRules},
 	{"prior", applyPrior},
 	{"learned", applyLearned},
+	{"breadth", breakTies},
 	{"decide", decide},
 	{"quiet", quiet},
 }
