@@ -1,6 +1,7 @@
 package router
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -102,7 +103,7 @@ func breakTies(r *Router, st *route) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return -cmpFloat(key[a], key[b]) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(key[b], key[a]) })
 	first := order[0]
 	if first == 0 || namesItself(r, res[0]) && !namesItself(r, res[first]) {
 		return
@@ -113,22 +114,12 @@ func breakTies(r *Router, st *route) {
 		if k > 0 && c.Score > st.cands[k-1].Score {
 			c.Score = st.cands[k-1].Score
 			if r.Explain {
-				c.Explain = explain.Wrap(c.Score, fmt.Sprintf("lowered to %s's score: it meets %.0f%% of the prompt's evidence, this %.0f%% (breadth)", old[first].Skill, 100*cov[first], 100*cov[i]), c.Explain)
+				c.Explain = explain.Wrap(c.Score, fmt.Sprintf("lowered on breadth: %s meets %.0f%% of the prompt's evidence, this %.0f%%", old[first].Skill, 100*cov[first], 100*cov[i]), c.Explain)
 			}
 		}
 		st.cands[k] = c
 	}
 	st.decision.Breadth = fmt.Sprintf("%s passes %s in a near tie: it meets %.0f%% of the prompt's evidence, %s %.0f%%", old[first].Skill, old[0].Skill, 100*cov[first], old[0].Skill, 100*cov[0])
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // matched is what the prompt met among the first results: each distinct
