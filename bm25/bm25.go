@@ -433,26 +433,8 @@ func isName(name string, m *Match) bool {
 	if m.Term == bare || m.Query == bare || m.Surface == bare {
 		return true
 	}
-	tool := unversioned(bare)
+	tool := skills.Unversioned(bare)
 	return tool != bare && (m.Term == tool || m.Query == tool || m.Surface == tool)
-}
-
-// unversioned returns a name without the version it ends in
-// ("pandas-3-0-3", "jq-1-8-2", "api-v2"): a skill written for one release
-// of a tool is named for the tool, and a prompt that names the tool names
-// it. A name that is all version stays as it is.
-func unversioned(name string) string {
-	for {
-		i := strings.LastIndexByte(name, '-')
-		if i <= 0 {
-			return name
-		}
-		part := strings.TrimPrefix(name[i+1:], "v")
-		if part == "" || strings.IndexFunc(part, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
-			return name
-		}
-		name = name[:i]
-	}
 }
 
 // saturate is a match's BM25 score: tf saturated by K1, the skill's length

@@ -259,6 +259,10 @@ func TestVersionedNameWins(t *testing.T) {
 		named = named || m.Named
 	}
 	assert.True(t, named, "pandas names pandas-3-0-3")
+	q := query(ix, "after upgrading pandas this chained assignment does nothing")
+	// A catalog past smallCatalog is pruned by bounds without the boost:
+	// the skill the tool's name names is scored whatever its bounds.
+	assert.Equal(t, names(rs[:1]), names(bm25.TopKPruned(ix, q, nil, 1, nil)[:1]), "pruning counts the name's boost")
 }
 
 // TestSpelledNameWins: a prompt that spells a skill's name in words ("use

@@ -217,6 +217,8 @@ type Index struct {
 	plugins    map[string]int // namespaced skills by bare name (pluginSkills)
 	titleOnce  sync.Once
 	titles     map[string]int // skills by lower-cased title (titleSkills)
+	toolOnce   sync.Once
+	tools      map[string]int // versioned skills by the tool's name, in a table out of order (versioned)
 
 	lookups   atomic.Int64                     // TermID calls so far
 	termMap   atomic.Pointer[map[string]int32] // built once a process routes many prompts
@@ -417,7 +419,8 @@ func (ix *Index) SkillID(name string) int {
 // its exact name, else without a "plugin:" prefix, else the one skill that
 // a plugin namespaces under that name ("deploy" -> "acme:deploy"), else
 // the one skill whose title it is, in any case ("Root Cause Tracing" ->
-// root-cause-tracing). -1 when none matches.
+// root-cause-tracing), else the one skill named for a release of the tool
+// it names ("pandas" -> pandas-3-0-3). -1 when none matches.
 func (ix *Index) Resolve(name string) int {
 	if id := ix.SkillID(name); id >= 0 {
 		return id
@@ -433,7 +436,7 @@ func (ix *Index) Resolve(name string) int {
 			return id // -1 when two skills share the title
 		}
 	}
-	return -1
+	return ix.versioned(name)
 }
 
 // titleSkills returns, worked out once, the skills that have a title by
@@ -450,19 +453,58 @@ func (ix *Index) titleSkills() map[string]int {
 }
 
 // Named returns the skill whose name, or bare name under a plugin, is
-// word, or -1: one search of the sorted names, and the plugins' bare names
-// only when the catalog has plugin skills.
+// word, or the one skill named for a release of the tool word names
+// (versioned), or -1: a search of the sorted names, and the plugins' bare
+// names only when the catalog has plugin skills.
 func (ix *Index) Named(word string) int {
 	if word == "" {
 		return -1
 	}
-	if id := ix.SkillID(word); id >= 0 || !ix.Skills.plugins {
+	if id := ix.SkillID(word); id >= 0 {
 		return id
 	}
-	if id, ok := ix.pluginSkills()[word]; ok {
-		return id
+	if ix.Skills.plugins {
+		if id, ok := ix.pluginSkills()[word]; ok {
+			return id
+		}
 	}
-	return -1
+	return ix.versioned(word)
+}
+
+// versioned returns the skill whose name, without the version it ends in
+// (skills.Unversioned), is word ("pandas" for pandas-3-0-3), or -1 when
+// none is or two are ("node-18" and "node-20"). bm25 boosts such a skill
+// as named by the tool (its isName), so TopK must score it whatever its
+// bounds, as it does a skill named by its whole name. Names in order are
+// searched for those that start with word and a hyphen; a table out of
+// order is mapped once.
+func (ix *Index) versioned(word string) int {
+	t := &ix.Skills
+	if !t.sorted {
+		ix.toolOnce.Do(func() {
+			ix.tools = byKey(t, func(i int) string {
+				if name := t.Name(i); skills.Unversioned(name) != name {
+					return skills.Unversioned(name)
+				}
+				return ""
+			})
+		})
+		if id, ok := ix.tools[word]; ok {
+			return id
+		}
+		return -1
+	}
+	prefix := word + "-"
+	id := -1
+	for i := sort.Search(t.Len(), func(i int) bool { return t.Name(i) >= prefix }); i < t.Len() && strings.HasPrefix(t.Name(i), prefix); i++ {
+		if skills.Unversioned(t.Name(i)) == word {
+			if id >= 0 {
+				return -1
+			}
+			id = i
+		}
+	}
+	return id
 }
 
 // NameStarts reports whether some skill's name, or bare name under a

@@ -770,6 +770,50 @@ func TestGenericPrompts(t *testing.T) {
 	assert.Greater(t, han, len(lines)/4, "Chinese prompts too")
 }
 
+// A skill named for one release of a tool is found by the tool's name, in
+// a correction, a rule or a label (Resolve) and in a prompt (Named), while
+// one release alone has it; "api-design" is no version of "api".
+func TestResolveVersioned(t *testing.T) {
+	list := []skills.Skill{
+		{Name: "api-design", Keywords: kw(skills.Core, "rest")},
+		{Name: "jq-1-8-2", Keywords: kw(skills.Core, "jq")},
+		{Name: "node-18", Keywords: kw(skills.Core, "node")},
+		{Name: "node-20", Keywords: kw(skills.Core, "node")},
+		{Name: "pandas-3-0-3", Keywords: kw(skills.Core, "dataframe")},
+		{Name: "vega-lite-v6", Keywords: kw(skills.Core, "chart")},
+	}
+	sorted := index.Compile(catalog(list...), nil, index.Options{})
+	path := filepath.Join(t.TempDir(), "index.bin")
+	require.NoError(t, sorted.Save(path))
+	loaded, err := index.Load(path)
+	require.NoError(t, err)
+	// A table out of order (a merged catalog's) is mapped, not searched.
+	backward := slices.Clone(list)
+	slices.Reverse(backward)
+	unsorted := index.Compile(&skills.Catalog{Skills: backward}, nil, index.Options{})
+	name := func(ix *index.Index, id int) string {
+		if id < 0 {
+			return ""
+		}
+		return ix.Skills.Name(id)
+	}
+	for word, want := range map[string]string{
+		"pandas":       "pandas-3-0-3",
+		"pandas-3-0-3": "pandas-3-0-3",
+		"jq":           "jq-1-8-2",
+		"vega-lite":    "vega-lite-v6",
+		"node":         "", // two releases
+		"api":          "",
+		"pandas-3":     "", // a shorter version is no name
+		"":             "",
+	} {
+		for _, ix := range []*index.Index{sorted, loaded, unsorted} {
+			assert.Equal(t, want, name(ix, ix.Resolve(word)), word)
+			assert.Equal(t, want, name(ix, ix.Named(word)), word)
+		}
+	}
+}
+
 // Resolve finds a skill by its name, its name without a plugin's prefix,
 // or the bare name of the one plugin skill that has it, in a compiled
 // index and in the same index loaded from its file.

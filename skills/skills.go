@@ -688,6 +688,24 @@ func firstParagraph(text string) string {
 	return ""
 }
 
+// Unversioned returns a name without the version it ends in
+// ("pandas-3-0-3", "jq-1-8-2", "api-v2"): a skill written for one release
+// of a tool is named for the tool, and a prompt, a correction or a rule
+// that names the tool names it. A name that is all version stays as it is.
+func Unversioned(name string) string {
+	for {
+		i := strings.LastIndexByte(name, '-')
+		if i <= 0 {
+			return name
+		}
+		part := strings.TrimPrefix(name[i+1:], "v")
+		if part == "" || strings.IndexFunc(part, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+			return name
+		}
+		name = name[:i]
+	}
+}
+
 // BareName strips a "plugin:" namespace from a skill's name: a plugin's
 // skill "acme:deploy" is "deploy" to a user who types it, and Claude Code
 // may report either.
