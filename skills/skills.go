@@ -693,17 +693,25 @@ func firstParagraph(text string) string {
 // of a tool is named for the tool, and a prompt, a correction or a rule
 // that names the tool names it. A name that is all version stays as it is.
 func Unversioned(name string) string {
+	tool := name
 	for {
-		i := strings.LastIndexByte(name, '-')
-		if i <= 0 {
-			return name
+		i := strings.LastIndexByte(tool, '-')
+		if i <= 0 || !isVersion(tool[i+1:]) {
+			break
 		}
-		part := strings.TrimPrefix(name[i+1:], "v")
-		if part == "" || strings.IndexFunc(part, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
-			return name
-		}
-		name = name[:i]
+		tool = tool[:i]
 	}
+	if isVersion(tool) {
+		return name
+	}
+	return tool
+}
+
+// isVersion reports whether a name's part is a version number: digits,
+// after an optional "v".
+func isVersion(part string) bool {
+	part = strings.TrimPrefix(part, "v")
+	return part != "" && strings.IndexFunc(part, func(r rune) bool { return r < '0' || r > '9' }) < 0
 }
 
 // BareName strips a "plugin:" namespace from a skill's name: a plugin's

@@ -518,3 +518,22 @@ func TestKeywordsTrimmed(t *testing.T) {
 		assert.Equal(t, want, sk.Keywords[0].Text, "%q", w)
 	}
 }
+
+// Unversioned strips the version a name ends in, and only a version.
+func TestUnversioned(t *testing.T) {
+	for name, want := range map[string]string{
+		"pandas-3-0-3":  "pandas",
+		"jq-1-8-2":      "jq",
+		"vega-lite-v6":  "vega-lite",
+		"api-v2":        "api",
+		"node-18":       "node",
+		"python-pro":    "python-pro",
+		"web-3d-expert": "web-3d-expert", // a number inside the name is part of it
+		"v2":            "v2",
+		"3-0-3":         "3-0-3", // all version: stays
+		"pandas-":       "pandas-",
+		"":              "",
+	} {
+		assert.Equal(t, want, skills.Unversioned(name), name)
+	}
+}
