@@ -476,8 +476,8 @@ func (ix *Index) Named(word string) int {
 // none is or two are ("node-18" and "node-20"). bm25 boosts such a skill
 // as named by the tool (its isName), so TopK must score it whatever its
 // bounds, as it does a skill named by its whole name. Names in order are
-// searched for those that start with word and a hyphen; a table out of
-// order is mapped once.
+// searched for those that start with word, a hyphen and a version; a
+// table out of order is mapped once.
 func (ix *Index) versioned(word string) int {
 	t := &ix.Skills
 	if !t.sorted {
@@ -494,14 +494,18 @@ func (ix *Index) versioned(word string) int {
 		}
 		return -1
 	}
-	prefix := word + "-"
+	// A version starts with a digit or a "v": search those two ranges of
+	// the names, not every name that starts with the word ("api-…").
 	id := -1
-	for i := sort.Search(t.Len(), func(i int) bool { return t.Name(i) >= prefix }); i < t.Len() && strings.HasPrefix(t.Name(i), prefix); i++ {
-		if skills.Unversioned(t.Name(i)) == word {
-			if id >= 0 {
-				return -1
+	for _, r := range [2][2]string{{"-0", "-:"}, {"-v", "-w"}} { // ':' and 'w' sort right after '9' and 'v'
+		lo, hi := word+r[0], word+r[1]
+		for i := sort.Search(t.Len(), func(i int) bool { return t.Name(i) >= lo }); i < t.Len() && t.Name(i) < hi; i++ {
+			if skills.Unversioned(t.Name(i)) == word {
+				if id >= 0 {
+					return -1
+				}
+				id = i
 			}
-			id = i
 		}
 	}
 	return id
