@@ -10,8 +10,9 @@ import (
 // TestBreadthTradeoff measures the breadth stage on the dev sets: each
 // routed with the stage and without it. The built-in catalog's sets do
 // not move (their skills' keywords are written); on real-dev's catalog
-// the stage gains prompts over the sets and costs at most one a set.
-// go test ./router -run TestBreadthTradeoff -v prints the figures.
+// the stage gains prompts over the sets and costs at most one a set
+// (three net since the synonyms' implied concepts reach two prompts it
+// alone won; four before). go test ./router -run TestBreadthTradeoff -v prints the figures.
 func TestBreadthTradeoff(t *testing.T) {
 	gained := 0
 	for _, set := range []tradeoffSet{
@@ -33,5 +34,5 @@ func TestBreadthTradeoff(t *testing.T) {
 		assert.GreaterOrEqual(t, w, wo-1, set.name)
 		gained += w - wo
 	}
-	assert.GreaterOrEqual(t, gained, 4, "prompts gained over the sets")
+	assert.GreaterOrEqual(t, gained, 3, "prompts gained over the sets")
 }

@@ -503,6 +503,40 @@ func TestNewSynonyms(t *testing.T) {
 	}
 }
 
+// TestImpliedConcepts: a group's words expand, one way and below their
+// synonyms, to the concepts the group implies. A prompt about a blind
+// user is about accessibility; one about accessibility is not about
+// blind users, nor does it take the other words of the group.
+func TestImpliedConcepts(t *testing.T) {
+	syn, err := tokenize.ParseSynonyms("syn.yaml", []byte(`groups:
+  - id: visually-impaired
+    words: [视障用户, blind users]
+    implies: [a11y, wcag]
+  - id: prop-drilling-cue
+    words: [一层层传]
+    implies: [prop drilling]
+`))
+	require.NoError(t, err)
+	tok := tokenize.New(syn.WordList(), syn)
+	got := terms(tok.Tokenize("视障用户说按钮读不出来"))
+	assert.Equal(t, tokenize.SynonymWeight, got["blind user"].Weight, "the group's own words stay synonyms")
+	for _, concept := range []string{"a11y", "wcag"} {
+		assert.Equal(t, tokenize.ImpliedWeight, got[concept].Weight, concept)
+		assert.Equal(t, "视障用户", got[concept].From, "an implied concept is the user's word's evidence, not a word of its own")
+	}
+	require.Less(t, tokenize.ImpliedWeight, tokenize.SynonymWeight)
+
+	back := terms(tok.Tokenize("a11y audit"))
+	assert.NotContains(t, back, "视障用户", "implication runs one way")
+	assert.NotContains(t, back, "blind user")
+
+	got = terms(tok.Tokenize("props 一层层传下去"))
+	assert.Equal(t, tokenize.ImpliedWeight, got["prop drill"].Weight, "a group of one word and what it implies")
+
+	_, err = tokenize.ParseSynonyms("syn.yaml", []byte("groups:\n  - id: solo\n    words: [一层层传]\n    implies: [' ']\n"))
+	assert.ErrorContains(t, err, "syn.yaml: group solo: needs at least two words, or one and a word it implies")
+}
+
 // TestSynonymErrors protects users editing a synonym file: every error
 // names the file.
 func TestSynonymErrors(t *testing.T) {

@@ -136,12 +136,23 @@ func (v *Vocabulary) AddSkills(cat *skills.Catalog, tok *tokenize.Tokenizer) {
 	}
 }
 
-// AddSynonyms adds every word of the curated synonym groups, as strong
-// evidence.
-func (v *Vocabulary) AddSynonyms(syn *tokenize.Synonyms) {
-	for _, w := range syn.WordList() {
-		v.AddEnglish(w, Strong, true)
-		v.AddChineseWord(w)
+// AddSynonyms adds the words of the curated synonym groups, as strong
+// evidence: the groups' words and the concepts they imply. The words of a
+// group that implies a concept are left out: they describe a user's
+// situation in everyday words ("一层层传", "blind users"), as situations
+// do, and taken in they let everyday senses through (TestFilter's 表现).
+func (v *Vocabulary) AddSynonyms(groups []tokenize.SynonymGroup) {
+	add := func(words []tokenize.SynonymWord) {
+		for _, w := range words {
+			v.AddEnglish(w.Text, Strong, false)
+			v.AddChineseWord(w.Text)
+		}
+	}
+	for _, g := range groups {
+		if len(g.Implies) == 0 {
+			add(g.Words)
+		}
+		add(g.Implies)
 	}
 }
 

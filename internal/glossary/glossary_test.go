@@ -54,7 +54,7 @@ func builtinVocabulary(t *testing.T, entries []Entry) *Vocabulary {
 	t.Helper()
 	cat, err := skills.Builtin()
 	require.NoError(t, err)
-	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
+	syn, err := tokenize.ParseSynonymGroups(rules.SynonymsName, rules.Synonyms)
 	require.NoError(t, err)
 	v := NewVocabulary()
 	v.AddSkills(cat, tokenize.New(nil, nil))

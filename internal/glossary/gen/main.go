@@ -78,7 +78,7 @@ func run(cache, out string, check bool) error {
 	if err != nil {
 		return err
 	}
-	syn, err := tokenize.ParseSynonyms(rules.SynonymsName, rules.Synonyms)
+	syn, err := tokenize.ParseSynonymGroups(rules.SynonymsName, rules.Synonyms)
 	if err != nil {
 		return err
 	}
