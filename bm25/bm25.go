@@ -159,6 +159,11 @@ func (r *Result) Explain(ix *index.Index) *explain.Node {
 		if m.Query != m.Term {
 			msg += fmt.Sprintf(" via %q", m.Query)
 		}
+		if m.Origin != m.Query && m.Origin != "" {
+			// An expansion: a synonym, a translation or an implied
+			// concept of the word the prompt wrote.
+			msg += fmt.Sprintf(", from %q", m.Origin)
+		}
 		if m.QWeight != 1 {
 			msg += fmt.Sprintf(", query weight %.2f", m.QWeight)
 		}

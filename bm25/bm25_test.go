@@ -300,7 +300,7 @@ func TestExplain(t *testing.T) {
 	s := e.String()
 	for _, want := range []string{
 		`"slow queri" partial ×0.6 × rarity 1.00 via "queri"`,
-		`"kubernet" exact, core keyword ×1.50, query weight 0.60`,
+		`"kubernet" exact, core keyword ×1.50, from "k8s", query weight 0.60`, // an expansion names the word the prompt wrote
 		`"tune" exact`,
 		"core field, weight 1.00",
 		"description field, weight ",
