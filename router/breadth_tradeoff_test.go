@@ -12,7 +12,8 @@ import (
 // not move (their skills' keywords are written); on real-dev's catalog
 // the stage gains prompts over the sets and costs at most one a set
 // (three net since the synonyms' implied concepts reach two prompts it
-// alone won; four before). go test ./router -run TestBreadthTradeoff -v prints the figures.
+// alone won; four before). go test ./router -run TestBreadthTradeoff -v
+// prints the figures.
 func TestBreadthTradeoff(t *testing.T) {
 	gained := 0
 	for _, set := range []tradeoffSet{

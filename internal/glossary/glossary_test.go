@@ -54,11 +54,11 @@ func builtinVocabulary(t *testing.T, entries []Entry) *Vocabulary {
 	t.Helper()
 	cat, err := skills.Builtin()
 	require.NoError(t, err)
-	syn, err := tokenize.ParseSynonymGroups(rules.SynonymsName, rules.Synonyms)
+	groups, err := tokenize.ParseSynonymGroups(rules.SynonymsName, rules.Synonyms)
 	require.NoError(t, err)
 	v := NewVocabulary()
 	v.AddSkills(cat, tokenize.New(nil, nil))
-	v.AddSynonyms(syn)
+	v.AddSynonyms(groups)
 	v.AddComputing(entries)
 	return v
 }

@@ -78,13 +78,13 @@ func run(cache, out string, check bool) error {
 	if err != nil {
 		return err
 	}
-	syn, err := tokenize.ParseSynonymGroups(rules.SynonymsName, rules.Synonyms)
+	groups, err := tokenize.ParseSynonymGroups(rules.SynonymsName, rules.Synonyms)
 	if err != nil {
 		return err
 	}
 	v := glossary.NewVocabulary()
 	v.AddSkills(cat, tokenize.New(nil, nil))
-	v.AddSynonyms(syn)
+	v.AddSynonyms(groups)
 	v.AddComputing(entries)
 	pairs := glossary.Filter(entries, v)
 	var buf bytes.Buffer
@@ -181,25 +181,22 @@ func compare(path string, want []byte) error {
 		fmt.Printf("%s is up to date\n", path)
 		return nil
 	}
-	lines := func(b []byte) map[string]bool {
-		m := map[string]bool{}
-		for _, l := range strings.Split(string(b), "\n") {
-			m[l] = true
-		}
-		return m
-	}
-	h, w := lines(have), lines(want)
+	haveLines, wantLines := strings.Split(string(have), "\n"), strings.Split(string(want), "\n")
 	var diff []string
-	for _, l := range strings.Split(string(have), "\n") {
-		if !w[l] {
-			diff = append(diff, "- "+l)
+	// only appends the lines of a that b lacks, marked.
+	only := func(mark string, a, b []string) {
+		in := make(map[string]bool, len(b))
+		for _, l := range b {
+			in[l] = true
+		}
+		for _, l := range a {
+			if !in[l] {
+				diff = append(diff, mark+l)
+			}
 		}
 	}
-	for _, l := range strings.Split(string(want), "\n") {
-		if !h[l] {
-			diff = append(diff, "+ "+l)
-		}
-	}
+	only("- ", haveLines, wantLines)
+	only("+ ", wantLines, haveLines)
 	const shown = 20
 	more := ""
 	if len(diff) > shown {
