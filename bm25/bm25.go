@@ -164,6 +164,10 @@ func (r *Result) Explain(ix *index.Index) *explain.Node {
 			// concept of the word the prompt wrote.
 			msg += fmt.Sprintf(", from %q", m.Origin)
 		}
+		if origin := cmp.Or(m.Origin, m.Query); tokenize.HanCount(m.Surface) > 0 && m.Surface != origin {
+			// A Chinese word the prompt wrote with a gap (磁盘快满 for 磁盘满).
+			msg += fmt.Sprintf(", written %q", m.Surface)
+		}
 		if m.QWeight != 1 {
 			msg += fmt.Sprintf(", query weight %.2f", m.QWeight)
 		}

@@ -310,4 +310,14 @@ func TestExplain(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	assert.Len(t, lines, 1+3+3)
 	assert.True(t, strings.HasPrefix(lines[1], "  "), "children are indented")
+
+	// A Chinese word written with a gap shows how the prompt wrote it;
+	// one written whole does not.
+	gapped := compile(t, nil, skills.Skill{Name: "disk-alerts", Keywords: core("磁盘满")}, skills.Skill{Name: "other", Keywords: core("nginx")})
+	rs = bm25.Score(gapped, query(gapped, "磁盘快满了"))
+	require.Len(t, rs, 1)
+	assert.Contains(t, rs[0].Explain(gapped).String(), `"磁盘满" exact, core keyword ×1.50, written "磁盘快满", query weight 0.80`)
+	rs = bm25.Score(gapped, query(gapped, "磁盘满了"))
+	require.Len(t, rs, 1)
+	assert.NotContains(t, rs[0].Explain(gapped).String(), "written")
 }

@@ -9,10 +9,11 @@ import (
 	"github.com/skillroute/skillroute/bm25"
 )
 
-func BenchmarkStagesBookworm(b *testing.B) {
-	const bw = "../../shared/bookworm/"
-	qs := prompts(b, bw+"golden-dev.jsonl")
-	r, err := loader.Open(loader.Config{Catalog: bw + "skills-index.json", Rules: bw + "disambiguation-rules.json", Synonyms: bw + "synonyms.json"})
+// benchStages times the router's first stages one by one over the prompts
+// of file: cutting the prompt, scoring it, firing the rules.
+func benchStages(b *testing.B, opt loader.Config, file string) {
+	qs := prompts(b, file)
+	r, err := loader.Open(opt)
 	if err != nil {
 		b.Skip(err)
 	}
@@ -32,4 +33,17 @@ func BenchmarkStagesBookworm(b *testing.B) {
 			r.Rules.Fired(tokenize.NewText(qs[i%len(qs)]))
 		}
 	})
+}
+
+func BenchmarkStagesBookworm(b *testing.B) {
+	const bw = "../../shared/bookworm/"
+	benchStages(b, loader.Config{Catalog: bw + "skills-index.json", Rules: bw + "disambiguation-rules.json", Synonyms: bw + "synonyms.json"},
+		bw+"golden-dev.jsonl")
+}
+
+// BenchmarkStagesRealDev: the stages over real-dev's published skills,
+// whose prompts are a third Chinese.
+func BenchmarkStagesRealDev(b *testing.B) {
+	const rd = "../../shared/eval/real-dev/"
+	benchStages(b, loader.Config{Catalog: rd + "skills"}, rd+"prompts.jsonl")
 }

@@ -18,6 +18,8 @@
 //     Dictionary words win over windows ("数据库|存储", never "库存"); the
 //     stretches the dictionary does not cover fall back to 2–4 character
 //     windows, so an unknown word still meets a body text cut the same way.
+//     A prompt also meets a dictionary word written with a particle or an
+//     adverb inside it (磁盘快满 for 磁盘满; gaps.go).
 //
 // Synonym expansion then adds the group-mates of every term at a weight
 // below 1 and, lower still, the concepts its group implies (a blind user
@@ -314,6 +316,7 @@ type token struct {
 	surface  string // as the prompt wrote it (lower-cased), for explanations
 	compound bool   // a Han word its inner words tile (Term.Compound)
 	from     string // another form of the word from (Term.From): the same evidence
+	gapped   bool   // a dictionary word written with a gap (gaps.go)
 }
 
 // Tokenize cuts a prompt into query terms.
@@ -330,8 +333,11 @@ func (t *Tokenizer) TokenizeText(p Text) Query {
 	terms := make([]Term, 0, 2*len(toks))
 	for _, tk := range toks {
 		tm := Term{Text: tk.text, Weight: 1, From: tk.from, Surface: tk.surface, Pos: tk.pos, End: tk.pos + len(tk.surface), Noise: inScopes(noise, tk.pos), Compound: tk.compound}
+		if tk.gapped {
+			tm.Weight = GappedWeight
+		}
 		if inScopes(scopes, tk.pos) {
-			tm.Weight, tm.Negated = NegatedWeight, true
+			tm.Weight, tm.Negated = tm.Weight*NegatedWeight, true
 		}
 		terms = append(terms, tm)
 	}
@@ -512,6 +518,9 @@ func (t *Tokenizer) tokens(text string, mode phraseMode) []token {
 		}
 		if han {
 			out = t.han(out, text[start:end], start)
+			if mode == allPhrases {
+				out = gappedWords(out, t.dict, text[start:end], start)
+			}
 		} else {
 			out = t.latin(out, text[start:end], start, mode)
 		}
