@@ -174,3 +174,20 @@ func TestOpenFromCache(t *testing.T) {
 	assert.NoError(t, err, "a damaged cache file is compiled over")
 	assert.Len(t, again, 2)
 }
+
+// TestSynonymsWeights: the glossary's words expand at GlossaryWeight, the
+// router's at their own, and a bad group is an error naming the files.
+func TestSynonymsWeights(t *testing.T) {
+	router := []byte("groups:\n  - {id: k8s, words: [k8s, kubernetes]}\n")
+	gloss := []byte("groups:\n  - {id: port, words: [端口, port]}\n")
+	syn, err := Synonyms(router, gloss)
+	require.NoError(t, err)
+	assert.Equal(t, []tokenize.Expansion{{Term: "port", Weight: GlossaryWeight, Group: "port"}}, syn.Expand("端口"))
+	assert.Equal(t, []tokenize.Expansion{{Term: "kubernet", Weight: tokenize.SynonymWeight, Group: "k8s"}}, syn.Expand("k8s"))
+
+	_, err = Synonyms(router, []byte("groups:\n  - {id: lonely, words: [端口]}\n"))
+	assert.ErrorContains(t, err, GlossaryName)
+	assert.ErrorContains(t, err, "group lonely")
+	_, err = Synonyms(router, []byte("groups:\n  - {id: port, word: [端口, port]}\n"))
+	assert.ErrorContains(t, err, GlossaryName+": ", "a misspelt key names the glossary")
+}
