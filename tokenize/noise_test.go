@@ -51,6 +51,9 @@ func TestNoiseMarksPastedMaterial(t *testing.T) {
 		{"declarations of functions and types", "make this faster\ndef slugify(title: str) -> str:\nfunc (s *Store) Get(id int) error {\nclass Cart:",
 			[]string{"slugifi", "titl", "str", "store", "get", "cart"}, []string{"make", "faster"}},
 		{"a sentence that opens with class is no declaration", "class notes for the workshop go in the wiki", nil, []string{"class", "note", "workshop"}},
+		{"a timeline of clock times, one event a line", "turn my notes into the write-up\n14:02 deploy cache-service v4.1\n9:15 rolled back the config",
+			[]string{"deploy", "cach", "roll", "config"}, []string{"turn", "note", "write"}},
+		{"a time inside a sentence is prose", "the outage started at 14:02 after a deploy", nil, []string{"outag", "start", "deploy"}},
 		{"an exception message inline", "my script dies with ValueError: invalid literal for int() with base 10",
 			[]string{"invalid", "liter", "int", "base"}, []string{"valueerror", "script", "die"}},
 	}
