@@ -40,15 +40,29 @@ func BenchmarkRoute(b *testing.B) {
 // BenchmarkRouteBookworm routes the peer's golden prompts over the peer's
 // own 66-skill catalog, rules and synonyms.
 func BenchmarkRouteBookworm(b *testing.B) {
-	const bw = "../../shared/bookworm/"
-	benchRoute(b, loader.Config{Catalog: bw + "skills-index.json", Rules: bw + "disambiguation-rules.json", Synonyms: bw + "synonyms.json"},
-		bw+"golden-dev.jsonl")
+	benchRoute(b, bookwormSet.opt, bookwormSet.prompts)
 }
 
 // BenchmarkRouteRealDev routes real-dev's prompts over its 44 published
 // skills: plain skills, their keywords derived, where near ties are
 // common (the breadth stage acts on them).
 func BenchmarkRouteRealDev(b *testing.B) {
-	const rd = "../../shared/eval/real-dev/"
-	benchRoute(b, loader.Config{Catalog: rd + "skills"}, rd+"prompts.jsonl")
+	benchRoute(b, realDevSet.opt, realDevSet.prompts)
 }
+
+// benchSet is a catalog the benchmarks route over, and its prompts.
+type benchSet struct {
+	opt     loader.Config
+	prompts string
+}
+
+const (
+	bookwormDir = "../../shared/bookworm/"
+	realDevDir  = "../../shared/eval/real-dev/"
+)
+
+var (
+	bookwormSet = benchSet{loader.Config{Catalog: bookwormDir + "skills-index.json", Rules: bookwormDir + "disambiguation-rules.json",
+		Synonyms: bookwormDir + "synonyms.json"}, bookwormDir + "golden-dev.jsonl"}
+	realDevSet = benchSet{loader.Config{Catalog: realDevDir + "skills"}, realDevDir + "prompts.jsonl"}
+)

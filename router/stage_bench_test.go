@@ -35,15 +35,8 @@ func benchStages(b *testing.B, opt loader.Config, file string) {
 	})
 }
 
-func BenchmarkStagesBookworm(b *testing.B) {
-	const bw = "../../shared/bookworm/"
-	benchStages(b, loader.Config{Catalog: bw + "skills-index.json", Rules: bw + "disambiguation-rules.json", Synonyms: bw + "synonyms.json"},
-		bw+"golden-dev.jsonl")
-}
+func BenchmarkStagesBookworm(b *testing.B) { benchStages(b, bookwormSet.opt, bookwormSet.prompts) }
 
 // BenchmarkStagesRealDev: the stages over real-dev's published skills,
 // whose prompts are a third Chinese.
-func BenchmarkStagesRealDev(b *testing.B) {
-	const rd = "../../shared/eval/real-dev/"
-	benchStages(b, loader.Config{Catalog: rd + "skills"}, rd+"prompts.jsonl")
-}
+func BenchmarkStagesRealDev(b *testing.B) { benchStages(b, realDevSet.opt, realDevSet.prompts) }

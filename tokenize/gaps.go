@@ -60,8 +60,9 @@ const maxLeft = 4
 // with it are tried for the rest after one to maxGap gap characters.
 // Started from every character instead, it cost the tokenizer 13 % on
 // real-dev's prompts (BenchmarkStagesRealDev/tokenize, 73.8 -> 83.8 µs,
-// p < 0.001); started from the gaps, 84.4 -> 88.7 µs, within the
-// machine's noise (p = 0.105, ten runs each).
+// p < 0.001); started from the gaps, 6 % (77.7 -> 82.6 µs, p = 0.010,
+// eight runs each by turns), about 5 µs a prompt, and no route
+// benchmark's difference is significant (BENCHMARKS.md, session 24).
 func gappedWords(out []token, dict table.Strings, run string, offset int) []token {
 	n := dict.Len()
 	var starts [maxLeft]int // byte offsets of the characters before the gap, nearest first
