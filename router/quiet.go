@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillroute/skillroute/bm25"
 	sctx "github.com/skillroute/skillroute/context"
+	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/learn/category"
 	"github.com/skillroute/skillroute/tokenize"
 )
@@ -52,6 +53,18 @@ import (
 // a review, not chat. Of 100 no-skill prompts written in session 17 for
 // the built-in catalog, 39 were silent and 60 are; fresh2's no-skill
 // prompts 76.5 -> 88.2 % silent; no skill prompt of any set moved.
+//
+// A question that asks how two things differ or what a term means
+// (category.Concept: "SQL 里 WHERE 和 HAVING 的区别是啥？", "what's the
+// difference between let and const") is answered from general knowledge,
+// even when it names a skill's topic ("SQL" is a strong keyword of a
+// query-tuning skill) or holds a task category's word. It gets a skill
+// only at HIGH, through a rule, or when the skill claims such questions:
+// it meets the question's own word (区别, "difference") in a keyword or its
+// description (claimsForm), as the built-in catalog's developer-expert
+// does, whose labelled prompts (dev.jsonl, fresh2) expect it. On the
+// tuning sets: train-none 64 -> 67 of 100 silent, real-fresh5's read
+// half 8 -> 9 of 10, no skill prompt of any set moved.
 //
 // A go-ahead with no work in hand is read the same way: a continuation
 // turn ("yes please, go ahead and do that") when the session has no skill
@@ -108,11 +121,20 @@ func quiet(r *Router, st *route) {
 		d.Skill, d.Level, d.Chat = "", Low, true
 		return
 	}
-	if d.Level == High || strongTie(r, d) || !orphan && !st.asks(own, aboutPaste) {
+	if d.Level == High || strongTie(r, d) {
 		return
 	}
-	if res := st.result(d.Skill); res != nil && specific(r, res) && (!aboutPaste || st.ownShare(res) >= ownShareMin) {
+	concept := !aboutPaste && category.Concept(own)
+	if !concept && !orphan && !st.asks(own, aboutPaste) {
 		return
+	}
+	if res := st.result(d.Skill); res != nil {
+		if concept && claimsForm(res) {
+			return // a skill that claims such questions
+		}
+		if !concept && specific(r, res) && (!aboutPaste || st.ownShare(res) >= ownShareMin) {
+			return
+		}
 	}
 	for _, f := range st.fired {
 		if f.Boost == d.Skill {
@@ -290,6 +312,28 @@ func pastedLines(text, own tokenize.Text) bool {
 			return true
 		}
 		from = to + 1
+	}
+	return false
+}
+
+// claimsForm reports a result that meets the question's own form word
+// (区别, "difference", 什么意思) outside its skill's body, in a keyword or
+// its description: a skill that claims such questions, as the built-in
+// catalog's developer-expert does. The words are the prompt's terms
+// (tokenize): "difference" is read as "differ".
+func claimsForm(res *bm25.Result) bool {
+	for i := range res.Matches {
+		m := &res.Matches[i]
+		switch m.Query {
+		case "区别", "有什么区别", "有啥区别", "差别", "什么意思", "啥意思", "是什么意思", "什么是", "differ", "mean":
+		default:
+			continue
+		}
+		for _, f := range m.Fields {
+			if f.Field != index.FieldBody {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -26,6 +26,12 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 		text(bm25.Match{TermID: 3, Term: "chang", QWeight: 1}, index.FieldBody)}}}
 	named := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{TermID: 0, Term: "rebas", QWeight: 1}, index.FieldCore)}}}
 	common := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{TermID: 1, Term: "valid", QWeight: 1}, index.FieldStrong)}}}
+	// A concept question's topic named as a keyword, and its own word
+	// met in a keyword or in the body only.
+	topic := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{TermID: 0, Term: "rebas", Query: "rebas", QWeight: 1}, index.FieldCore)}}}
+	claims := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{TermID: 2, Term: "区别", Query: "区别", QWeight: 1}, index.FieldStrong)}}}
+	bodyOnly := []bm25.Result{{Name: "git-helper", Matches: []bm25.Match{text(bm25.Match{TermID: 2, Term: "differ", Query: "differ", QWeight: 1}, index.FieldBody),
+		text(bm25.Match{TermID: 0, Term: "rebas", Query: "rebas", QWeight: 1}, index.FieldCore)}}}
 	// Twelve skills: "rebas", "undo" and "chang" are in one skill's text,
 	// "valid" in five.
 	r := &Router{Index: &index.Index{Skills: index.NewSkillTable(make([]index.SkillInfo, 12)), TextDF: []uint32{1, 5, 1, 1}}}
@@ -53,6 +59,12 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 		{"an opinion on a named thing, even HIGH", "你觉得 git rebase 好用吗", High, named, nil, false, false},
 		{"a fact about a named thing, whatever rule fires", "who created git rebase?", Medium, named, []*disambig.Rule{{ID: "r", Boost: "git-helper"}}, false, false},
 		{"an opinion on the user's own work is a review", "do you think our rebase flow is too risky?", Medium, named, nil, false, true},
+		{"a difference question naming the skill's topic", "rebase 和 merge 的区别是啥？一句话说清楚", Medium, topic, nil, false, false},
+		{"the same with a task category's word", "what's the difference between rebase and merge in a deploy script", Medium, topic, nil, false, false},
+		{"a skill that claims difference questions", "rebase 和 merge 有什么区别", Medium, claims, nil, false, true},
+		{"the question's word in the skill's body claims nothing", "what's the difference between rebase and merge?", Medium, bodyOnly, nil, false, false},
+		{"a difference question at HIGH", "rebase 和 merge 有什么区别", High, topic, nil, false, true},
+		{"a difference in the user's own work", "我们的 rebase 脚本和 merge 脚本有什么区别", Medium, topic, nil, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,7 +87,7 @@ func TestQuietOnSelfContainedQuestions(t *testing.T) {
 				assert.Contains(t, st.decision.Explain(), "asks an opinion or a fact")
 				return
 			}
-			assert.True(t, st.category() == category.Question || st.turn == sctx.Continuation)
+			assert.True(t, st.category() == category.Question || category.Concept(st.text) || st.turn == sctx.Continuation)
 			assert.True(t, st.decision.Quiet)
 			assert.Contains(t, st.decision.Explain(), "no skill matches clearly")
 		})

@@ -256,3 +256,25 @@ func (c cueSet) mayOccur(text string) bool {
 	}
 	return false
 }
+
+// conceptCues ask how two things differ, or what a term means: "进程和线程
+// 有什么区别", "what's the difference between let and const", "418 是啥
+// 意思". Broader cues ("是什么", "what is a", "what does") open requests
+// about the user's work as often ("原因是什么", "what is a good way to
+// shard this table") and are left out.
+var conceptCues = cueSet{"concept",
+	[]string{"difference between", "differences between", "what's the difference", "what is the difference"},
+	[]string{"区别", "差别", "有什么不同", "有啥不同", "什么意思", "啥意思", "什么是"}}
+
+// Concept reports a question that asks how two things differ or what a
+// term means, and says nothing of the user's own work (ownWork: "我们的
+// 表和视图有什么区别" asks about theirs). Its answer is general knowledge;
+// the quiet stage gives it a skill only when one claims such questions.
+func Concept(p tokenize.Text) bool {
+	text := p.Lower
+	if !conceptCues.mayOccur(text) {
+		return false // most prompts: no cue even as a substring, and no words built
+	}
+	words := strings.ReplaceAll(tokenize.ASCIIWords(text), "'s ", " ")
+	return conceptCues.count(text, words) > 0 && ownWork.count(text, words) == 0
+}

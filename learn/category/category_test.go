@@ -143,3 +143,31 @@ func BenchmarkChatNoCue(b *testing.B) {
 		category.Chat(p)
 	}
 }
+
+// TestConcept pins which questions ask how things differ or what a term
+// means: general knowledge, whatever topic they name, unless they are
+// about the user's own work.
+func TestConcept(t *testing.T) {
+	tests := []struct {
+		prompt string
+		want   bool
+	}{
+		{"进程和线程有什么区别", true},
+		{"SQL 里 WHERE 和 HAVING 的区别是啥？一句话说清楚就行。", true},
+		{"What's the difference between let and const in JS?", true},
+		{"difference between a process and a thread?", true},
+		{"HTTP 状态码 418 是啥意思", true},
+		{"什么是幂等性，通俗点说", true},
+		// About the user's own work.
+		{"我们的 orders 表和 order_items 表有什么区别", false},
+		{"what's the difference between these two migrations?", false},
+		// Broader question words open requests as often.
+		{"线上接口偶尔 502，原因是什么", false},
+		{"what is a good way to shard a postgres table", false},
+		{"what does the cache do when the key expires", false},
+		{"fix the login bug", false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, category.Concept(tokenize.NewText(tt.prompt)), tt.prompt)
+	}
+}
