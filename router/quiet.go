@@ -62,9 +62,9 @@ import (
 // only at HIGH, through a rule, or when the skill claims such questions:
 // it meets the question's own word (区别, "difference") in a keyword or its
 // description (claimsForm), as the built-in catalog's developer-expert
-// does, whose labelled prompts (dev.jsonl, fresh2) expect it. On the
-// tuning sets: train-none 64 -> 67 of 100 silent, real-fresh5's read
-// half 8 -> 9 of 10, no skill prompt of any set moved.
+// does, whose labelled prompts (dev.jsonl, fresh2) expect it. Measured
+// with skillroute eval: train-none 64 -> 67 of 100 silent, real-fresh5
+// 13 -> 15 of 20; no skill prompt of any set moved.
 //
 // A go-ahead with no work in hand is read the same way: a continuation
 // turn ("yes please, go ahead and do that") when the session has no skill
@@ -316,17 +316,14 @@ func pastedLines(text, own tokenize.Text) bool {
 	return false
 }
 
-// claimsForm reports a result that meets the question's own form word
-// (区别, "difference", 什么意思) outside its skill's body, in a keyword or
-// its description: a skill that claims such questions, as the built-in
-// catalog's developer-expert does. The words are the prompt's terms
-// (tokenize): "difference" is read as "differ".
+// claimsForm reports a result that meets the question's own word (区别,
+// "difference", 什么意思: category.ConceptWord) outside its skill's body,
+// in a keyword or its description: a skill that claims such questions, as
+// the built-in catalog's developer-expert does.
 func claimsForm(res *bm25.Result) bool {
 	for i := range res.Matches {
 		m := &res.Matches[i]
-		switch m.Query {
-		case "区别", "有什么区别", "有啥区别", "差别", "什么意思", "啥意思", "是什么意思", "什么是", "differ", "mean":
-		default:
+		if !category.ConceptWord(m.Query) {
 			continue
 		}
 		for _, f := range m.Fields {

@@ -22,19 +22,17 @@ import (
 // Only prompts are read this way; a skill's text is matched as written,
 // so the index, and its cost, are unchanged. A gapped word is one piece
 // of evidence with the words cut from its stretch, as a compound is (its
-// span covers theirs), and it counts at GappedWeight. Measured: of
-// real-dev's 150 prompts, 8 meet a word so (磁盘快满, 冲突怎么解决, 业务不能停,
-// 差异算不算显著, …), none wrongly. Top-1 on train-real went 151 -> 152 of
-// 176 and on real-fresh4's read half 32 -> 33 of 40; real-fresh gained
-// one (props 一层层往下传) and lost one to a near tie; the built-in
-// catalog's sets are the same.
+// span covers theirs), and it counts at GappedWeight. Measured with
+// skillroute eval: train-real 151 -> 152 of 176, real-fresh4 66 -> 67 of
+// 80 (props 一层层往下传六七层); real-fresh gained one and lost one to a
+// near tie; the built-in catalog's sets are the same.
 
 // GappedWeight is the weight of a dictionary word met with a gap. Below 1,
 // as the gap leaves room for a reading the word does not have, and at or
 // above 0.6, so that it still names a skill's keyword (the router's
-// specific check). On the tuning sets (those of the published skills
-// and the built-in catalog's, as ImpliedWeight's), 0.6 and 0.8 were right
-// on the same prompts; 1 lost one of paraphrase.jsonl's.
+// specific check). With skillroute eval on the tuning sets (the
+// published skills' and the built-in catalog's, eval/testdata), 0.6 and
+// 0.8 were right on the same prompts; 1 lost one of paraphrase.jsonl's.
 const GappedWeight = 0.8
 
 // maxGap is the longest gap, in characters: 算不算 in 差异算不算显著.

@@ -24,10 +24,10 @@
 // Synonym expansion then adds the group-mates of every term at a weight
 // below 1 and, lower still, the concepts its group implies (a blind user
 // implies accessibility; synonyms.go); negation ("不要用 Redis", "without
-// docker") lowers the terms it covers. A bilingual glossary (glossary.go) adds, more weakly still,
-// the other language's terms for the prompt's words, so that a Chinese
-// prompt reaches a skill written in English, and back. Input beyond
-// MaxInput characters is ignored, never an error.
+// docker") lowers the terms it covers. A bilingual glossary (glossary.go)
+// adds, more weakly still, the other language's terms for the prompt's
+// words, so that a Chinese prompt reaches a skill written in English, and
+// back. Input beyond MaxInput characters is ignored, never an error.
 package tokenize
 
 import (

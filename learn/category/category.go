@@ -8,6 +8,7 @@ package category
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/skillroute/skillroute/tokenize"
 )
@@ -98,7 +99,7 @@ var cues = []cueSet{
 // as a question too ("regex to match an IPv4 address"); with a task cue
 // ("write a regex check into the signup form") it stays that task.
 // Asking for an opinion asks a question too ("do you think", "你觉得").
-// A cue with a clitic "'s" is the cue (ClassifyText): without it, "what's
+// A cue with a clitic "'s" is the cue (cueWords): without it, "what's
 // the weather like today" read as no category, and the quiet stage let it
 // route on a catalog of 10,000 generated skills (none silent 82.8 ->
 // 100 % there; no dev set moves).
@@ -137,8 +138,7 @@ var falseFriends = strings.NewReplacer("解释器", " ", "解释型", " ", "发�
 // ClassifyText is Classify of a prompt the router has normalised.
 func ClassifyText(p tokenize.Text) string {
 	text := falseFriends.Replace(p.Lower)
-	// "what's" is "what": a cue word with a clitic "'s" is the cue.
-	words := strings.ReplaceAll(tokenize.ASCIIWords(text), "'s ", " ")
+	words := cueWords(text)
 	best, bestN := Other, 0
 	for _, c := range cues {
 		if n := c.count(text, words); n > bestN {
@@ -149,6 +149,13 @@ func ClassifyText(p tokenize.Text) string {
 		return Question
 	}
 	return best
+}
+
+// cueWords returns the ASCII words of lower-cased text that English cues
+// are matched on (tokenize.ASCIIWords). "what's" is "what": a cue word with
+// a clitic "'s" is the cue.
+func cueWords(text string) string {
+	return strings.ReplaceAll(tokenize.ASCIIWords(text), "'s ", " ")
 }
 
 // hasWord reports whether words holds " "+cue+" ", or with prefix " "+cue,
@@ -224,7 +231,7 @@ func Chat(p tokenize.Text) bool {
 	if !chatCues.mayOccur(text) {
 		return false // most prompts: no cue even as a substring, and no words built
 	}
-	words := strings.ReplaceAll(tokenize.ASCIIWords(text), "'s ", " ")
+	words := cueWords(text)
 	if chatCues.count(text, words) == 0 || ownWork.count(text, words) > 0 {
 		return false
 	}
@@ -275,6 +282,35 @@ func Concept(p tokenize.Text) bool {
 	if !conceptCues.mayOccur(text) {
 		return false // most prompts: no cue even as a substring, and no words built
 	}
-	words := strings.ReplaceAll(tokenize.ASCIIWords(text), "'s ", " ")
+	words := cueWords(text)
 	return conceptCues.count(text, words) > 0 && ownWork.count(text, words) == 0
+}
+
+// conceptStems are the content words of the English concept cues in the
+// form a prompt's terms take ("difference" is read as "differ"),
+// computed on first use: a hook process that routes no concept question
+// never needs them.
+var conceptStems = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for _, cue := range conceptCues.en {
+		for _, w := range strings.Fields(cue) {
+			if !tokenize.IsStopWord(w) {
+				out[tokenize.Normalize(w)] = true
+			}
+		}
+	}
+	return out
+})
+
+// ConceptWord reports whether a prompt's term, as the tokenizer cut it,
+// carries a concept question's own word: a Chinese term holding a cue
+// (有什么区别 holds 区别), or an English cue's content word ("differ"). A
+// skill that lists such a word claims such questions (the quiet stage).
+func ConceptWord(term string) bool {
+	for _, cue := range conceptCues.zh {
+		if strings.Contains(term, cue) {
+			return true
+		}
+	}
+	return conceptStems()[term]
 }

@@ -171,3 +171,14 @@ func TestConcept(t *testing.T) {
 		assert.Equal(t, tt.want, category.Concept(tokenize.NewText(tt.prompt)), tt.prompt)
 	}
 }
+
+// TestConceptWord pins the prompt terms that carry a concept question's
+// own word, the ones a skill claims such questions by.
+func TestConceptWord(t *testing.T) {
+	for term, want := range map[string]bool{
+		"区别": true, "有什么区别": true, "是什么意思": true, "什么是": true, "differ": true,
+		"differ between": false, "between": false, "what": false, "数据库": false, "sql": false,
+	} {
+		assert.Equal(t, want, category.ConceptWord(term), term)
+	}
+}
