@@ -64,7 +64,9 @@ import (
 // description (claimsForm), as the built-in catalog's developer-expert
 // does, whose labelled prompts (dev.jsonl, fresh2) expect it. Measured
 // with skillroute eval: train-none 64 -> 67 of 100 silent, real-fresh5
-// 13 -> 15 of 20; no skill prompt of any set moved.
+// 13 -> 15 of 20; no skill prompt of any set moved. A question that is
+// only "what does X do" or asks what X is for ("是干嘛的") reads so too
+// since session 25: train-none 67 -> 68, no other set moved.
 //
 // A go-ahead with no work in hand is read the same way: a continuation
 // turn ("yes please, go ahead and do that") when the session has no skill

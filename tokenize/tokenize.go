@@ -287,17 +287,31 @@ func stem(w string) string {
 	if !Stems(w) {
 		return w
 	}
-	if s, ok := toolStem(w); ok {
+	if s, ok := apartStem(w); ok {
 		return s
 	}
 	return english.Stem(w, false)
 }
 
-// toolStem keeps apart the words Porter2 folds into a tool's name:
-// "expression" stems to "express", the Node framework ("our Express
-// app" met regex-shell-wizard's "regular expressions"; TestToolNames),
-// and "puppeteer" to "puppet", another tool than the browser library.
-func toolStem(w string) (string, bool) {
+// apartStem keeps apart words that Porter2 folds together though they
+// mean different things, each at a stem of its own:
+//
+//   - into a tool's name: "expression" stems to "express", the Node
+//     framework ("our Express app" met regex-shell-wizard's "regular
+//     expressions"; TestToolNames), and "puppeteer" to "puppet", another
+//     tool than the browser library;
+//   - into a technical word: "important" to "import", "responsive" (a
+//     layout that adapts) and "responsible" to "respons" (an API's
+//     response), "several" to "sever" (an incident's severity), "busy"
+//     to "busi" (business logic). Folded, "our page is not responsive on
+//     iPhone" lost responsive-design's keyword to its own stem's other
+//     sense, and "several services" met incident skills' "severity"
+//     (TestWordsOfOtherSenses).
+//
+// Porter2 folds many more pairs; these are the ones whose two senses both
+// occur in developers' prompts. "production" and "product" stay folded:
+// kept apart, they moved one prompt of real-fresh.jsonl the wrong way.
+func apartStem(w string) (string, bool) {
 	switch w {
 	case "expression", "expressions":
 		return "expression", true
@@ -305,6 +319,16 @@ func toolStem(w string) (string, bool) {
 		return "expressiv", true
 	case "puppeteer", "puppeteers":
 		return "puppeteer", true
+	case "important", "importance", "importantly":
+		return "important", true
+	case "responsive", "responsiveness":
+		return "responsiv", true
+	case "responsible", "responsibly", "responsibility", "responsibilities":
+		return "responsibl", true
+	case "several":
+		return "several", true
+	case "busy":
+		return "busy", true
 	}
 	return "", false
 }

@@ -303,6 +303,34 @@ func TestToolNames(t *testing.T) {
 	assert.Equal(t, tokenize.Normalize("puppeteer"), tokenize.Normalize("puppeteers"))
 }
 
+// TestWordsOfOtherSenses: words Porter2 folds into a technical word of
+// another sense keep stems of their own, and their forms still meet each
+// other: "responsive" is no API "response", "several" no "severity".
+func TestWordsOfOtherSenses(t *testing.T) {
+	for _, tt := range []struct{ word, other string }{
+		{"responsive", "response"},
+		{"responsiveness", "responses"},
+		{"responsible", "response"},
+		{"important", "import"},
+		{"importance", "imports"},
+		{"several", "severity"},
+		{"busy", "business"},
+	} {
+		assert.NotEqual(t, tokenize.Normalize(tt.other), tokenize.Normalize(tt.word), tt.word)
+	}
+	for _, forms := range [][]string{
+		{"responsive", "responsiveness", "Responsive"},
+		{"responsible", "responsibility", "responsibilities"},
+		{"important", "importance", "importantly"},
+		{"response", "responses"},
+		{"severity", "severe"},
+	} {
+		for _, f := range forms[1:] {
+			assert.Equal(t, tokenize.Normalize(forms[0]), tokenize.Normalize(f), f)
+		}
+	}
+}
+
 // TestMaxInput protects the hook's cost bound: text beyond MaxInput
 // characters is ignored, never an error, and never cut inside a character.
 func TestMaxInput(t *testing.T) {

@@ -264,14 +264,15 @@ func (c cueSet) mayOccur(text string) bool {
 	return false
 }
 
-// conceptCues ask how two things differ, or what a term means: "进程和线程
-// 有什么区别", "what's the difference between let and const", "418 是啥
-// 意思". Broader cues ("是什么", "what is a", "what does") open requests
-// about the user's work as often ("原因是什么", "what is a good way to
-// shard this table") and are left out.
+// conceptCues ask how two things differ, or what a term means or is for:
+// "进程和线程有什么区别", "what's the difference between let and const",
+// "418 是啥意思", "--dry-run=client 是干嘛的". Broader cues ("是什么", "what
+// is a", "what does") open requests about the user's work as often
+// ("原因是什么", "what is a good way to shard this table") and are left
+// out; "what does" counts only as the whole question (asksWhatItDoes).
 var conceptCues = cueSet{"concept",
 	[]string{"difference between", "differences between", "what's the difference", "what is the difference"},
-	[]string{"区别", "差别", "有什么不同", "有啥不同", "什么意思", "啥意思", "什么是"}}
+	[]string{"区别", "差别", "有什么不同", "有啥不同", "什么意思", "啥意思", "什么是", "是干嘛的", "是干什么的", "是做什么的", "是做啥的", "有什么作用", "起什么作用"}}
 
 // Concept reports a question that asks how two things differ or what a
 // term means, and says nothing of the user's own work (ownWork: "我们的
@@ -279,11 +280,29 @@ var conceptCues = cueSet{"concept",
 // the quiet stage gives it a skill only when one claims such questions.
 func Concept(p tokenize.Text) bool {
 	text := p.Lower
-	if !conceptCues.mayOccur(text) {
+	if !conceptCues.mayOccur(text) && !strings.HasPrefix(strings.TrimSpace(text), "what do") {
 		return false // most prompts: no cue even as a substring, and no words built
 	}
 	words := cueWords(text)
-	return conceptCues.count(text, words) > 0 && ownWork.count(text, words) == 0
+	return (conceptCues.count(text, words) > 0 || asksWhatItDoes(words)) && ownWork.count(text, words) == 0
+}
+
+// asksWhatItDoes reports a question that is only "what does X do" or
+// "what does X mean" ("what does `docker run --rm` do exactly?"): the
+// question opens the prompt and its verb closes it, so the prompt asks
+// nothing else. Opening a longer request ("what does the migration need
+// to look like for ...") it is no such question.
+func asksWhatItDoes(words string) bool {
+	rest, ok := strings.CutPrefix(words, " what does ")
+	if !ok {
+		rest, ok = strings.CutPrefix(words, " what do ")
+	}
+	if !ok {
+		return false
+	}
+	rest = strings.TrimSuffix(rest, "exactly ")
+	rest = strings.TrimSuffix(rest, "actually ")
+	return strings.HasSuffix(rest, " do ") || strings.HasSuffix(rest, " mean ") || strings.HasSuffix(rest, " stand for ")
 }
 
 // conceptStems are the content words of the English concept cues in the

@@ -158,6 +158,12 @@ func TestConcept(t *testing.T) {
 		{"difference between a process and a thread?", true},
 		{"HTTP 状态码 418 是啥意思", true},
 		{"什么是幂等性，通俗点说", true},
+		{"what does `docker run --rm` do exactly?", true},
+		{"What does idempotent mean?", true},
+		{"what do CORS preflight requests actually do", true},
+		{"what does SLO stand for", true},
+		{"kubectl 里的 --dry-run=client 是干嘛的？", true},
+		{"nginx 的 proxy_buffering 有什么作用", true},
 		// About the user's own work.
 		{"我们的 orders 表和 order_items 表有什么区别", false},
 		{"what's the difference between these two migrations?", false},
@@ -165,6 +171,9 @@ func TestConcept(t *testing.T) {
 		{"线上接口偶尔 502，原因是什么", false},
 		{"what is a good way to shard a postgres table", false},
 		{"what does the cache do when the key expires", false},
+		{"what does this function do?", false},
+		{"what does the migration need to look like for the new orders table?", false},
+		{"我们这个服务的 sidecar 是干嘛的", false},
 		{"fix the login bug", false},
 	}
 	for _, tt := range tests {
