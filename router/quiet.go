@@ -66,7 +66,13 @@ import (
 // with skillroute eval: train-none 64 -> 67 of 100 silent, real-fresh5
 // 13 -> 15 of 20; no skill prompt of any set moved. A question that is
 // only "what does X do" or asks what X is for ("是干嘛的") reads so too
-// since session 25: train-none 67 -> 68, no other set moved.
+// since session 25: train-none 67 -> 68, no other set moved. So does a
+// request for a shell command or script, whatever task words come with it
+// (category.ClassifyText's one-liners: "写个 shell 命令，统计当前目录下所有
+// .py 文件的总行数"): a catalog with a shell skill keeps it by its keyword
+// ("bash", "shell"), one without sends it to none. With the glossary's
+// false friends (合成 is no "compose"), real-fresh2 22 -> 24 of 24 silent,
+// no skill prompt of any set moved.
 //
 // A go-ahead with no work in hand is read the same way: a continuation
 // turn ("yes please, go ahead and do that") when the session has no skill

@@ -176,6 +176,60 @@ type Pair struct {
 	English []string // lower-cased, as the dictionary writes them
 }
 
+// falseFriends are translations the filter keeps by its rule and a
+// developer never means by the Chinese word: both sides pass (the Chinese
+// word occurs in the skills' texts, the English one is a keyword of some
+// skill), but in another sense, so only a list can tell them apart.
+// Tools' names: 反应 is a reaction, never React; 合成 combines, and as
+// "compose" it met Docker Compose's keyword, so "git 里怎么把最近两个
+// commit 合成一个？" went to a Docker skill (TestFilter). Words of code in
+// another sense: 上线 (go live) read as "handler", 表示 and 声明 (to say)
+// as "state", 发送 (send) as a GitHub "issue", 拖拽 (drag) as "pull", 安装
+// as "fix", 录入 (data entry) as "type". Left out after the cap on
+// translations: in their place the dictionary's next sense would be one
+// more word the headword never means.
+var falseFriends = map[string][]string{
+	"反应":  {"react"},
+	"表达":  {"express"},
+	"表示":  {"express", "state", "expression"},
+	"声明":  {"state"},
+	"合成":  {"compose"},
+	"组合":  {"compose"},
+	"写作":  {"compose"},
+	"触发":  {"spark"},
+	"条纹":  {"stripe"},
+	"机器人": {"android"},
+	"休眠":  {"hibernate"},
+	"要求":  {"request", "require"},
+	"上线":  {"handler"},
+	"发出":  {"issue"},
+	"做出":  {"issue"},
+	"发送":  {"issue"},
+	"发布":  {"issue"},
+	"拖拽":  {"pull"},
+	"安装":  {"fix"},
+	"导入":  {"channel", "lead"},
+	"运作":  {"thread"},
+	"线索":  {"thread"},
+	"消耗":  {"mail", "message"},
+	"指标":  {"index", "pointer"},
+	"性能":  {"function", "behavior"},
+	"运行":  {"function"},
+	"作用":  {"function"},
+	"行程":  {"process"},
+	"路径":  {"method"},
+	"流程":  {"stream"},
+	"配置":  {"deploy"},
+	"部署":  {"dispose"},
+	"移动":  {"migration"},
+	"行动":  {"mobile"},
+	"锁定":  {"target"},
+	"项目":  {"event"},
+	"录入":  {"type"},
+	"样式":  {"type"},
+	"队列":  {"formation", "alignment"},
+}
+
 // Filter returns the technical pairs of the dictionary, sorted by the
 // Chinese word. A gloss is kept when both sides are technical: the gloss
 // is in the English vocabulary, and it is labelled computing or its
@@ -202,7 +256,13 @@ func Filter(entries []Entry, v *Vocabulary) []Pair {
 	}
 	out := make([]Pair, 0, len(byWord))
 	for w, en := range byWord {
-		out = append(out, Pair{Chinese: w, English: en})
+		// A false friend is left out after the cap: in its place, the
+		// dictionary's next sense ("compilation" after 组合's "compose")
+		// would be one more word the headword never means.
+		en = slices.DeleteFunc(en, func(g string) bool { return slices.Contains(falseFriends[w], g) })
+		if len(en) > 0 {
+			out = append(out, Pair{Chinese: w, English: en})
+		}
 	}
 	slices.SortFunc(out, func(a, b Pair) int { return strings.Compare(a.Chinese, b.Chinese) })
 	return out

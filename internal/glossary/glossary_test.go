@@ -24,13 +24,16 @@ const testDict = `# CC-CEDICT
 #! subversion=0
 #! format=ts
 #! charset=UTF-8
-#! entries=19
+#! entries=22
 #! license=https://creativecommons.org/licenses/by-sa/4.0/
 #! date=2026-09-10T07:14:51Z
 一個 一个 [yi1 ge5] /a; an; one/the whole (afternoon, summer vacation etc)/
+上線 上线 [shang4 xian4] /to go online; to put sth online/to reach a specific standard/to put into production/handler (person who oversees and directs the activities of another person in a gang, spy ring etc)/
 中央處理器 中央处理器 [zhong1 yang1 chu3 li3 qi4] /(computing) central processing unit (CPU)/
 主播 主播 [zhu3 bo1] /(news) anchor; (program) host; (Internet) streamer/
 伺服器 伺服器 [si4 fu2 qi4] /server (computer) (Tw)/
+反應 反应 [fan3 ying4] /to react/to respond/reaction/response/reply/chemical reaction/CL:個|个[ge4]/
+合成 合成 [he2 cheng2] /to compose/to constitute/compound/synthesis/mixture/synthetic/
 分屏 分屏 [fen1 ping2] /(computing) to split a screen into multiple sections to display different content simultaneously/
 加載 加载 [jia1 zai4] /to load (cargo)/(computing) to load (content)/
 回滾 回滚 [hui2 gun3] /(computing) to roll back/rollback/(sports) (of a ball) to come back (due to backspin or sloping ground)/
@@ -84,7 +87,7 @@ func TestFilter(t *testing.T) {
 		{"加载", []string{"load"}, "two senses give the same term once"},
 		{"主播", []string{"streamer"}, "only the alternative labelled (Internet); anchor and host belong to news and TV"},
 		{"接口", []string{"interface", "port"}, "unlabelled, but a word of the skills' Chinese text, and both glosses are vocabulary"},
-		{"部署", []string{"dispose", "deploy", "deployment"}, "every gloss the vocabulary has, in the dictionary's order"},
+		{"部署", []string{"deploy", "deployment"}, "every gloss the vocabulary has, in the dictionary's order, but a false friend (dispose, a method's name)"},
 		{"截图", []string{"screenshot", "take a screenshot"}, "alternatives split at ';'"},
 		{"贝壳", nil, "shell is vocabulary, but 贝壳 is a mollusk's: no label, not in the skills' text"},
 		{"玩笑", nil, "jest is a test runner, 玩笑 a joke"},
@@ -92,6 +95,9 @@ func TestFilter(t *testing.T) {
 		{"库", nil, "one character has too many senses"},
 		{"分屏", nil, "a definition, not a term"},
 		{"表现", nil, "performance (at work): neither labelled nor in the skills' text"},
+		{"反应", []string{"response", "reply"}, "a false friend: a reaction, never React"},
+		{"合成", []string{"synthesis"}, "a false friend: combining is no Docker Compose"},
+		{"上线", nil, "a false friend: going live is no handler"},
 	} {
 		assert.Equal(t, tt.want, got[tt.word], "%s: %s", tt.word, tt.why)
 	}
@@ -126,9 +132,9 @@ func TestGlosses(t *testing.T) {
 func TestParseCEDICT(t *testing.T) {
 	h, entries, err := ParseCEDICT("test.u8", strings.NewReader(testDict))
 	require.NoError(t, err)
-	assert.Equal(t, Header{Version: "1.0", Date: "2026-09-10T07:14:51Z", Entries: 19, License: "https://creativecommons.org/licenses/by-sa/4.0/"}, h)
-	require.Len(t, entries, 19)
-	assert.Equal(t, Entry{Traditional: "數據庫", Simplified: "数据库", Pinyin: "shu4 ju4 ku4", Senses: []string{"(computing) database"}}, entries[10])
+	assert.Equal(t, Header{Version: "1.0", Date: "2026-09-10T07:14:51Z", Entries: 22, License: "https://creativecommons.org/licenses/by-sa/4.0/"}, h)
+	require.Len(t, entries, 22)
+	assert.Equal(t, Entry{Traditional: "數據庫", Simplified: "数据库", Pinyin: "shu4 ju4 ku4", Senses: []string{"(computing) database"}}, entries[13])
 
 	for _, tt := range []struct{ name, data, err string }{
 		{"no pinyin", "#! entries=1\n數據庫 数据库 /database/\n", "test.u8:2: not a dictionary entry"},

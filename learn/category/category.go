@@ -123,7 +123,8 @@ var questionCues = cueSet{Question,
 //	data       data, dataset*, sql, database*, etl, analy*, csv, pandas, report*, metric*; 数据 报表 统计 分析 查询 指标
 //	design     design*, architect*, ui, ux, mockup*, wireframe*, prototype*, diagram*; 设计 架构 原型 交互 界面 选型
 //	implement  implement*, add, create*, build*, write, develop*, feature*, refactor*; 实现 开发 写一个 新增 功能 重构
-//	question   what, why, how, which, explain*, difference, one-liner, regex, "?"; 什么 为什么 怎么 如何 吗 区别 正则 ？
+//	question   what, why, how, which, explain*, difference, one-liner, regex, "?"; 什么 为什么 怎么 如何 吗 区别 正则 ？;
+//	           and a shell command or script asked for, with any task cue but debug's (oneLinerCues)
 func Classify(prompt string) string {
 	return ClassifyText(tokenize.NewText(prompt))
 }
@@ -148,8 +149,20 @@ func ClassifyText(p tokenize.Text) string {
 	if bestN == 0 && (questionCues.count(text, words) > 0 || strings.Contains(text, "?")) {
 		return Question
 	}
+	if best != Debug && oneLinerCues.count(text, words) > 0 {
+		return Question
+	}
 	return best
 }
+
+// oneLinerCues ask for a shell command or script, which is answered in a
+// line or two whatever task words come with it: "帮我写个 shell script，把
+// .jpeg 重命名成 .jpg" asks a question, though "写个" is an implement cue,
+// and "写个 shell 命令，统计 .py 文件的总行数" one, though "统计" is a data
+// cue. A script that fails is still debugging.
+var oneLinerCues = cueSet{"one-liner",
+	[]string{"one-liner", "oneliner", "shell script", "bash script", "shell command", "bash command"},
+	[]string{"一行命令", "一条命令", "shell 脚本", "shell脚本", "bash 脚本", "bash脚本", "shell 命令", "shell命令", "bash 命令", "bash命令"}}
 
 // cueWords returns the ASCII words of lower-cased text that English cues
 // are matched on (tokenize.ASCIIWords). "what's" is "what": a cue word with

@@ -39,6 +39,13 @@ func TestClassify(t *testing.T) {
 		{"how does garbage collection work in Go", category.Question},
 		{"regex to match a valid IPv4 address", category.Question},
 		{"one-liner to count lines in every file", category.Question},
+		// A shell command or script asked for is a question, whatever
+		// task words come with it; a script that fails is debugging.
+		{"帮我写个 shell script，把当前目录下所有 .jpeg 文件重命名成 .jpg", category.Question},
+		{"写个 shell 命令，统计当前目录下所有 .py 文件的总行数", category.Question},
+		{"write a bash script that deletes logs older than 7 days", category.Question},
+		{"my bash script fails with permission denied on the cron box", category.Debug},
+		{"write a shell-out helper in Go for the image tool", category.Implement},
 		{"what's the weather like today", category.Question},
 		{"how's the new cache holding up", category.Question},
 		{"when should I reach for a mutex instead of a channel", category.Question},
