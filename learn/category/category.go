@@ -219,10 +219,16 @@ var chatCues = cueSet{"chat",
 	[]string{"do you think", "you prefer", "do you like", "your opinion", "your take", "gut take", "honest opinion",
 		"worth learning", "worth switching", "still worth", "overrated", "underrated", "favorite", "favourite",
 		"who made", "who created", "who invented", "who wrote", "who owns", "made by", "created by", "named after",
-		"stand for", "stands for", "pronounce", "pronounced", "when was", "out yet", "came out", "mascot", "acquired"},
+		"stand for", "stands for", "pronounce", "pronounced", "when was", "out yet", "came out", "mascot", "acquired",
+		"why is it called", "yes or no"},
 	[]string{"你觉得", "你认为", "你更喜欢", "你喜欢", "你的看法", "随便说说", "好用吗", "香吗", "值得学", "还值得", "过时了吗",
 		"是谁", "谁开发", "谁做的", "谁发明", "哪一年", "哪年", "哪个国家", "哪家公司", "缩写", "怎么读", "怎么念", "读音",
-		"吉祥物", "收购", "免费额度"}}
+		"吉祥物", "收购", "免费额度", "为什么叫", "是或不是"}}
+
+// theTerm is a prompt's "this word" or "this name": the named thing itself,
+// not the user's work ("Nginx 这个词怎么读"), taken out before ownWork's cues
+// are counted.
+var theTerm = strings.NewReplacer("这个词", " ", "这个单词", " ", "这个名字", " ")
 
 // ownWork marks a prompt about the user's own work ("你觉得我们这个方案",
 // "do you think my schema"): an opinion on it is a review, not chat.
@@ -235,9 +241,10 @@ var askingVerbs = []string{" is ", " are ", " was ", " were ", " does ", " did "
 
 // Chat reports a question that asks for an opinion or a fact about a
 // thing rather than for work on the user's own: asked as a question (a
-// question cue, a question mark, 谁 or 哪, or a yes-or-no question's verb
-// first), with a chat cue (chatCues) and no word that points at the
-// user's work (ownWork). The quiet stage routes such a prompt to no
+// question cue, a question mark, 谁, 哪 or 多少, who, when or where, or a
+// yes-or-no question's verb first), with a chat cue (chatCues) and no
+// word that points at the user's work (ownWork; "这个词", this word, is
+// the term asked about: theTerm). The quiet stage routes such a prompt to no
 // skill, however clearly it names one.
 func Chat(p tokenize.Text) bool {
 	text := p.Lower
@@ -245,10 +252,11 @@ func Chat(p tokenize.Text) bool {
 		return false // most prompts: no cue even as a substring, and no words built
 	}
 	words := cueWords(text)
-	if chatCues.count(text, words) == 0 || ownWork.count(text, words) > 0 {
+	if chatCues.count(text, words) == 0 || ownWork.count(theTerm.Replace(text), cueWords(theTerm.Replace(text))) > 0 {
 		return false
 	}
-	if questionCues.count(text, words) > 0 || strings.ContainsAny(text, "?？谁哪") {
+	if questionCues.count(text, words) > 0 || strings.ContainsAny(text, "?？谁哪") || strings.Contains(text, "多少") ||
+		hasWord(words, "who", false) || hasWord(words, "when", false) || hasWord(words, "where", false) {
 		return true
 	}
 	for _, v := range askingVerbs {

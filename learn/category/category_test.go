@@ -112,22 +112,30 @@ func TestClassify(t *testing.T) {
 // it names one.
 func TestChat(t *testing.T) {
 	for prompt, want := range map[string]bool{
-		"你觉得 Tailwind 好用吗":                               true,
-		"is Next.js made by Vercel?":                     true,
-		"Vue 的作者是谁":                                      true,
-		"MySQL 默认端口是多少":                                  false, // a default may be asked to change
-		"is React 19 out yet":                            true,
-		"the released build crashes when it starts":      false, // no question
-		"这段代码是谁写的？":                                      false, // the user's own code: git blame
-		"what does CI/CD stand for":                      true,
-		"Go or Rust for a small CLI? just your gut take": true,
-		"微信小程序是哪一年上线的":                                   true,
-		"do you think our schema needs an index here?":   false, // the user's own work: a review
-		"你觉得我们这个微服务拆分合理吗":                                false,
-		"订单系统做技术选型：消息队列用 Kafka 还是 RocketMQ":              false, // a decision to make, not chat
-		"how do I rebase onto main":                      false,
-		"Vue 项目里 useFetch 请求了两次":                         false,
-		"which logo format should the PWA manifest use?": false, // a logo is no cue: asked for work
+		"你觉得 Tailwind 好用吗":                                             true,
+		"is Next.js made by Vercel?":                                   true,
+		"Vue 的作者是谁":                                                    true,
+		"MySQL 默认端口是多少":                                                false, // a default may be asked to change
+		"is React 19 out yet":                                          true,
+		"the released build crashes when it starts":                    false, // no question
+		"这段代码是谁写的？":                                                    false, // the user's own code: git blame
+		"what does CI/CD stand for":                                    true,
+		"Go or Rust for a small CLI? just your gut take":               true,
+		"微信小程序是哪一年上线的":                                                 true,
+		"do you think our schema needs an index here?":                 false, // the user's own work: a review
+		"你觉得我们这个微服务拆分合理吗":                                              false,
+		"订单系统做技术选型：消息队列用 Kafka 还是 RocketMQ":                            false, // a decision to make, not chat
+		"how do I rebase onto main":                                    false,
+		"Vue 项目里 useFetch 请求了两次":                                       false,
+		"which logo format should the PWA manifest use?":               false, // a logo is no cue: asked for work
+		"Nginx 这个词怎么读":                                                 true,  // "this word" is the term, not the user's work
+		"我们这个项目名怎么读比较好":                                                false,
+		"who is Kafka named after":                                     true, // who asks, with no question mark
+		"GitHub Actions 免费额度 per month 大概多少分钟":                         true, // 多少 asks
+		"is TypeScript a superset of JavaScript, yes or no":            true,
+		"Redis 是单线程的吗，是或不是就行":                                          true,
+		"k8s 为什么叫 k8s":                                                 true,
+		"when the job runs, who gets notified? set it up for our team": false, // the user's work
 	} {
 		assert.Equal(t, want, category.Chat(tokenize.NewText(prompt)), prompt)
 	}
