@@ -252,7 +252,10 @@ func Chat(p tokenize.Text) bool {
 		return false // most prompts: no cue even as a substring, and no words built
 	}
 	words := cueWords(text)
-	if chatCues.count(text, words) == 0 || ownWork.count(theTerm.Replace(text), cueWords(theTerm.Replace(text))) > 0 {
+	if chatCues.count(text, words) == 0 {
+		return false
+	}
+	if rest := theTerm.Replace(text); ownWork.count(rest, cueWords(rest)) > 0 {
 		return false
 	}
 	if questionCues.count(text, words) > 0 || strings.ContainsAny(text, "?？谁哪") || strings.Contains(text, "多少") ||
