@@ -300,3 +300,31 @@ func TestSpelledNameWins(t *testing.T) {
 		}
 	}
 }
+
+// A small number in a prompt is a count or a size: it meets a skill's
+// keywords, never a number its body's examples happen to hold, while a
+// longer one (a status code) still meets the text. Both TopK and Score
+// read it so.
+func TestSmallNumbersMeetKeywordsOnly(t *testing.T) {
+	ix := compile(t, nil,
+		skills.Skill{Name: "dataframes", Keywords: core("polars"), Body: "df.head(25) shows 25 rows; a 502 from the proxy"},
+		skills.Skill{Name: "wcag", Keywords: core("a11y", "25"), Body: "contrast"},
+		skills.Skill{Name: "other", Keywords: core("deploy"), Body: "ship it"},
+	)
+	for _, tt := range []struct {
+		prompt, skill string
+		want          bool
+	}{
+		{"about 25 participants each", "dataframes", false},
+		{"about 25 participants each", "wcag", true},
+		{"the proxy returns 502", "dataframes", true},
+	} {
+		for name, rs := range map[string][]bm25.Result{
+			"Score": bm25.Score(ix, query(ix, tt.prompt)),
+			"TopK":  bm25.TopK(ix, query(ix, tt.prompt), nil, 3, nil),
+		} {
+			_, met := byName(rs)[tt.skill]
+			assert.Equal(t, tt.want, met, "%s: %q meets %s", name, tt.prompt, tt.skill)
+		}
+	}
+}

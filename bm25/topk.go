@@ -447,7 +447,7 @@ func (p *pruner) score(s uint32, list []int, fresh bool, theta float64, keep boo
 				} else if valid {
 					// What ScoreWith counts, as it counts it.
 					f := index.Field(ix.PostField[post])
-					if f > index.FieldBody || !counts(ix, int(s), f, cu.partial, cu.qt.Noise) {
+					if f > index.FieldBody || !counts(ix, int(s), f, cu.partial, keywordsOnly(cu.qt)) {
 						continue
 					}
 					w, learned := weigh(ix, p.adj, int(s), m.Term, float64(ix.PostWeight[post]), cu.partial, cu.rarity)
