@@ -73,11 +73,15 @@ func named(ix *index.Index, q tokenize.Query, spelled []spelling, also []int) []
 // on the 50 built-in skills, whose keywords the dev prompts reach widely,
 // scoring every skill took 121 µs a prompt against pruning's 150
 // (BenchmarkTopKBuiltin), and a hook process 0.5 M fewer instructions of
-// 4.9 M (cachegrind, BENCHMARKS.md's sixth pass). On generated catalogs
-// pruning pays from about 100 skills (89 against 125 µs a prompt, the
-// sixth pass) and ever more past them (180 against 3,000 µs at 1,500,
-// BenchmarkTopK). The results are the same (TestTopKExact).
-const smallCatalog = 64
+// 4.9 M (cachegrind, BENCHMARKS.md's sixth pass); on bookworm's 66 skills,
+// a whole route 0.350 M instructions against pruning's 0.582 M
+// (BenchmarkRouteBookworm, cachegrind, session 25). Generated catalogs,
+// whose common words reach most skills, favour pruning sooner (at 66
+// skills 50 against 77 µs a query, at 100 50 against 90; from 150 it
+// wins by more than twice, BenchmarkTopK at 1,500 by fifteen times), but
+// users' catalogs of a few dozen skills are what the hook meets most.
+// The results are the same (TestTopKExact).
+const smallCatalog = 100
 
 // pruned is TopK's pruned search, for a catalog of any size.
 func pruned(ix *index.Index, q tokenize.Query, adj Adjuster, k int, also []int, kwScale, skillScale float64) []Result {

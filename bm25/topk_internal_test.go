@@ -171,8 +171,8 @@ func TestNamedSkillsScored(t *testing.T) {
 		{Name: "pptx", Description: "Read and write presentation files", Body: "pptx pptx files hold decks."},
 		{Name: "slide-style", Description: "Style a deck", Body: "slides slides slides need fonts."},
 	}
-	for i := range 70 {
-		list = append(list, skills.Skill{Name: fmt.Sprintf("other-%02d", i), Description: fmt.Sprintf("tool%02d reports", i), Body: "reports and pages."})
+	for i := range 110 {
+		list = append(list, skills.Skill{Name: fmt.Sprintf("other-%03d", i), Description: fmt.Sprintf("tool%03d reports", i), Body: "reports and pages."})
 	}
 	cat, err := skills.NewCatalog(list)
 	require.NoError(t, err)
