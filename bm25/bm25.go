@@ -225,6 +225,7 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 		if origin == "" {
 			origin = qt.Text
 		}
+		kwOnly := keywordsOnly(&qt)
 		// A skill's postings of a term come together: one run per skill.
 		m, from := Match{skill: -1}, len(fields)
 		flush := func() {
@@ -235,7 +236,7 @@ func ScoreWith(ix *index.Index, q tokenize.Query, adj Adjuster) []Result {
 			}
 		}
 		ix.Postings(term, func(p index.Posting) {
-			if !counts(ix, p.Skill, p.Field, partial, keywordsOnly(&qt)) {
+			if !counts(ix, p.Skill, p.Field, partial, kwOnly) {
 				return
 			}
 			if p.Skill != m.skill {

@@ -76,10 +76,10 @@ func named(ix *index.Index, q tokenize.Query, spelled []spelling, also []int) []
 // 4.9 M (cachegrind, BENCHMARKS.md's sixth pass); on bookworm's 66 skills,
 // a whole route 0.350 M instructions against pruning's 0.582 M
 // (BenchmarkRouteBookworm, cachegrind, session 25). Generated catalogs,
-// whose common words reach most skills, favour pruning sooner (at 66
-// skills 50 against 77 µs a query, at 100 50 against 90; from 150 it
-// wins by more than twice, BenchmarkTopK at 1,500 by fifteen times), but
-// users' catalogs of a few dozen skills are what the hook meets most.
+// whose common words reach most skills, favour pruning sooner
+// (BenchmarkTopKSizes: at 66 skills 50 against 90 µs a query, at 100 51
+// against 114, at 500 60 against 394), but users' catalogs of a few
+// dozen skills are what the hook meets most.
 // The results are the same (TestTopKExact).
 const smallCatalog = 100
 
@@ -150,6 +150,7 @@ func cut(rs []Result, k int, also []int) []Result {
 // each: at 30,000 generated skills, two thirds of all cursors.
 type cursor struct {
 	qt      *tokenize.Term
+	kwOnly  bool   // qt meets keywords only (keywordsOnly)
 	origin  string // the prompt's word behind qt
 	word    int    // its number
 	term    int    // the index term, unless merged
@@ -293,7 +294,7 @@ func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 				if partial {
 					r, levels = rarity, ix.PostPartial
 				}
-				p.cursors = append(p.cursors, cursor{qt: qt, origin: origin, word: w, term: id, partial: partial, rarity: r, free: unpacked(qt, partial),
+				p.cursors = append(p.cursors, cursor{qt: qt, kwOnly: keywordsOnly(qt), origin: origin, word: w, term: id, partial: partial, rarity: r, free: unpacked(qt, partial),
 					bound: qw * scaled(b, c), step: b / index.ImpactLevels, tf: c, qw: qw,
 					skills: ix.PostSkill[seg.From:seg.To], levels: levels[seg.From:seg.To], base: seg.From})
 			}
@@ -319,7 +320,7 @@ func (p *pruner) reach(q tokenize.Query, kwScale float64) {
 			}
 			slices.Sort(keys)
 			p.keys = keys
-			c := cursor{qt: qt, origin: origin, word: w, term: -1, partial: true, rarity: rarity, bound: smallBound, free: unpacked(qt, true),
+			c := cursor{qt: qt, kwOnly: keywordsOnly(qt), origin: origin, word: w, term: -1, partial: true, rarity: rarity, bound: smallBound, free: unpacked(qt, true),
 				skills: make([]uint32, len(p.small)), posts: make([]uint32, len(p.small)), terms: make([]int32, len(p.small)),
 				vals: make([]float64, len(p.small))}
 			for j, key := range keys {
@@ -451,7 +452,7 @@ func (p *pruner) score(s uint32, list []int, fresh bool, theta float64, keep boo
 				} else if valid {
 					// What ScoreWith counts, as it counts it.
 					f := index.Field(ix.PostField[post])
-					if f > index.FieldBody || !counts(ix, int(s), f, cu.partial, keywordsOnly(cu.qt)) {
+					if f > index.FieldBody || !counts(ix, int(s), f, cu.partial, cu.kwOnly) {
 						continue
 					}
 					w, learned := weigh(ix, p.adj, int(s), m.Term, float64(ix.PostWeight[post]), cu.partial, cu.rarity)

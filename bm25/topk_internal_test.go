@@ -14,10 +14,11 @@ import (
 	"github.com/skillroute/skillroute/eval/synth"
 	"github.com/skillroute/skillroute/index"
 	"github.com/skillroute/skillroute/skills"
+	"github.com/skillroute/skillroute/tokenize"
 )
 
 // generated compiles a generated catalog, and returns its labelled prompts.
-func generated(t *testing.T, opt synth.Options) (*index.Index, *synth.Set) {
+func generated(t testing.TB, opt synth.Options) (*index.Index, *synth.Set) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "cat")
 	set, err := synth.Write(dir, opt)
@@ -195,4 +196,27 @@ func TestNamedSkillsScored(t *testing.T) {
 	assert.Equal(t, "pptx", want[0].Name)
 	assert.Equal(t, want[0].Name, got[0].Name)
 	assert.InDelta(t, want[0].Score, got[0].Score, 1e-9)
+}
+
+// BenchmarkTopKSizes compares the pruned search with scoring every skill
+// (what TopK does up to smallCatalog) on generated catalogs around that
+// size, for the router's five candidates.
+func BenchmarkTopKSizes(b *testing.B) {
+	for _, n := range []int{50, 66, 100, 150, 500} {
+		ix, set := generated(b, synth.Options{Skills: n, Seed: 3, Queries: 200})
+		qs := make([]tokenize.Query, len(set.Queries))
+		for i, q := range set.Queries {
+			qs[i] = ix.Tokenizer().Tokenize(q.Query)
+		}
+		b.Run(fmt.Sprintf("%d/pruned", n), func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				pruned(ix, qs[i%len(qs)], nil, 5, nil, 1, 1)
+			}
+		})
+		b.Run(fmt.Sprintf("%d/all", n), func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				cut(ScoreWith(ix, qs[i%len(qs)], nil), 5, nil)
+			}
+		})
+	}
 }

@@ -66,28 +66,24 @@ func gappedWords(out []token, dict table.Strings, run string, offset int) []toke
 	var starts [maxLeft]int // byte offsets of the characters before the gap, nearest first
 	seen := 0
 	for j, r := range run {
-		if !isGapFiller(r) || seen == 0 {
-			copy(starts[1:], starts[:maxLeft-1])
-			starts[0] = j
-			seen++
-			continue
-		}
-		ends := gapEnds(run, j)
-		for _, i := range starts[:min(seen, maxLeft)] {
-			left := run[i:j]
-			for k := sort.Search(n, func(k int) bool { return dict.At(k) >= left }); k < n; k++ {
-				w := dict.At(k)
-				if !strings.HasPrefix(w, left) {
-					break
-				}
-				rest := w[len(left):]
-				if rest == "" {
-					continue
-				}
-				for _, e := range ends {
-					if e > 0 && strings.HasPrefix(run[e:], rest) && utf8.RuneCountInString(w) >= 3 && !strings.Contains(run, w) {
-						out = append(out, token{text: w, pos: offset + i, surface: run[i : e+len(rest)], gapped: true})
+		if seen > 0 && isGapFiller(r) {
+			ends := gapEnds(run, j)
+			for _, i := range starts[:min(seen, maxLeft)] {
+				left := run[i:j]
+				for k := sort.Search(n, func(k int) bool { return dict.At(k) >= left }); k < n; k++ {
+					w := dict.At(k)
+					if !strings.HasPrefix(w, left) {
 						break
+					}
+					rest := w[len(left):]
+					if rest == "" || utf8.RuneCountInString(w) < 3 || strings.Contains(run, w) {
+						continue // no gap to bridge, too short, or written whole
+					}
+					for _, e := range ends {
+						if e > 0 && strings.HasPrefix(run[e:], rest) {
+							out = append(out, token{text: w, pos: offset + i, surface: run[i : e+len(rest)], gapped: true})
+							break
+						}
 					}
 				}
 			}

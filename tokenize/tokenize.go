@@ -306,7 +306,8 @@ func stem(w string) string {
 //     to "busi" (business logic). Folded, responsive-design's keyword
 //     shared its stem with every API skill's "response", and told the
 //     skill apart less ("our checkout page is not responsive on iPhone"
-//     scored it 0.46 on real-dev's catalog, 0.49 kept apart), and
+//     scored it 0.46 on real-dev's catalog, 0.49 kept apart: `skillroute
+//     route --json --catalog ../shared/eval/real-dev/skills`), and
 //     "several services" met incident skills' "severity"
 //     (TestWordsOfOtherSenses).
 //

@@ -225,6 +225,11 @@ var chatCues = cueSet{"chat",
 		"是谁", "谁开发", "谁做的", "谁发明", "哪一年", "哪年", "哪个国家", "哪家公司", "缩写", "怎么读", "怎么念", "读音",
 		"吉祥物", "收购", "免费额度", "为什么叫", "是或不是"}}
 
+// chatAsks are the question words a chat question may ask with beside
+// questionCues', without a question mark: "who is Kafka named after",
+// "免费额度…大概多少分钟".
+var chatAsks = cueSet{"asks", []string{"who", "when", "where"}, []string{"谁", "哪", "多少"}}
+
 // theTerm is a prompt's "this word" or "this name": the named thing itself,
 // not the user's work ("Nginx 这个词怎么读"), taken out before ownWork's cues
 // are counted.
@@ -241,8 +246,8 @@ var askingVerbs = []string{" is ", " are ", " was ", " were ", " does ", " did "
 
 // Chat reports a question that asks for an opinion or a fact about a
 // thing rather than for work on the user's own: asked as a question (a
-// question cue, a question mark, 谁, 哪 or 多少, who, when or where, or a
-// yes-or-no question's verb first), with a chat cue (chatCues) and no
+// question cue, a question mark, a word of chatAsks, or a yes-or-no
+// question's verb first), with a chat cue (chatCues) and no
 // word that points at the user's work (ownWork; "这个词", this word, is
 // the term asked about: theTerm). The quiet stage routes such a prompt to no
 // skill, however clearly it names one.
@@ -258,8 +263,7 @@ func Chat(p tokenize.Text) bool {
 	if rest := theTerm.Replace(text); ownWork.count(rest, cueWords(rest)) > 0 {
 		return false
 	}
-	if questionCues.count(text, words) > 0 || strings.ContainsAny(text, "?？谁哪") || strings.Contains(text, "多少") ||
-		hasWord(words, "who", false) || hasWord(words, "when", false) || hasWord(words, "where", false) {
+	if questionCues.count(text, words) > 0 || strings.ContainsAny(text, "?？") || chatAsks.count(text, words) > 0 {
 		return true
 	}
 	for _, v := range askingVerbs {
