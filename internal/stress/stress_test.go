@@ -45,3 +45,26 @@ func TestPlan(t *testing.T) {
 		assert.True(t, seen[v.decision], "a verdict is on a prompt of the plan")
 	}
 }
+
+// A kill may cut a record short, on a line of its own; anything else in a
+// log is damage the store must never leave.
+func TestLineState(t *testing.T) {
+	record := `{"time":"2026-12-04T18:00:00Z","id":"k1-1","skill":"git-expert"}`
+	tests := []struct {
+		line string
+		want int
+	}{
+		{"", lineWhole},
+		{record, lineWhole},
+		{record[:1], lineTorn},
+		{record[:30], lineTorn},
+		{record[:len(record)-1], lineTorn},
+		{record[:30] + record, lineDamaged}, // a cut record ran into the next
+		{record + record, lineDamaged},
+		{`"time":"2026"}`, lineDamaged}, // the end of a record, not its start
+		{"\x00\x00\x00", lineDamaged},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, lineState([]byte(tt.line)), "%q", tt.line)
+	}
+}
