@@ -223,6 +223,26 @@ func (s *Store) RecordDecision(ctx context.Context, d Decision) error {
 	return s.log(DecisionsFile).Append(ctx, line)
 }
 
+// Decisions counts the routed prompts of decisions.jsonl and the files it
+// rotated into, and the lines that are not a decision: a record a crash
+// cut short (the next append starts a line of its own, so it costs only
+// itself), or damage.
+func (s *Store) Decisions(ctx context.Context) (n, damaged int, err error) {
+	err = readLines(ctx, s.log(DecisionsFile), func(line []byte) {
+		var rec struct {
+			ID string `json:"id"`
+		}
+		switch {
+		case len(bytes.TrimSpace(line)) == 0:
+		case json.Unmarshal(line, &rec) != nil || rec.ID == "":
+			damaged++
+		default:
+			n++
+		}
+	})
+	return n, damaged, err
+}
+
 // RecordUse notes that the session used a skill, in its window and in the
 // workflow statistics. When a routed prompt came less than FeedbackWindow
 // before, the use is also the user's verdict on that route: a

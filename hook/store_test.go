@@ -160,3 +160,34 @@ func TestInstallRespectsSettingsFile(t *testing.T) {
 		assert.Contains(t, string(newest), fmt.Sprint("/bin/skillroute-", 2*hook.MaxBackups-2), "the newest backup holds the last version replaced")
 	})
 }
+
+// Decisions counts the routed prompts of every decisions file and, apart,
+// the lines that are not one: a record a kill cut short stays a line of
+// its own, and the decision written after it counts.
+func TestDecisions(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st := &hook.Store{Dir: dir}
+	now := time.Date(2026, 12, 4, 18, 0, 0, 0, time.UTC)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "decisions-1.jsonl"),
+		[]byte(`{"id":"old","skill":"git-expert","time":"2026-12-03T10:00:00Z"}`+"\n"), 0o600))
+	require.NoError(t, st.RecordDecision(ctx, hook.Decision{ID: "a", Session: "s", Time: now}))
+	path := filepath.Join(dir, hook.DecisionsFile)
+	whole, err := os.ReadFile(path)
+	require.NoError(t, err)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.Write(whole[:len(whole)/2]) // a writer killed mid-line
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	require.NoError(t, st.RecordDecision(ctx, hook.Decision{ID: "b", Session: "s", Time: now}))
+
+	n, damaged, err := st.Decisions(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, 3, n, "old, a and b")
+	assert.Equal(t, 1, damaged, "the record cut short")
+
+	n, damaged, err = (&hook.Store{Dir: t.TempDir()}).Decisions(ctx)
+	require.NoError(t, err)
+	assert.Zero(t, n+damaged, "no log yet")
+}

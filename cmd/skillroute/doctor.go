@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -191,7 +190,12 @@ func (a *app) runDoctor(args []string, stdout, stderr io.Writer) error {
 	default:
 		note("settings", "log_prompts: false: only prompt hashes are kept")
 	}
-	if n := countLines(filepath.Join(dir, "decisions.jsonl")); n > 0 {
+	switch n, damaged, err := (&hook.Store{Dir: dir}).Decisions(context.Background()); {
+	case err != nil:
+		note("decisions", err.Error())
+	case damaged > 0:
+		note("decisions", fmt.Sprintf("%d routed prompts logged; %d line%s skipped (a record a crash cut short, or damage)", n, damaged, plural(damaged)))
+	case n > 0:
 		note("decisions", fmt.Sprintf("%d routed prompts logged", n))
 	}
 	if records, warnings, err := (&feedback.Log{Dir: dir}).Read(); err == nil && len(records) > 0 {
@@ -329,21 +333,6 @@ func readBuildLock(dir string) (buildLock, bool) {
 	}
 	st.alive = st.pid > 0 && processAlive(st.pid)
 	return st, true
-}
-
-func countLines(path string) int {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	n := 0
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		n++
-	}
-	return n
 }
 
 // maxPastDeadline is how many of n prompts may have given up at the

@@ -513,6 +513,13 @@ func TestDoctorHookDeadline(t *testing.T) {
 	assert.Contains(t, out, "FAIL hook deadline")
 	assert.Contains(t, out, "3 of 9 prompts since")
 	assert.Contains(t, out, "hook.log says why")
+	assert.Contains(t, out, "6 routed prompts logged\n")
+
+	// A record a kill cut short is skipped, and said so; not a prompt.
+	decisions.WriteString(`{"id":"p6","skill":"","ti`)
+	write()
+	_, out, _ = runApp(t, a, "doctor")
+	assert.Contains(t, out, "6 routed prompts logged; 1 line skipped")
 }
 
 // doctor names every skill file the hook leaves out, on every run: not
