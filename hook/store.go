@@ -228,19 +228,27 @@ func (s *Store) RecordDecision(ctx context.Context, d Decision) error {
 // cut short (the next append starts a line of its own, so it costs only
 // itself), or damage.
 func (s *Store) Decisions(ctx context.Context) (n, damaged int, err error) {
+	damaged, err = s.eachDecision(ctx, func(time.Time) { n++ })
+	return n, damaged, err
+}
+
+// eachDecision calls f with the time of each decision of decisions.jsonl
+// and the files it rotated into, oldest first, and returns how many
+// non-empty lines were no decision.
+func (s *Store) eachDecision(ctx context.Context, f func(time.Time)) (damaged int, err error) {
 	err = readLines(ctx, s.log(DecisionsFile), func(line []byte) {
 		var rec struct {
-			ID string `json:"id"`
+			Time time.Time `json:"time"`
 		}
 		switch {
 		case len(bytes.TrimSpace(line)) == 0:
-		case json.Unmarshal(line, &rec) != nil || rec.ID == "":
+		case json.Unmarshal(line, &rec) != nil || rec.Time.IsZero():
 			damaged++
 		default:
-			n++
+			f(rec.Time)
 		}
 	})
-	return n, damaged, err
+	return damaged, err
 }
 
 // RecordUse notes that the session used a skill, in its window and in the

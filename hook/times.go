@@ -45,23 +45,16 @@ type Deadlines struct {
 // decision do not.
 func (s *Store) Deadlines(ctx context.Context) (Deadlines, error) {
 	var d Deadlines
-	decisions := s.log(DecisionsFile)
-	err := readLines(ctx, decisions, func(line []byte) {
-		var rec struct {
-			Time time.Time `json:"time"`
-		}
-		if json.Unmarshal(line, &rec) != nil || rec.Time.IsZero() {
-			return
-		}
+	_, err := s.eachDecision(ctx, func(t time.Time) {
 		if d.Prompts == 0 {
-			d.Since = rec.Time
+			d.Since = t
 		}
 		d.Prompts++
 	})
 	if err != nil {
 		return Deadlines{}, err
 	}
-	files, err := decisions.Files()
+	files, err := s.log(DecisionsFile).Files()
 	if err != nil {
 		return Deadlines{}, err
 	}

@@ -151,9 +151,7 @@ func checkState(sb *sandbox) (problem string, torn int) {
 					torn++
 				case lineDamaged:
 					problem = fmt.Sprintf("%s:%d: damaged line (not a record cut short): %.80q", path, i+1, l)
-				}
-				if problem != "" {
-					break
+					return nil
 				}
 			}
 		}

@@ -260,7 +260,8 @@ func Chat(p tokenize.Text) bool {
 	if chatCues.count(text, words) == 0 {
 		return false
 	}
-	if rest := theTerm.Replace(text); ownWork.count(rest, cueWords(rest)) > 0 {
+	// theTerm's words are Chinese: the ASCII words stay as they are.
+	if ownWork.count(theTerm.Replace(text), words) > 0 {
 		return false
 	}
 	if questionCues.count(text, words) > 0 || strings.ContainsAny(text, "?？") || chatAsks.count(text, words) > 0 {
